@@ -1,0 +1,26 @@
+// One fast build: an esbuild bundle of the CLI entry with code splitting, so that each
+// command's implementation is its own chunk loaded on demand (svc --version loads none of them).
+// Third-party packages stay external and are resolved from node_modules at run time, except
+// commander, which every start needs and which is cheaper to load inside the entry chunk.
+import { readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
+
+rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external,
+  sourcemap: 'linked',
+  define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+});

@@ -1,0 +1,124 @@
+/**
+ * The API client's error model. Knows nothing of exit codes or terminals: main.ts maps these.
+ */
+import type { FieldError } from '../contract/errors.js';
+
+export interface ApiErrorInit {
+  status: number;
+  code: string;
+  message: string;
+  id?: string;
+  requestId?: string;
+  requiredScope?: string;
+  details?: FieldError[];
+  retryAfterMs?: number;
+  method?: string;
+  path?: string;
+  /** An earlier attempt of this request ended without a definite answer (it may have been applied). */
+  uncertain?: boolean;
+}
+
+/** The service answered with a status ≥ 400. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly id?: string;
+  readonly requestId?: string;
+  readonly requiredScope?: string;
+  readonly details?: FieldError[];
+  readonly retryAfterMs?: number;
+  readonly method?: string;
+  readonly path?: string;
+  readonly uncertain: boolean;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.id = init.id;
+    this.requestId = init.requestId;
+    this.requiredScope = init.requiredScope;
+    this.details = init.details;
+    this.retryAfterMs = init.retryAfterMs;
+    this.method = init.method;
+    this.path = init.path;
+    this.uncertain = init.uncertain ?? false;
+  }
+
+  /** Authentication or authorization failure (exit code 3 in the CLI). */
+  get isAuthError(): boolean {
+    return (
+      this.status === 401 ||
+      this.code === 'unauthorized' ||
+      this.code === 'invalid_client' ||
+      this.code === 'invalid_scope' ||
+      this.code === 'insufficient_scope'
+    );
+  }
+}
+
+export type NetworkFailureKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'tls' | 'other';
+
+/**
+ * No HTTP answer. `sent` tells whether the request may have reached the service: a refused
+ * connection certainly did not; a reset or a timeout after sending may have been applied.
+ */
+export class NetworkError extends Error {
+  readonly kind: NetworkFailureKind;
+  readonly sent: boolean;
+  readonly method?: string;
+  readonly path?: string;
+  readonly attempts: number;
+
+  constructor(
+    message: string,
+    init: { kind: NetworkFailureKind; sent: boolean; method?: string; path?: string; attempts?: number; cause?: unknown },
+  ) {
+    super(message, { cause: init.cause });
+    this.name = 'NetworkError';
+    this.kind = init.kind;
+    this.sent = init.sent;
+    this.method = init.method;
+    this.path = init.path;
+    this.attempts = init.attempts ?? 1;
+  }
+}
+
+/** The service asked to wait longer than the configured maximum (no silent cap). */
+export class RetryWaitTooLongError extends Error {
+  readonly waitMs: number;
+  readonly maxWaitMs: number;
+  readonly status: number;
+  constructor(waitMs: number, maxWaitMs: number, status: number) {
+    super(
+      `the service asked to wait ${Math.ceil(waitMs / 1000)} s before retrying (HTTP ${status}), more than the maximum of ${Math.ceil(maxWaitMs / 1000)} s; raise it with --max-retry-wait or SVC_MAX_RETRY_WAIT`,
+    );
+    this.name = 'RetryWaitTooLongError';
+    this.waitMs = waitMs;
+    this.maxWaitMs = maxWaitMs;
+    this.status = status;
+  }
+}
+
+/** Credentials are missing or unusable before any request (exit code 3). */
+export class CredentialsError extends Error {
+  readonly hint?: string;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = 'CredentialsError';
+    this.hint = hint;
+  }
+}
+
+/** The cached granted scopes lack what an operation needs (exit code 3, no request sent). */
+export class MissingScopeError extends Error {
+  readonly scope: string;
+  readonly granted: string[];
+  constructor(scope: string, granted: string[]) {
+    super(`the credentials were not granted the scope ${scope} (granted: ${granted.length ? granted.join(' ') : 'none'})`);
+    this.name = 'MissingScopeError';
+    this.scope = scope;
+    this.granted = granted;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The API client's public surface. Commands and the importer code against this interface;
+ * client/ implements it on undici. Knows nothing of terminals.
+ */
+import type { Operation } from '../contract/scopes.js';
+import type { Contact, ContactListFilter, ContactWrite, EventAccepted, EventInput, Order, OrderInput } from '../contract/types.js';
+
+/** Where the client reports what it does; the CLI wires this to --debug and warnings. */
+export interface ClientLogger {
+  /** HTTP trace lines (method, URL, status, duration, attempt, request id), already redacted. */
+  debug(message: string): void;
+  /** Things the user should know (deprecations, fewer scopes granted). */
+  warn(message: string): void;
+}
+
+export interface RetryInfo {
+  /** The attempt that just failed (1-based). */
+  attempt: number;
+  method: string;
+  path: string;
+  status?: number;
+  /** Network failure kind when there was no HTTP answer. */
+  error?: string;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  /** True when the wait came from the service (Retry-After / RateLimit-Reset). */
+  serverDirected: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Called before each retry wait: the importer lowers its concurrency on 429s through this. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface ApiResult<T> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+  requestId?: string;
+  /** Number of attempts made (1 = no retry). */
+  attempts: number;
+  /**
+   * An earlier attempt of this request ended without a definite answer (connection lost after
+   * sending, timeout, 500/502/504): the service may have applied it before this answer.
+   */
+  uncertain: boolean;
+}
+
+export interface ContactPageResult {
+  data: Contact[];
+  nextCursor: string | null;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Path relative to the base URL, with or without a query string. */
+  path: string;
+  query?: Record<string, string | string[] | undefined>;
+  /** A JSON value to send, or a raw string/Buffer with `contentType`. */
+  body?: unknown;
+  rawBody?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+
+  listContacts(filter: ContactListFilter & { limit?: number; cursor?: string }, opts?: CallOptions): Promise<ContactPageResult>;
+  /** Walks every page lazily, one page at a time (never holds more than one page). */
+  paginateContacts(filter: ContactListFilter, opts?: CallOptions & { pageSize?: number }): AsyncIterable<Contact[]>;
+  getContact(id: string, opts?: CallOptions): Promise<Contact>;
+  /** 201 created, or 200 when the service lifted a merchant suppression (open-points). */
+  createContact(body: ContactWrite, opts?: CallOptions): Promise<ApiResult<Contact>>;
+  patchContact(id: string, body: ContactWrite, opts?: CallOptions): Promise<ApiResult<Contact>>;
+  /** The deprecated POST /v1/contacts/{id}/unsubscribe; the client warns about the deprecation. */
+  unsubscribeContactLegacy(id: string, opts?: CallOptions): Promise<ApiResult<Contact>>;
+  deleteContact(id: string, opts?: CallOptions): Promise<void>;
+
+  /** Idempotent upsert: status 201 (created) or 200 (updated); retried by the idempotent policy. */
+  upsertOrder(order: OrderInput, opts?: CallOptions & { integrationToken?: string }): Promise<ApiResult<Order>>;
+
+  /** Not idempotent: retried only when the event certainly was not processed (429, 503, refused). */
+  sendEvent(event: EventInput, opts?: CallOptions): Promise<ApiResult<EventAccepted>>;
+
+  /** A raw authenticated request (svc api). Resolves for every HTTP status; throws only without an answer. */
+  request(req: RawRequest): Promise<ApiResult<unknown>>;
+
+  /**
+   * Fails with MissingScopeError before any request when the cached granted scopes are known and
+   * lack what the operation needs (API tokens, whose scopes are unknown, pass).
+   */
+  ensureScope(operation: Operation): Promise<void>;
+
+  close(): Promise<void>;
+}

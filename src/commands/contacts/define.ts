@@ -1,0 +1,59 @@
+import { type Command, Option } from 'commander';
+import { OUTPUT_FORMATS } from '../../io/formats.js';
+import { type ActionFactory, positiveInt } from '../loader.js';
+
+function contactFieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--email <email>', 'email address')
+    .option('--phone <phone>', 'phone number (E.164, or local with --default-country)')
+    .option('--first-name <name>', 'first name')
+    .option('--last-name <name>', 'last name')
+    .option('--email-consent <value>', 'email consent: subscribed, unsubscribed, never_subscribed, suppressed')
+    .option('--sms-consent <value>', 'SMS consent: subscribed, unsubscribed, never_subscribed, single_opt_in')
+    .option('--no-welcome-sms', 'do not send the welcome SMS when SMS consent becomes subscribed')
+    .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US, GB)');
+}
+
+export function defineContacts(program: Command, action: ActionFactory): void {
+  const contacts = program.command('contacts').description('list, create, change, unsubscribe and delete contacts');
+  contacts
+    .command('list')
+    .description('list contacts, filtered by consent, email, phone or update time')
+    .option('--email-consent <value>', 'filter by email consent (read-only values included)')
+    .option('--sms-consent <value>', 'filter by SMS consent (read-only values included)')
+    .option('--email <email>', 'exact email')
+    .option('--phone <phone>', 'exact phone')
+    .option('--updated-since <time>', 'RFC 3339 time, e.g. 2026-01-01T00:00:00Z')
+    .option('--limit <n>', 'stop after N contacts (default: one page of 50)', positiveInt('--limit'))
+    .option('--all', 'walk every page')
+    .option('--page-size <n>', 'contacts per request (1-250)', positiveInt('--page-size'))
+    .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS))
+    .option('--default-country <cc>', 'country for a --phone without country code')
+    .action(action(() => import('./list.js')));
+  contacts
+    .command('get')
+    .description('show one contact')
+    .argument('<id>', 'contact id')
+    .action(action(() => import('./get.js')));
+  contactFieldOptions(contacts.command('create').description('create a contact'))
+    .addOption(new Option('--if-exists <mode>', 'when the contact already exists').choices(['fail', 'skip', 'update']).default('fail'))
+    .action(action(() => import('./create.js')));
+  contactFieldOptions(contacts.command('patch').description('change fields of a contact').argument('<id>', 'contact id')).action(
+    action(() => import('./patch.js')),
+  );
+  contacts
+    .command('unsubscribe')
+    .description('unsubscribe a contact from email (PATCH email_consent=unsubscribed)')
+    .argument('[id]', 'contact id')
+    .option('--legacy', 'use the deprecated unsubscribe endpoint')
+    .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
+    .action(action(() => import('./unsubscribe.js')));
+  contacts
+    .command('delete')
+    .description('delete a contact (asks first on a terminal)')
+    .argument('[id]', 'contact id')
+    .option('-y, --yes', 'do not ask; required without a terminal')
+    .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
+    .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .action(action(() => import('./delete.js')));
+}

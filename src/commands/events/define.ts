@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { type ActionFactory, collect, positiveInt } from '../loader.js';
+
+export function defineEvents(program: Command, action: ActionFactory): void {
+  const events = program.command('events').description('send custom events that can trigger Flows');
+  events
+    .command('send')
+    .description('send one event, or every line of an NDJSON file')
+    .option('--type <event_type>', 'event type (what Flows are keyed on)')
+    .option('--email <email>', 'identify the contact by email')
+    .option('--phone <phone>', 'identify the contact by phone')
+    .option('--contact-id <id>', 'identify the contact by id')
+    .option(
+      '--prop <key=value>',
+      'a property; typed (numbers, true/false, null), nested with dots, key:=<json> for raw JSON (repeatable)',
+      collect,
+    )
+    .option('--properties <json|@file>', 'properties as a JSON object, or @file')
+    .option('--occurred-at <time>', 'RFC 3339 time of the event (default: now, by the service)')
+    .option('--event-id <id>', 'your id for the event, passed through to the service')
+    .option('--file <file>', 'send every event of an NDJSON file (- for stdin)')
+    .option('--concurrency <n>', 'with --file: most requests in flight (default 16)', positiveInt('--concurrency'))
+    .option('--report <file>', 'with --file: write a CSV report of each line')
+    .option('--default-country <cc>', 'country for phone numbers without a country code')
+    .action(action(() => import('./send.js')));
+}

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { type ActionFactory, collect, positiveInt } from '../loader.js';
+
+export function defineOrders(program: Command, action: ActionFactory): void {
+  const orders = program.command('orders').description('create or update orders, one or a whole CSV file');
+  orders
+    .command('upsert')
+    .description('create (201) or update (200) one order')
+    .option('--order-id <id>', 'order id (the upsert key)')
+    .option('--total <amount>', 'order total, e.g. 49.90')
+    .option('--currency <code>', 'ISO 4217 currency code, e.g. EUR')
+    .option('--order-date <date>', 'RFC 3339 date-time or YYYY-MM-DD')
+    .option('--email <email>', 'customer email')
+    .option('--phone <phone>', 'customer phone')
+    .option('--accepts-email-marketing', 'the customer accepts email marketing')
+    .option('--accepts-sms-marketing', 'the customer accepts SMS marketing (needs --phone)')
+    .option('--initial-sync', 'historical import: no flows, automations or revenue attribution')
+    .option('--input <file>', 'read the order as JSON from a file (- for stdin)')
+    .option('--integration-token-stdin', 'read the integration token from stdin')
+    .option('--default-country <cc>', 'country for a phone without country code')
+    .action(action(() => import('./upsert.js')));
+  orders
+    .command('import')
+    .description('import orders from a CSV file (- for stdin), with an exact created/updated/rejected report')
+    .argument('<file>', 'CSV file, or - for stdin')
+    .option('--initial-sync', 'historical import: no flows, automations or revenue attribution')
+    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
+    .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
+    .option('--dry-run', 'validate every row and list duplicate order ids without sending')
+    .option('--resume', 'continue an interrupted import of the same file with the same options')
+    .option('--map <field=column>', 'read an order field from a differently named column (repeatable)', collect)
+    .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
+    .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
+    .option('--integration-token-stdin', 'read the integration token from stdin')
+    .option('--journal <file>', 'where progress is recorded for --resume (default: next to the report, or in the data folder)')
+    .action(action(() => import('./import.js')));
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { ActionFactory } from '../loader.js';
+
+export function defineSandbox(program: Command, action: ActionFactory): void {
+  const sandbox = program.command('sandbox').description('run and inspect the emulated service on this machine');
+  sandbox
+    .command('start')
+    .description('run the sandbox until interrupted')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--db <file>', 'SQLite file for the data (default: in the data folder)')
+    .option('--memory', 'keep the data in memory only')
+    .option('--token-ttl <seconds>', 'lifetime of access tokens (default 7200)')
+    .option('--seed', 'create an OAuth app, an API token and a Custom Integration, print them once and save a `sandbox` profile')
+    .action(action(() => import('./start.js')));
+  sandbox
+    .command('outbox')
+    .description('list recorded side effects (welcome SMS, flow triggers and runs, revenue attribution)')
+    .option('--type <type>', 'welcome_sms, flow_trigger, flow_run or revenue_attribution')
+    .option('--after <seq>', 'only side effects after this sequence number')
+    .option('--business-id <id>', 'only this business')
+    .action(action(() => import('./outbox.js')));
+  sandbox
+    .command('reset')
+    .description('empty all data and faults of a running sandbox')
+    .action(action(() => import('./reset.js')));
+}

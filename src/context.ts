@@ -1,0 +1,112 @@
+/**
+ * Context: everything a command depends on, built lazily. Real runs get the default wiring
+ * from main.ts; tests build their own IO and env and run commands in-process.
+ */
+import type { ApiClient } from './client/types.js';
+import { type Colors, makeColors } from './io/color.js';
+import { Output } from './io/output.js';
+import type { Prompter } from './io/prompter.js';
+import type { Spinner } from './io/spinner.js';
+import { type IOStreams, type TerminalPolicy, terminalPolicy } from './io/streams.js';
+import { configDir, dataDir } from './store/paths.js';
+import { redactor } from './store/redact.js';
+import { type Env, type GlobalFlags, resolveSettings, type Settings } from './store/settings.js';
+import type { CredentialStore } from './store/store.js';
+
+export interface Logger {
+  /** A --debug line on stderr (redacted); nothing without --debug. */
+  debug(message: string): void;
+  /** A warning on stderr (hidden by --quiet). */
+  warn(message: string): void;
+}
+
+export interface Context {
+  io: IOStreams;
+  env: Env;
+  /** Global flags as given on the command line (for per-profile precedence). */
+  flags: GlobalFlags;
+  settings: Settings;
+  policy: TerminalPolicy;
+  colors: Colors;
+  out: Output;
+  log: Logger;
+  now: () => number;
+  random: () => number;
+  /** Aborted on Ctrl-C (SIGINT) or SIGTERM. */
+  signal: AbortSignal;
+  /** Folder for data files (embedded sandbox db, import journals). */
+  dataDir: string;
+  store(): Promise<CredentialStore>;
+  /** The API client for this run (credentials resolved, --sandbox started), created once. */
+  client(): Promise<ApiClient>;
+  prompter(): Promise<Prompter>;
+  spinner(text: string): Promise<Spinner>;
+  /** Releases what the run opened (HTTP pools, the embedded sandbox). */
+  close(): Promise<void>;
+}
+
+export interface ContextInit {
+  io: IOStreams;
+  env: Env;
+  flags: GlobalFlags;
+  now?: () => number;
+  random?: () => number;
+  signal?: AbortSignal;
+}
+
+export function createContext(init: ContextInit): Context {
+  const settings = resolveSettings(init.flags, init.env);
+  const policy = terminalPolicy(init.io, init.env, settings);
+  const colors = makeColors(policy.color);
+  const out = new Output(init.io, policy, colors, settings.quiet);
+  const closers: Array<() => Promise<void>> = [];
+  let storePromise: Promise<CredentialStore> | undefined;
+  let clientPromise: Promise<ApiClient> | undefined;
+
+  const ctx: Context = {
+    io: init.io,
+    env: init.env,
+    flags: init.flags,
+    settings,
+    policy,
+    colors,
+    out,
+    log: {
+      debug(message) {
+        if (settings.debug) init.io.stderr.write(`${colors.dim(`[debug] ${redactor.redact(message)}`)}\n`);
+      },
+      warn(message) {
+        out.warn(redactor.redact(message));
+      },
+    },
+    now: init.now ?? Date.now,
+    random: init.random ?? Math.random,
+    signal: init.signal ?? new AbortController().signal,
+    dataDir: dataDir(init.env),
+    store() {
+      storePromise ??= import('./store/store.js').then(({ CredentialStore }) => new CredentialStore(configDir(init.env)));
+      return storePromise;
+    },
+    client() {
+      clientPromise ??= import('./client/factory.js').then(async ({ createClientForContext }) => {
+        const { client, close } = await createClientForContext(ctx);
+        closers.push(close);
+        return client;
+      });
+      return clientPromise;
+    },
+    async prompter() {
+      const { createPrompter } = await import('./io/prompter.js');
+      return createPrompter(init.io, ctx.signal);
+    },
+    async spinner(text) {
+      const { startSpinner } = await import('./io/spinner.js');
+      return startSpinner(init.io, policy.canAnimate, text, policy.color);
+    },
+    async close() {
+      for (const c of closers.reverse()) await c().catch(() => undefined);
+      closers.length = 0;
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,102 @@
+/** Formats shared by the sandbox's validation and the client-side checks (open-points.md). */
+
+/** E.164: `+`, then 8 to 15 digits, the first not 0. */
+export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
+
+/** A pragmatic address check: one `@`, no spaces, a dot in the domain. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+export function isE164(value: string): boolean {
+  return E164_PATTERN.test(value);
+}
+
+export function isEmail(value: string): boolean {
+  return value.length <= 254 && EMAIL_PATTERN.test(value);
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function validCalendarDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= days;
+}
+
+/** RFC 3339 date-time with an offset (Z or ±hh:mm). */
+export function isRfc3339DateTime(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
+  if (!validCalendarDate(y as number, mo as number, d as number)) return false;
+  if ((h as number) > 23 || (mi as number) > 59 || (s as number) > 60) return false;
+  const off = m[8] as string;
+  if (off.length === 6) {
+    const oh = Number(off.slice(1, 3));
+    const om = Number(off.slice(4, 6));
+    if (oh > 23 || om > 59) return false;
+  }
+  return true;
+}
+
+/** `YYYY-MM-DD`, a real calendar date. */
+export function isDateOnly(value: string): boolean {
+  const m = DATE_ONLY.exec(value);
+  return m !== null && validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/** An order date: RFC 3339 date-time with offset, or `YYYY-MM-DD` (midnight UTC). */
+export function isOrderDate(value: string): boolean {
+  return isDateOnly(value) || isRfc3339DateTime(value);
+}
+
+/** Converts an order date to RFC 3339 UTC with `Z` (a date alone is midnight UTC). */
+export function orderDateToUtc(value: string): string {
+  if (isDateOnly(value)) return `${value}T00:00:00Z`;
+  return new Date(value).toISOString().replace('.000Z', 'Z');
+}
+
+const DECIMAL = /^(\d{1,18})(?:\.(\d{1,18}))?$/;
+
+/**
+ * Parses a non-negative decimal given as a string or a JSON number and returns it as a canonical
+ * string with exactly `decimals` places, or an error message. Never goes through a float for
+ * strings; a JSON number is taken through its shortest decimal representation.
+ */
+export function parseDecimal(value: unknown, decimals: number): { ok: true; value: string } | { ok: false; message: string } {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return { ok: false, message: 'must be a finite number' };
+    text = String(value);
+    if (/e/i.test(text)) return { ok: false, message: 'must be a plain decimal, not an exponent' };
+  } else if (typeof value === 'string') {
+    text = value.trim();
+  } else {
+    return { ok: false, message: 'must be a decimal number or a string like "49.90"' };
+  }
+  if (text.startsWith('-')) return { ok: false, message: 'must be zero or more' };
+  const m = DECIMAL.exec(text);
+  if (!m) return { ok: false, message: `must be a decimal like "49.90", got ${JSON.stringify(text.slice(0, 40))}` };
+  const intPart = (m[1] as string).replace(/^0+(?=\d)/, '');
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  if (frac.length > decimals) {
+    return { ok: false, message: `has ${frac.length} decimals; at most ${decimals} allowed for this currency` };
+  }
+  const padded = frac.padEnd(decimals, '0');
+  return { ok: true, value: decimals > 0 ? `${intPart}.${padded}` : intPart };
+}
+
+/** Adds two canonical decimal strings exactly (for order statistics). */
+export function addDecimals(a: string, b: string, decimals: number, sign: 1 | -1 = 1): string {
+  const toMinor = (s: string) => {
+    const neg = s.startsWith('-');
+    const [i, f = ''] = (neg ? s.slice(1) : s).split('.');
+    const v = BigInt((i as string) + f.padEnd(decimals, '0').slice(0, decimals));
+    return neg ? -v : v;
+  };
+  const sum = toMinor(a) + BigInt(sign) * toMinor(b);
+  const neg = sum < 0n;
+  const digits = (neg ? -sum : sum).toString().padStart(decimals + 1, '0');
+  const body = decimals > 0 ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits;
+  return neg ? `-${body}` : body;
+}

@@ -1,0 +1,28 @@
+/**
+ * A spinner on stderr (ora), only when animation is allowed (stderr a TTY, not CI, not --json,
+ * not --quiet). Otherwise a silent stand-in, so commands call it unconditionally.
+ */
+import type { IOStreams } from './streams.js';
+
+export interface Spinner {
+  update(text: string): void;
+  succeed(text?: string): void;
+  fail(text?: string): void;
+  stop(): void;
+}
+
+const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
+
+export async function startSpinner(io: IOStreams, enabled: boolean, text: string, color: boolean): Promise<Spinner> {
+  if (!enabled) return silent;
+  const { default: ora } = await import('ora');
+  const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, color: color ? 'cyan' : false }).start();
+  return {
+    update: (t) => {
+      spinner.text = t;
+    },
+    succeed: (t) => spinner.succeed(t),
+    fail: (t) => spinner.fail(t),
+    stop: () => spinner.stop(),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * IOStreams: the three standard streams with their TTY flags, as in gh's iostreams. Commands
+ * write through this, never to process.*, so tests can run them in-process with fake streams.
+ */
+import type { Readable, Writable } from 'node:stream';
+
+export interface IOStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width for tables, when stdout is a TTY. */
+  columns?: number;
+}
+
+/** The real process streams. Only main.ts/bin call this. */
+export function systemStreams(proc: NodeJS.Process): IOStreams {
+  return {
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    stdinIsTTY: proc.stdin.isTTY === true,
+    stdoutIsTTY: proc.stdout.isTTY === true,
+    stderrIsTTY: proc.stderr.isTTY === true,
+    columns: proc.stdout.columns,
+  };
+}
+
+/** True when the environment says we run in CI (any non-empty, non-"false" CI variable). */
+export function isCI(env: Record<string, string | undefined>): boolean {
+  const v = env.CI;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+export interface TerminalPolicy {
+  /** Prompts only when stdin and stderr are terminals, not in CI, not with --json. */
+  canPrompt: boolean;
+  /** Spinners/progress redraws on stderr: stderr a TTY, not CI, not --json, not --quiet. */
+  canAnimate: boolean;
+  /** Human tables on stdout. */
+  humanStdout: boolean;
+  /** ANSI colour on stderr/stdout. */
+  color: boolean;
+}
+
+export function terminalPolicy(
+  io: IOStreams,
+  env: Record<string, string | undefined>,
+  opts: { json: boolean; quiet: boolean; color: boolean },
+): TerminalPolicy {
+  const ci = isCI(env);
+  const noColorEnv = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  return {
+    canPrompt: io.stdinIsTTY && io.stderrIsTTY && !ci && !opts.json,
+    canAnimate: io.stderrIsTTY && !ci && !opts.json && !opts.quiet,
+    humanStdout: io.stdoutIsTTY && !opts.json,
+    color: opts.color && !noColorEnv && !opts.json && (io.stdoutIsTTY || io.stderrIsTTY) && env.TERM !== 'dumb',
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * The entry point: main(argv) → exit code. The only module that maps errors to exit codes and
+ * the only one that touches process (signals, streams, env) — and only for real runs.
+ */
+import { CommanderError } from 'commander';
+import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
+import type { Context } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { type IOStreams, systemStreams } from './io/streams.js';
+import { buildProgram } from './program.js';
+import { redactor } from './store/redact.js';
+import type { Env, GlobalFlags } from './store/settings.js';
+
+export interface MainOverrides {
+  io?: IOStreams;
+  env?: Env;
+  now?: () => number;
+  random?: () => number;
+  signal?: AbortSignal;
+}
+
+export interface ErrorReport {
+  exitCode: number;
+  code: string;
+  message: string;
+  hint?: string;
+  status?: number;
+  id?: string;
+  requestId?: string;
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
+}
+
+/** The one table from errors to exit codes and messages (cli.md "Exit codes"). */
+export function describeError(err: unknown): ErrorReport {
+  if (err instanceof CliError) return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint };
+  if (err instanceof MissingScopeError) {
+    return {
+      exitCode: EXIT.auth,
+      code: 'insufficient_scope',
+      message: err.message,
+      hint: `enable ${err.scope} on the application, then \`svc auth login\` again`,
+    };
+  }
+  if (err instanceof CredentialsError) return { exitCode: EXIT.auth, code: 'not_logged_in', message: err.message, hint: err.hint };
+  if (err instanceof ApiError) {
+    let hint: string | undefined;
+    if (err.code === 'insufficient_scope') {
+      hint = `enable ${err.requiredScope ?? 'the missing scope'} on the application, then \`svc auth login\` again`;
+    } else if (err.status === 401 || err.code === 'unauthorized') hint = 'run `svc auth login` (or check SVC_TOKEN)';
+    else if (err.code === 'invalid_client') hint = 'check the client id and secret, then `svc auth login` again';
+    else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
+    const where = err.method && err.path ? ` (${err.method} ${err.path})` : '';
+    const detail = err.details?.length ? `: ${err.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : '';
+    return {
+      exitCode: err.isAuthError ? EXIT.auth : EXIT.failure,
+      code: err.code,
+      message: `${err.message}${detail} — HTTP ${err.status}${where}${err.requestId ? `, request id ${err.requestId}` : ''}`,
+      hint,
+      status: err.status,
+      id: err.id,
+      requestId: err.requestId,
+    };
+  }
+  if (err instanceof RetryWaitTooLongError)
+    return { exitCode: EXIT.failure, code: 'retry_wait_too_long', message: err.message, status: err.status };
+  if (err instanceof NetworkError) {
+    return {
+      exitCode: EXIT.failure,
+      code: 'network_error',
+      message: err.message,
+      hint: err.kind === 'refused' ? 'is the service running at --base-url / SVC_BASE_URL?' : undefined,
+    };
+  }
+  if (isAbort(err)) return { exitCode: EXIT.interrupted, code: 'interrupted', message: 'interrupted' };
+  const message = err instanceof Error ? err.message : String(err);
+  return { exitCode: EXIT.failure, code: 'unexpected', message: `unexpected error: ${message}`, hint: 'rerun with --debug for details' };
+}
+
+/** Prints an error the contract's way: `error: …` (+ hint) or one JSON object with --json. */
+export function printError(err: unknown, io: IOStreams, opts: { json: boolean; debug: boolean }): number {
+  const r = describeError(err);
+  const message = redactor.redact(r.message);
+  if (opts.json) {
+    const error: Record<string, unknown> = { code: r.code, message };
+    if (r.status !== undefined) error.status = r.status;
+    if (r.id !== undefined) error.id = r.id;
+    if (r.requestId !== undefined) error.request_id = r.requestId;
+    if (r.hint !== undefined) error.hint = r.hint;
+    io.stderr.write(`${JSON.stringify({ error })}\n`);
+  } else {
+    io.stderr.write(`error: ${message}\n`);
+    if (r.hint) io.stderr.write(`hint: ${r.hint}\n`);
+  }
+  if (opts.debug && r.code === 'unexpected' && err instanceof Error && err.stack) io.stderr.write(`${redactor.redact(err.stack)}\n`);
+  return r.exitCode;
+}
+
+/** Runs the CLI with argv (without node and script) and returns the exit code. */
+export async function main(argv: string[], overrides: MainOverrides = {}): Promise<number> {
+  const real = overrides.io === undefined;
+  const io = overrides.io ?? systemStreams(process);
+  const env = overrides.env ?? process.env;
+  let signal = overrides.signal;
+  let detach = () => {};
+  if (real && !signal) {
+    const controller = new AbortController();
+    signal = controller.signal;
+    let interrupts = 0;
+    const onSignal = (name: NodeJS.Signals) => {
+      interrupts++;
+      // A second Ctrl-C while a command is saving its progress means "now".
+      if (interrupts > 1) process.exit(130);
+      controller.abort(new DOMException(`received ${name}`, 'AbortError'));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    detach = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  }
+
+  const wantsJson = argv.includes('--json');
+  const wantsDebug = argv.includes('--debug');
+  let ctx: Context | undefined;
+  let exitCode = 0;
+  const program = buildProgram({
+    io,
+    async run(load, args, opts, flags: GlobalFlags) {
+      const { createContext } = await import('./context.js');
+      ctx = createContext({ io, env, flags, now: overrides.now, random: overrides.random, signal });
+      const mod = await load();
+      const code = await mod.run(args, opts, ctx);
+      exitCode = typeof code === 'number' ? code : 0;
+    },
+  });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version are successes; a missing subcommand shows help and is a usage error.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') exitCode = 0;
+      else if (err.code === 'commander.help') exitCode = argv.length === 0 ? 0 : EXIT.usage;
+      else exitCode = EXIT.usage;
+    } else {
+      exitCode = printError(err, io, { json: ctx?.settings.json ?? wantsJson, debug: ctx?.settings.debug ?? wantsDebug });
+    }
+  } finally {
+    await ctx?.close();
+    detach();
+  }
+  return exitCode;
+}

@@ -1,0 +1,93 @@
+/**
+ * The commander tree of the contract (cli.md). Options are declared here and in each noun's
+ * define.ts; every action loads its implementation only when it runs, so `svc --help` and
+ * `svc --version` load no HTTP, CSV, prompt, spinner or sandbox code.
+ */
+import { Command, Option } from 'commander';
+import { defineApi } from './commands/api/define.js';
+import { defineAuth } from './commands/auth/define.js';
+import { defineContacts } from './commands/contacts/define.js';
+import { defineEvents } from './commands/events/define.js';
+import type { ActionFactory, CommandModule } from './commands/loader.js';
+import { defineOrders } from './commands/orders/define.js';
+import { defineSandbox } from './commands/sandbox/define.js';
+import type { IOStreams } from './io/streams.js';
+import type { GlobalFlags } from './store/settings.js';
+
+declare const __SVC_VERSION__: string;
+
+export interface ProgramDeps {
+  io: IOStreams;
+  run(load: () => Promise<CommandModule>, args: string[], opts: Record<string, unknown>, flags: GlobalFlags): Promise<void>;
+}
+
+const GLOBAL_FLAG_KEYS = ['profile', 'baseUrl', 'sandbox', 'json', 'debug', 'color', 'quiet', 'insecure', 'maxRetryWait'] as const;
+
+export function buildProgram(deps: ProgramDeps): Command {
+  const program = new Command('svc');
+  program
+    .description('Contacts, orders and events of the marketing-automation service, from your terminal — with an embedded sandbox.')
+    .version(__SVC_VERSION__, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => deps.io.stdout.write(s),
+      writeErr: (s) => deps.io.stderr.write(s),
+    })
+    .addOption(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'))
+    .addOption(new Option('--base-url <url>', 'service address [env: SVC_BASE_URL]'))
+    .addOption(new Option('--sandbox', 'run against the embedded sandbox (no login needed) [env: SVC_SANDBOX=1]'))
+    .addOption(new Option('--json', 'machine-readable output on stdout; no colour, spinner or prompt'))
+    .addOption(new Option('--debug', 'HTTP trace on stderr, secrets redacted [env: SVC_DEBUG=1]'))
+    .addOption(new Option('--no-color', 'no ANSI colour [env: NO_COLOR]'))
+    .addOption(new Option('--quiet', 'only errors on stderr'))
+    .addOption(new Option('--insecure', 'allow plain http:// to a host other than loopback'))
+    .addOption(
+      new Option(
+        '--max-retry-wait <seconds>',
+        'longest Retry-After the client waits for before failing (default 120) [env: SVC_MAX_RETRY_WAIT]',
+      ),
+    );
+
+  const action: ActionFactory = (load) =>
+    async function (this: Command) {
+      const all = this.optsWithGlobals() as Record<string, unknown>;
+      const flags: GlobalFlags = {};
+      for (const k of GLOBAL_FLAG_KEYS) if (all[k] !== undefined) (flags as Record<string, unknown>)[k] = all[k];
+      // --no-color defaults color to true; only an explicit --no-color turns it off.
+      if (all.color !== false) delete flags.color;
+      const own = { ...this.opts() } as Record<string, unknown>;
+      await deps.run(load, this.processedArgs as string[], own, flags);
+    };
+
+  defineAuth(program, action);
+  defineContacts(program, action);
+  defineOrders(program, action);
+  defineEvents(program, action);
+  defineApi(program, action);
+  defineSandbox(program, action);
+  program.addHelpText('after', () => `\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`);
+  return program;
+}
+
+/** One line per leaf command ("svc contacts list  …"), so the top-level help shows the whole tree. */
+function listCommands(program: Command): string {
+  const lines: Array<[string, string]> = [];
+  const walk = (cmd: Command, prefix: string) => {
+    for (const sub of cmd.commands) {
+      if (sub.name() === 'help') continue;
+      const name = `${prefix} ${sub.name()}`;
+      if (sub.commands.length > 0) walk(sub, name);
+      else
+        lines.push([
+          `${name}${sub.registeredArguments.map((a) => (a.required ? ` <${a.name()}>` : ` [${a.name()}]`)).join('')}`,
+          sub.description(),
+        ]);
+    }
+  };
+  walk(program, 'svc');
+  const width = Math.max(...lines.map(([n]) => n.length));
+  return lines.map(([n, d]) => `  ${n.padEnd(width)}  ${d}`).join('\n');
+}

@@ -1,0 +1,2 @@
+/** Programmatic entry of the sandbox. Lands with the sandbox issue. */
+export {};

@@ -1,0 +1,114 @@
+/**
+ * The credential store: one JSON file (conf, atomic writes) holding named profiles, readable by
+ * its owner only (file 0600, folder 0700).
+ */
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import Conf from 'conf';
+import { redactor } from './redact.js';
+
+export type AuthMethod = 'api_token' | 'client_credentials';
+/** How the client secret travels to the token endpoint: form body (client_secret_post) or HTTP Basic. */
+export type ClientAuthStyle = 'post' | 'basic';
+
+export interface Profile {
+  base_url?: string;
+  auth_method?: AuthMethod;
+  client_id?: string;
+  client_secret?: string;
+  client_auth?: ClientAuthStyle;
+  api_token?: string;
+  /** Scopes asked for at login (client credentials). */
+  requested_scopes?: string[];
+  /** Cached access token from client credentials, its expiry (epoch ms) and granted scopes. */
+  access_token?: string;
+  access_token_expires_at?: number;
+  granted_scopes?: string[];
+  /** Default country for phone numbers typed without a country code (ISO 3166 alpha-2). */
+  default_country?: string;
+  /** Integration token for order requests (sent as X-Service-Integration-Token). */
+  integration_token?: string;
+}
+
+interface StoreShape {
+  profiles: Record<string, Profile>;
+}
+
+export const SECRET_PROFILE_FIELDS = ['client_secret', 'api_token', 'access_token', 'integration_token'] as const;
+
+function tightenFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = statSync(dir);
+  const ownedByUs = typeof process.getuid !== 'function' || st.uid === process.getuid();
+  const sticky = (st.mode & 0o1000) !== 0;
+  if (ownedByUs && !sticky && (st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+export class CredentialStore {
+  private readonly conf: Conf<StoreShape>;
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    tightenFolder(dir);
+    this.conf = new Conf<StoreShape>({
+      cwd: dir,
+      configName: 'credentials',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      defaults: { profiles: {} },
+    });
+    // conf keeps an existing file's mode; make sure an older or hand-made file is private too.
+    try {
+      chmodSync(this.conf.path, 0o600);
+    } catch {
+      /* the file is created on first write, with 0600 */
+    }
+  }
+
+  get path(): string {
+    return this.conf.path;
+  }
+
+  /** Every profile, read fresh from disk (another process may have renewed a token). */
+  private profiles(): Record<string, Profile> {
+    return { ...(this.conf.get('profiles') ?? {}) };
+  }
+
+  listProfiles(): string[] {
+    return Object.keys(this.profiles()).sort();
+  }
+
+  getProfile(name: string): Profile | undefined {
+    const p = this.profiles()[name];
+    if (p) for (const f of SECRET_PROFILE_FIELDS) redactor.add(p[f]);
+    return p ? { ...p } : undefined;
+  }
+
+  /** Replaces a profile. */
+  setProfile(name: string, profile: Profile): void {
+    const all = this.profiles();
+    all[name] = profile;
+    this.conf.set('profiles', all);
+  }
+
+  /** Merges fields into a profile (undefined values remove the field). */
+  updateProfile(name: string, patch: Partial<Profile>): Profile {
+    const all = this.profiles();
+    const next: Record<string, unknown> = { ...(all[name] ?? {}) };
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    all[name] = next as Profile;
+    this.conf.set('profiles', all);
+    return next as Profile;
+  }
+
+  deleteProfile(name: string): boolean {
+    const all = this.profiles();
+    if (!(name in all)) return false;
+    delete all[name];
+    this.conf.set('profiles', all);
+    return true;
+  }
+}

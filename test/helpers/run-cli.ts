@@ -1,0 +1,70 @@
+/**
+ * Runs the CLI in-process with fake IO: real commands, real HTTP, fake terminal.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import type { IOStreams } from '../../src/io/streams.js';
+import { main } from '../../src/main.js';
+
+export interface RunOptions {
+  /** Pretend every stream is a terminal (default false). */
+  tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
+  /** Text fed to stdin (then EOF). */
+  stdin?: string;
+  /** Environment; SVC_CONFIG_DIR should point at a temporary folder. */
+  env?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  now?: () => number;
+  columns?: number;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function fakeIO(opts: RunOptions = {}): { io: IOStreams; stdout: () => string; stderr: () => string } {
+  const tty = typeof opts.tty === 'object' ? opts.tty : { stdin: opts.tty, stdout: opts.tty, stderr: opts.tty };
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (d: Buffer) => {
+    stdout += d.toString('utf8');
+  });
+  err.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
+  const stdin = opts.stdin !== undefined ? Readable.from([Buffer.from(opts.stdin)]) : new PassThrough();
+  if (opts.stdin === undefined) (stdin as PassThrough).end();
+  return {
+    io: {
+      stdin,
+      stdout: out,
+      stderr: err,
+      stdinIsTTY: tty.stdin === true,
+      stdoutIsTTY: tty.stdout === true,
+      stderrIsTTY: tty.stderr === true,
+      columns: opts.columns ?? 120,
+    },
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
+}
+
+/** Runs `svc <argv>` in-process and returns its exit code and output. */
+export async function runCli(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const f = fakeIO(opts);
+  const code = await main(argv, { io: f.io, env: opts.env ?? {}, signal: opts.signal, now: opts.now });
+  await new Promise((r) => setImmediate(r));
+  return { code, stdout: f.stdout(), stderr: f.stderr() };
+}
+
+/** A temporary folder for SVC_CONFIG_DIR; call `cleanup()` after the test. */
+export function tempConfigDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
