@@ -19,6 +19,7 @@ await build({
   target: 'node20',
   external,
   sourcemap: 'linked',
+  minify: true,
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

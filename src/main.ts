@@ -2,14 +2,14 @@
  * The entry point: main(argv) → exit code. The only module that maps errors to exit codes and
  * the only one that touches process (signals, streams, env) — and only for real runs.
  */
-import { CommanderError } from 'commander';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
 import type { Context } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
-import { buildProgram } from './program.js';
 import { redactor } from './store/redact.js';
 import type { Env, GlobalFlags } from './store/settings.js';
+
+declare const __SVC_VERSION__: string;
 
 export interface MainOverrides {
   io?: IOStreams;
@@ -123,10 +123,18 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     };
   }
 
+  // `svc --version` is the start-up path scripts hit most: answer it before loading commander.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    io.stdout.write(`${__SVC_VERSION__}\n`);
+    detach();
+    return 0;
+  }
+
   const wantsJson = argv.includes('--json');
   const wantsDebug = argv.includes('--debug');
   let ctx: Context | undefined;
   let exitCode = 0;
+  const { buildProgram, CommanderError } = await import('./program.js');
   const program = buildProgram({
     io,
     async run(load, args, opts, flags: GlobalFlags) {

@@ -3,7 +3,7 @@
  * define.ts; every action loads its implementation only when it runs, so `svc --help` and
  * `svc --version` load no HTTP, CSV, prompt, spinner or sandbox code.
  */
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { defineApi } from './commands/api/define.js';
 import { defineAuth } from './commands/auth/define.js';
 import { defineContacts } from './commands/contacts/define.js';
@@ -15,6 +15,8 @@ import type { IOStreams } from './io/streams.js';
 import type { GlobalFlags } from './store/settings.js';
 
 declare const __SVC_VERSION__: string;
+
+export { CommanderError };
 
 export interface ProgramDeps {
   io: IOStreams;

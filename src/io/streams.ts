@@ -3,6 +3,9 @@
  * write through this, never to process.*, so tests can run them in-process with fake streams.
  */
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
+
+const fdIsTTY = (fd: number): boolean => isatty(fd);
 
 export interface IOStreams {
   stdin: Readable;
@@ -17,11 +20,16 @@ export interface IOStreams {
 
 /** The real process streams. Only main.ts/bin call this. */
 export function systemStreams(proc: NodeJS.Process): IOStreams {
+  // process.stdin is created on first access, which costs start-up time: only touch it when used.
   return {
-    stdin: proc.stdin,
+    get stdin() {
+      return proc.stdin;
+    },
     stdout: proc.stdout,
     stderr: proc.stderr,
-    stdinIsTTY: proc.stdin.isTTY === true,
+    get stdinIsTTY() {
+      return fdIsTTY(0);
+    },
     stdoutIsTTY: proc.stdout.isTTY === true,
     stderrIsTTY: proc.stderr.isTTY === true,
     columns: proc.stdout.columns,

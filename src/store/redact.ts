@@ -30,7 +30,7 @@ const PATTERNS: Array<[RegExp, string]> = [
   // JSON fields: "client_secret": "xxx"
   [/"(client_secret|access_token|token|api_token|secret|integration_token)"\s*:\s*"[^"]*"/gi, `"$1":"${MASK}"`],
   // header lines: x-service-integration-token: xxx
-  [/\b(x-service-integration-token|authorization)(["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, `$1$2${MASK}`],
+  [/\b(x-service-integration-token|authorization)(["']?\s*[:=]\s*["']?)(?!(?:Bearer|Basic)\s)[^\s"',}]+/gi, `$1$2${MASK}`],
 ];
 
 export class Redactor {

@@ -1,0 +1,96 @@
+/** The built CLI as users run it: a child process with real pipes and exit codes. */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function svc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME } }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const CONTRACT_COMMANDS = [
+  'auth login',
+  'auth status',
+  'auth token',
+  'auth logout',
+  'contacts list',
+  'contacts get',
+  'contacts create',
+  'contacts patch',
+  'contacts unsubscribe',
+  'contacts delete',
+  'orders upsert',
+  'orders import',
+  'events send',
+  'api',
+  'sandbox start',
+  'sandbox outbox',
+  'sandbox reset',
+];
+
+describe('svc binary', () => {
+  it('--version prints the package version', async () => {
+    const r = await svc(['--version']);
+    expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('--help lists every command of the contract on stdout', async () => {
+    const r = await svc(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of CONTRACT_COMMANDS) expect(r.stdout).toContain(`svc ${c}`);
+    for (const flag of ['--profile', '--base-url', '--sandbox', '--json', '--debug', '--no-color', '--quiet'])
+      expect(r.stdout).toContain(flag);
+  });
+
+  it('an unknown command exits 2 with an error on stderr', async () => {
+    const r = await svc(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain("error: unknown command 'frobnicate'");
+  });
+
+  it('an unknown option exits 2', async () => {
+    const r = await svc(['contacts', 'list', '--frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--frobnicate'");
+  });
+
+  it('a bad option value exits 2', async () => {
+    const r = await svc(['orders', 'import', 'x.csv', '--concurrency', 'zero']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--concurrency must be a positive integer');
+  });
+});
+
+describe('start-up stays small', () => {
+  /** Bare package imports reachable from a chunk through static imports only. */
+  function staticPackages(file: string, seen = new Set<string>()): Set<string> {
+    const found = new Set<string>();
+    if (seen.has(file)) return found;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:^|[;\s}])import\s*(?:[^'"();]*?from\s*)?["']([^"']+)["']/g)) {
+      const spec = m[1] as string;
+      if (spec.startsWith('.')) {
+        for (const p of staticPackages(fileURLToPath(new URL(spec, `file://${file}`)), seen)) found.add(p);
+      } else found.add(spec);
+    }
+    return found;
+  }
+
+  it('svc --version and svc --help load only Node built-ins (commander is bundled)', () => {
+    const entry = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+    const text = readFileSync(entry, 'utf8');
+    const program = /import\("(\.\/chunks\/program-[^"]+)"\)/.exec(text)?.[1];
+    expect(program).toBeDefined();
+    const packages = [...staticPackages(entry), ...staticPackages(fileURLToPath(new URL(`../../dist/${program}`, import.meta.url)))];
+    expect(packages.filter((p) => !p.startsWith('node:'))).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../../src/client/errors.js';
+import { AuthError, Interrupted, PartialFailure, UsageError, ValidationError } from '../../src/errors.js';
+import { describeError, printError } from '../../src/main.js';
+import { fakeIO } from '../helpers/run-cli.js';
+
+describe('error → exit code', () => {
+  it.each([
+    ['usage', new UsageError('bad flag'), 2],
+    ['validation', new ValidationError('bad field', { field: 'email' }), 2],
+    ['auth', new AuthError('not logged in'), 3],
+    ['partial', new PartialFailure('2 rows failed'), 4],
+    ['interrupted', new Interrupted(), 130],
+    ['401', new ApiError({ status: 401, code: 'unauthorized', message: 'no' }), 3],
+    ['invalid_client', new ApiError({ status: 401, code: 'invalid_client', message: 'no' }), 3],
+    ['invalid_scope', new ApiError({ status: 400, code: 'invalid_scope', message: 'no' }), 3],
+    ['insufficient_scope', new ApiError({ status: 403, code: 'insufficient_scope', message: 'no', requiredScope: 'orders_write' }), 3],
+    ['409', new ApiError({ status: 409, code: 'contact_exists', message: 'exists', id: 'ct_1' }), 1],
+    ['500', new ApiError({ status: 500, code: 'internal_error', message: 'boom' }), 1],
+    ['network', new NetworkError('connection refused', { kind: 'refused', sent: false }), 1],
+    ['retry wait', new RetryWaitTooLongError(300_000, 120_000, 429), 1],
+    ['credentials', new CredentialsError('not logged in', 'run svc auth login'), 3],
+    ['missing scope', new MissingScopeError('orders_write', ['contacts_read']), 3],
+    ['abort', new DOMException('aborted', 'AbortError'), 130],
+    ['unexpected', new TypeError('x is undefined'), 1],
+  ])('%s', (_name, err, code) => {
+    expect(describeError(err).exitCode).toBe(code);
+  });
+
+  it('hints how to get a missing scope', () => {
+    expect(describeError(new MissingScopeError('orders_write', [])).hint).toBe(
+      'enable orders_write on the application, then `svc auth login` again',
+    );
+  });
+
+  it('prints `error:` and a hint line', () => {
+    const f = fakeIO();
+    const code = printError(new CredentialsError('no credentials for profile default', 'run `svc auth login`'), f.io, {
+      json: false,
+      debug: false,
+    });
+    expect(code).toBe(3);
+    expect(f.stderr()).toBe('error: no credentials for profile default\nhint: run `svc auth login`\n');
+    expect(f.stdout()).toBe('');
+  });
+
+  it('prints the contract JSON error shape with --json', () => {
+    const f = fakeIO();
+    printError(new ApiError({ status: 409, code: 'contact_exists', message: 'exists', id: 'ct_9', requestId: 'req_1' }), f.io, {
+      json: true,
+      debug: false,
+    });
+    const body = JSON.parse(f.stderr());
+    expect(body.error).toMatchObject({ code: 'contact_exists', status: 409, id: 'ct_9', request_id: 'req_1' });
+    expect(typeof body.error.message).toBe('string');
+  });
+
+  it('an unexpected exception gives a short message and a --debug hint, not a stack', () => {
+    const f = fakeIO();
+    const code = printError(new TypeError('cannot read properties of undefined'), f.io, { json: false, debug: false });
+    expect(code).toBe(1);
+    expect(f.stderr()).toContain('hint: rerun with --debug');
+    expect(f.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('never prints a secret that slipped into a message', () => {
+    const f = fakeIO();
+    printError(new Error('failed with Authorization: Bearer abcdefghijklmnop1234'), f.io, { json: false, debug: false });
+    expect(f.stderr()).not.toContain('abcdefghijklmnop1234');
+  });
+});
