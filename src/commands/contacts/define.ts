@@ -47,6 +47,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .argument('[id]', 'contact id')
     .option('--legacy', 'use the deprecated unsubscribe endpoint')
     .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
+    .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .action(action(() => import('./unsubscribe.js')));
   contacts
     .command('delete')

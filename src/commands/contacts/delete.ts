@@ -1,6 +1,84 @@
-import { NotImplementedError } from '../../errors.js';
+/**
+ * svc contacts delete ID: asks first on a terminal; without one --yes is required (exit 2,
+ * nothing sent). --ids-file deletes many, with a summary like the importer's and --report.
+ */
+import type { Context } from '../../context.js';
+import { CliError, EXIT, Interrupted, UsageError } from '../../errors.js';
+import { finishBulk, readIds, runBulk } from './bulk.js';
+import { explainContactError, parseContactId } from './shared.js';
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('contacts delete');
+export interface DeleteOptions {
+  yes?: boolean;
+  idsFile?: string;
+  report?: string;
+}
+
+function isPromptAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError');
+}
+
+/** Asks on the terminal; false when the user says no. Ctrl-C is an interruption (exit 130). */
+async function confirm(ctx: Context, message: string): Promise<boolean> {
+  const prompter = await ctx.prompter();
+  try {
+    return await prompter.confirm({ message, default: false });
+  } catch (err) {
+    if (isPromptAbort(err)) throw new Interrupted('cancelled at the prompt; nothing was deleted');
+    throw err;
+  }
+}
+
+function cancelled(what: string): CliError {
+  return new CliError(`${what} not deleted: cancelled at the prompt`, { exitCode: EXIT.failure, code: 'cancelled' });
+}
+
+export async function run(args: string[], opts: DeleteOptions, ctx: Context): Promise<number> {
+  if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
+  if (opts.report !== undefined && opts.idsFile === undefined) throw new UsageError('--report goes with --ids-file');
+  if (opts.idsFile === undefined && args[0] === undefined)
+    throw new UsageError('missing contact id', 'svc contacts delete ID, or --ids-file FILE --yes for many');
+  const single = opts.idsFile === undefined ? parseContactId(args[0]) : undefined;
+  if (!opts.yes && !ctx.policy.canPrompt) {
+    const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
+    throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');
+  }
+  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile) : undefined;
+
+  const client = await ctx.client();
+  await client.ensureScope('deleteContact');
+
+  if (ids) {
+    if (
+      !opts.yes &&
+      !(await confirm(ctx, `Delete ${ids.length} contact${ids.length === 1 ? '' : 's'} listed in ${opts.idsFile}? This cannot be undone.`))
+    ) {
+      throw cancelled(`${ids.length} contacts`);
+    }
+    const result = await runBulk(ctx, ids, (id) => client.deleteContact(id, { signal: ctx.signal }));
+    return finishBulk(ctx, result, { doneWord: 'deleted', report: opts.report, total: ids.length });
+  }
+
+  const id = single as string;
+  if (!opts.yes) {
+    // Show who is about to go; an unknown id fails here, before asking.
+    let label = '';
+    try {
+      const c = await client.getContact(id, { signal: ctx.signal });
+      const who = [c.email, c.phone].filter(Boolean).join(', ');
+      if (who) label = ` (${who})`;
+    } catch (err) {
+      const explained = explainContactError(err, id);
+      if (explained !== err || (err as { status?: number }).status === 404) throw explained;
+      ctx.log.debug(`could not read contact ${id} before asking: ${(err as Error).message}`);
+    }
+    if (!(await confirm(ctx, `Delete contact ${id}${label}? This cannot be undone.`))) throw cancelled(`contact ${id}`);
+  }
+  try {
+    await client.deleteContact(id, { signal: ctx.signal });
+  } catch (err) {
+    throw explainContactError(err, id);
+  }
+  if (ctx.settings.json) ctx.out.json({ deleted: true, id });
+  else ctx.out.success(`Deleted contact ${id}`);
+  return 0;
 }

@@ -1,6 +1,93 @@
-import { NotImplementedError } from '../../errors.js';
+/**
+ * svc contacts list: filters checked before sending, pages streamed to the printer one at a time
+ * (never more than one page held), --limit stops after N, --all walks every page.
+ */
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('contacts list');
+import type { Context } from '../../context.js';
+import type { ContactListFilter } from '../../contract/types.js';
+import { Interrupted, UsageError } from '../../errors.js';
+import type { OutputFormat } from '../../io/output.js';
+import {
+  CONTACT_CSV_COLUMNS,
+  CONTACT_TABLE_COLUMNS,
+  parseEmail,
+  parseEmailConsentFilter,
+  parsePhone,
+  parseSmsConsentFilter,
+  parseUpdatedSince,
+} from './shared.js';
+
+export interface ListOptions {
+  emailConsent?: string;
+  smsConsent?: string;
+  email?: string;
+  phone?: string;
+  updatedSince?: string;
+  limit?: number;
+  all?: boolean;
+  pageSize?: number;
+  format?: OutputFormat;
+  defaultCountry?: string;
+}
+
+/** One page when neither --limit nor --all is given (the service's default page size). */
+export const DEFAULT_LIMIT = 50;
+export const MAX_PAGE_SIZE = 250;
+
+/** Checks every filter and turns the options into the query; exits 2 on any bad value. */
+export async function parseListOptions(
+  ctx: Context,
+  opts: ListOptions,
+): Promise<{ filter: ContactListFilter; limit: number | undefined; pageSize: number }> {
+  if (opts.all && opts.limit !== undefined)
+    throw new UsageError('--limit and --all cannot be used together', 'use --all for every contact, or --limit N for the first N');
+  if (opts.pageSize !== undefined && opts.pageSize > MAX_PAGE_SIZE)
+    throw new UsageError(`--page-size must be between 1 and ${MAX_PAGE_SIZE}`);
+  const filter: ContactListFilter = {};
+  const email = parseEmailConsentFilter(opts.emailConsent);
+  if (email) filter.email_consent = email;
+  const sms = parseSmsConsentFilter(opts.smsConsent);
+  if (sms) filter.sms_consent = sms;
+  if (opts.email !== undefined) filter.email = parseEmail('--email', opts.email).toLowerCase();
+  if (opts.phone !== undefined) filter.phone = await parsePhone(ctx, '--phone', opts.phone, opts.defaultCountry);
+  const since = parseUpdatedSince(opts.updatedSince);
+  if (since) filter.updated_since = since;
+  const limit = opts.all ? undefined : (opts.limit ?? DEFAULT_LIMIT);
+  const pageSize = opts.pageSize ?? Math.min(limit ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+  return { filter, limit, pageSize };
+}
+
+export async function run(_args: string[], opts: ListOptions, ctx: Context): Promise<number> {
+  const { filter, limit, pageSize } = await parseListOptions(ctx, opts);
+  const format: OutputFormat = opts.format ?? ctx.out.defaultFormat(ctx.settings.json);
+  const client = await ctx.client();
+  await client.ensureScope('listContacts');
+
+  const writer = ctx.out.list(format, CONTACT_TABLE_COLUMNS, CONTACT_CSV_COLUMNS);
+  let cursor: string | undefined;
+  let more = false;
+  try {
+    for (;;) {
+      if (ctx.signal.aborted) throw new Interrupted('interrupted while listing contacts');
+      const want = limit === undefined ? pageSize : Math.min(pageSize, limit - writer.count);
+      const page = await client.listContacts({ ...filter, limit: want, ...(cursor ? { cursor } : {}) }, { signal: ctx.signal });
+      const rows = limit === undefined ? page.data : page.data.slice(0, limit - writer.count);
+      writer.writePage(rows);
+      cursor = page.nextCursor ?? undefined;
+      more = cursor !== undefined || rows.length < page.data.length;
+      if (!cursor) break;
+      if (limit !== undefined && writer.count >= limit) break;
+    }
+  } finally {
+    // Keep the JSON array well-formed even when a later page failed or the user pressed Ctrl-C.
+    writer.end();
+  }
+
+  if (format === 'table') {
+    if (writer.count === 0) ctx.out.info('No contacts match.');
+    else if (more && limit !== undefined) {
+      ctx.out.info(`Showed the first ${writer.count} contacts; more match. Use --all for every one, or --limit N.`);
+    }
+  }
+  return 0;
 }

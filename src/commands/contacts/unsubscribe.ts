@@ -1,6 +1,50 @@
-import { NotImplementedError } from '../../errors.js';
+/**
+ * svc contacts unsubscribe ID: PATCH email_consent=unsubscribed (the spec's replacement), or the
+ * deprecated POST …/unsubscribe with --legacy (the client shows its Deprecation warning).
+ * --ids-file unsubscribes many, with a summary like the importer's.
+ */
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { finishBulk, readIds, runBulk } from './bulk.js';
+import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('contacts unsubscribe');
+export interface UnsubscribeOptions {
+  legacy?: boolean;
+  idsFile?: string;
+  report?: string;
+}
+
+export async function run(args: string[], opts: UnsubscribeOptions, ctx: Context): Promise<number> {
+  if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
+  if (opts.report !== undefined && opts.idsFile === undefined) throw new UsageError('--report goes with --ids-file');
+  if (opts.idsFile === undefined && args[0] === undefined) {
+    throw new UsageError('missing contact id', 'svc contacts unsubscribe ID, or --ids-file FILE for many');
+  }
+  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile) : undefined;
+  const single = ids ? undefined : parseContactId(args[0]);
+
+  const client = await ctx.client();
+  await client.ensureScope('unsubscribeContact');
+  const unsubscribe = (id: string) =>
+    opts.legacy
+      ? client.unsubscribeContactLegacy(id, { signal: ctx.signal })
+      : client.patchContact(id, { email_consent: 'unsubscribed' }, { signal: ctx.signal });
+
+  if (ids) {
+    const result = await runBulk(ctx, ids, async (id) => {
+      await unsubscribe(id);
+    });
+    return finishBulk(ctx, result, { doneWord: 'unsubscribed', report: opts.report, total: ids.length });
+  }
+
+  const id = single as string;
+  let contact: Awaited<ReturnType<typeof unsubscribe>>['body'];
+  try {
+    contact = (await unsubscribe(id)).body;
+  } catch (err) {
+    throw explainContactError(err, id);
+  }
+  ctx.out.success(`Unsubscribed contact ${id} from email (email_consent ${contact.email_consent})`);
+  printWrittenContact(ctx, contact);
+  return 0;
 }

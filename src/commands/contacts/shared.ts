@@ -1,0 +1,292 @@
+/**
+ * What the contacts verbs share: option parsing into a contact write (consent, phone, email
+ * checks before any request), the table and CSV columns, how a contact is shown, and the
+ * explanations of the service's 404/409/422 answers.
+ */
+import { ApiError, MissingScopeError } from '../../client/errors.js';
+import type { ApiClient } from '../../client/types.js';
+import type { Context } from '../../context.js';
+import {
+  EMAIL_CONSENT_VALUES,
+  FORMER_CONSENT_VALUES,
+  isEmailConsent,
+  isSmsConsent,
+  SMS_CONSENT_VALUES,
+  type SmsConsent,
+  smsConsentNeedsPhone,
+  type WritableEmailConsent,
+  type WritableSmsConsent,
+} from '../../contract/consent.js';
+import { consentWriteError } from '../../contract/contacts.js';
+import { isEmail, isRfc3339DateTime } from '../../contract/formats.js';
+import type { Contact, ContactWrite } from '../../contract/types.js';
+import { UsageError, ValidationError } from '../../errors.js';
+import type { Column } from '../../io/output.js';
+import { normalizeCountry, normalizePhone } from '../../util/phone.js';
+
+/** Field options shared by create and patch (commander's camelCase names). */
+export interface ContactFieldOptions {
+  email?: string;
+  phone?: string;
+  firstName?: string;
+  lastName?: string;
+  emailConsent?: string;
+  smsConsent?: string;
+  /** false with --no-welcome-sms. */
+  welcomeSms?: boolean;
+  defaultCountry?: string;
+}
+
+/** Table columns (human view): id, email, phone, email consent, SMS consent, updated. */
+export const CONTACT_TABLE_COLUMNS: Column<Contact>[] = [
+  { header: 'id', get: (c) => c.id, maxWidth: 32 },
+  { header: 'email', get: (c) => c.email, maxWidth: 40 },
+  { header: 'phone', get: (c) => c.phone, maxWidth: 16 },
+  { header: 'email consent', get: (c) => c.email_consent },
+  { header: 'sms consent', get: (c) => c.sms_consent },
+  { header: 'updated', get: (c) => c.updated_at, maxWidth: 24 },
+];
+
+/** Every field of the contact, in the order of the Contact object (CSV and records). */
+export const CONTACT_FIELDS = [
+  'id',
+  'email',
+  'phone',
+  'first_name',
+  'last_name',
+  'email_consent',
+  'sms_consent',
+  'created_at',
+  'updated_at',
+  'orders_count',
+  'total_spent',
+  'last_order_at',
+] as const satisfies ReadonlyArray<keyof Contact>;
+
+/** CSV columns: every field, headed by its API name; total_spent is one JSON cell. */
+export const CONTACT_CSV_COLUMNS: Column<Contact>[] = CONTACT_FIELDS.map((f) => ({ header: f, get: (c: Contact) => c[f] }));
+
+/** Shows one contact as `key  value` lines (human output). */
+export function printContactRecord(ctx: Context, c: Contact): void {
+  ctx.out.record(
+    CONTACT_FIELDS.map((f) => {
+      if (f === 'total_spent') {
+        const spent = Object.entries(c.total_spent ?? {})
+          .map(([cur, amount]) => `${amount} ${cur}`)
+          .join(', ');
+        return [f, spent];
+      }
+      return [f, c[f]];
+    }),
+  );
+}
+
+/**
+ * Prints the result of a write: the contact object with --json, the record on a terminal, and
+ * only the id when stdout is a pipe (so `id=$(svc contacts create …)` works, as with gh).
+ */
+export function printWrittenContact(ctx: Context, c: Contact): void {
+  if (ctx.settings.json) ctx.out.json(c);
+  else if (ctx.io.stdoutIsTTY) printContactRecord(ctx, c);
+  else ctx.out.stdout(`${c.id}\n`);
+}
+
+function formerHint(value: string): string {
+  const now = FORMER_CONSENT_VALUES[value];
+  return now ? ` (${JSON.stringify(value)} was renamed ${JSON.stringify(now)})` : '';
+}
+
+/** A list filter value for --email-consent: any value, read-only ones included. */
+export function parseEmailConsentFilter(value: string | undefined) {
+  if (value === undefined) return undefined;
+  if (isEmailConsent(value)) return value;
+  throw new UsageError(
+    `invalid --email-consent ${JSON.stringify(value)}${formerHint(value)}: must be one of ${EMAIL_CONSENT_VALUES.join(', ')}`,
+  );
+}
+
+/** A list filter value for --sms-consent: any value, read-only ones included. */
+export function parseSmsConsentFilter(value: string | undefined) {
+  if (value === undefined) return undefined;
+  if (isSmsConsent(value)) return value;
+  throw new UsageError(
+    `invalid --sms-consent ${JSON.stringify(value)}${formerHint(value)}: must be one of ${SMS_CONSENT_VALUES.join(', ')}`,
+  );
+}
+
+/** A consent value in a write: writable values only (read-only and unknown values exit 2). */
+export function parseWritableConsent(flag: '--email-consent', value: string): WritableEmailConsent;
+export function parseWritableConsent(flag: '--sms-consent', value: string): WritableSmsConsent;
+export function parseWritableConsent(flag: '--email-consent' | '--sms-consent', value: string): string {
+  const field = flag === '--email-consent' ? 'email_consent' : 'sms_consent';
+  const problem = consentWriteError(field, value);
+  if (problem === undefined) return value;
+  const prefix = problem.startsWith('must') ? `invalid ${flag} ${JSON.stringify(value)}${formerHint(value)}: ` : `${flag}: `;
+  throw new ValidationError(`${prefix}${problem}`, { field });
+}
+
+export function parseEmail(flag: string, value: string): string {
+  const v = value.trim();
+  if (!isEmail(v)) throw new ValidationError(`invalid ${flag} ${JSON.stringify(value)}: not an email address`, { field: 'email' });
+  return v;
+}
+
+export function parseUpdatedSince(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isRfc3339DateTime(value)) {
+    throw new UsageError(
+      `invalid --updated-since ${JSON.stringify(value)}: must be an RFC 3339 time with an offset`,
+      'for example 2026-01-31T00:00:00Z',
+    );
+  }
+  return value;
+}
+
+/**
+ * Resolves the country for local phone numbers: --default-country, else the profile's
+ * default_country. An unsupported code given on the command line exits 2.
+ */
+export async function defaultCountry(ctx: Context, flag: string | undefined) {
+  if (flag !== undefined) {
+    const cc = normalizeCountry(flag);
+    if (!cc)
+      throw new UsageError(`invalid --default-country ${JSON.stringify(flag)}: not an ISO 3166 two-letter country code such as US or GB`);
+    return cc;
+  }
+  try {
+    const store = await ctx.store();
+    return normalizeCountry(store.getProfile(ctx.settings.profile)?.default_country);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Normalises a phone typed by a person to E.164; an impossible number exits 2. */
+export async function parsePhone(ctx: Context, flag: string, value: string, countryFlag: string | undefined): Promise<string> {
+  // Only look up the profile when the number needs a country.
+  const trimmed = value.trim();
+  const needsCountry = !trimmed.startsWith('+') && !trimmed.startsWith('00');
+  const cc = needsCountry || countryFlag !== undefined ? await defaultCountry(ctx, countryFlag) : undefined;
+  const r = normalizePhone(value, cc);
+  if (!r.ok) throw new ValidationError(`invalid ${flag}: ${r.message}`, { field: 'phone' });
+  return r.e164;
+}
+
+/** Turns the field flags into a contact write body, checking every value before sending. */
+export async function buildContactWrite(ctx: Context, opts: ContactFieldOptions): Promise<ContactWrite> {
+  const body: ContactWrite = {};
+  if (opts.defaultCountry !== undefined) await defaultCountry(ctx, opts.defaultCountry);
+  if (opts.email !== undefined) body.email = parseEmail('--email', opts.email);
+  if (opts.phone !== undefined) body.phone = await parsePhone(ctx, '--phone', opts.phone, opts.defaultCountry);
+  for (const [flag, key, value] of [
+    ['--first-name', 'first_name', opts.firstName],
+    ['--last-name', 'last_name', opts.lastName],
+  ] as const) {
+    if (value === undefined) continue;
+    if (value.length > 255) throw new ValidationError(`${flag} is longer than 255 characters`, { field: key });
+    body[key] = value;
+  }
+  if (opts.emailConsent !== undefined) body.email_consent = parseWritableConsent('--email-consent', opts.emailConsent);
+  if (opts.smsConsent !== undefined) body.sms_consent = parseWritableConsent('--sms-consent', opts.smsConsent);
+  return body;
+}
+
+/** True when the body changes something (send_welcome_sms alone changes nothing). */
+export function hasFields(body: ContactWrite): boolean {
+  return Object.keys(body).some((k) => k !== 'send_welcome_sms');
+}
+
+/** The usage error for an SMS value that needs a phone the contact does not have. */
+export function phoneRequiredError(sms: string, id?: string): ValidationError {
+  const who = id ? `contact ${id} has no phone number` : 'the new contact would have no phone number';
+  return new ValidationError(`--sms-consent ${sms} needs a phone number, and ${who}`, {
+    field: 'phone',
+    hint: 'add --phone (E.164 such as +14155550100, or a local number with --default-country)',
+  });
+}
+
+/** Checks the phone requirement of single_opt_in/subscribed against the contact after the write. */
+export function checkPhoneRequirement(body: ContactWrite, current: Pick<Contact, 'phone'> | undefined, id?: string): void {
+  if (!smsConsentNeedsPhone(body.sms_consent)) return;
+  if (body.phone) return;
+  if (current?.phone) return;
+  throw phoneRequiredError(body.sms_consent as string, id);
+}
+
+export type WelcomeSms = 'sent' | 'suppressed' | 'none' | 'unknown';
+
+/**
+ * Whether this write triggered the welcome SMS (spec: a move from any other SMS state into
+ * `subscribed`, unless send_welcome_sms is false). `previous` undefined: not known.
+ */
+export function welcomeSmsOutcome(body: ContactWrite, previous: SmsConsent | undefined, after: Contact): WelcomeSms {
+  if (body.sms_consent !== 'subscribed' || after.sms_consent !== 'subscribed') return 'none';
+  if (previous === 'subscribed') return 'none';
+  if (previous === undefined) return 'unknown';
+  return body.send_welcome_sms === false ? 'suppressed' : 'sent';
+}
+
+/** Tells the user about the welcome SMS on stderr. */
+export function reportWelcomeSms(ctx: Context, outcome: WelcomeSms, id: string): void {
+  if (outcome === 'sent') ctx.out.info(`SMS consent is now subscribed: a welcome SMS will be sent to contact ${id}.`);
+  else if (outcome === 'suppressed') ctx.out.info(`SMS consent is now subscribed; the welcome SMS was suppressed (--no-welcome-sms).`);
+  else if (outcome === 'unknown') {
+    ctx.out.info(`SMS consent is subscribed; a welcome SMS is sent only if contact ${id} was not subscribed to SMS before.`);
+  }
+}
+
+function copy(err: ApiError, message: string): ApiError {
+  return new ApiError({
+    status: err.status,
+    code: err.code,
+    message,
+    id: err.id,
+    requestId: err.requestId,
+    requiredScope: err.requiredScope,
+    details: err.details,
+    retryAfterMs: err.retryAfterMs,
+    method: err.method,
+    path: err.path,
+    uncertain: err.uncertain,
+  });
+}
+
+/** Rewrites the service's 404 and 422 into messages that say what to do; other errors unchanged. */
+export function explainContactError(err: unknown, id?: string): unknown {
+  if (!(err instanceof ApiError)) return err;
+  if (err.status === 422 || err.code === 'compliance_suppressed') {
+    const who = id ? `contact ${id}` : 'the contact with this email or phone';
+    return copy(
+      err,
+      `${who} is suppressed by the system (compliance: email_consent compliance_suppressed) and cannot be changed; nothing was changed`,
+    );
+  }
+  if (err.status === 404 && id) return copy(err, `no contact with id ${id} (check the id with \`svc contacts list\`)`);
+  return err;
+}
+
+/**
+ * Fetches the contact before a write, to know its phone and SMS state. A token that may write
+ * but not read (contacts_write without contacts_read) answers 403: then the write goes ahead and
+ * the service does the checks.
+ */
+export async function fetchBeforeWrite(ctx: Context, client: ApiClient, id: string): Promise<Contact | undefined> {
+  try {
+    return await client.getContact(id, { signal: ctx.signal });
+  } catch (err) {
+    if (err instanceof MissingScopeError || (err instanceof ApiError && err.code === 'insufficient_scope')) {
+      ctx.log.debug(`cannot read contact ${id} before writing (no contacts_read); the service will check the write`);
+      return undefined;
+    }
+    throw explainContactError(err, id);
+  }
+}
+
+/** Validates a contact id argument (opaque, but never empty or containing a slash or spaces). */
+export function parseContactId(id: string | undefined, what = 'contact id'): string {
+  const v = (id ?? '').trim();
+  if (v === '') throw new UsageError(`missing ${what}`, 'find ids with `svc contacts list`');
+  if (/[\s/?#]/.test(v))
+    throw new UsageError(`invalid ${what} ${JSON.stringify(id)}`, 'ids look like ct_…; find them with `svc contacts list`');
+  return v;
+}
