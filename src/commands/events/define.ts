@@ -12,7 +12,7 @@ export function defineEvents(program: Command, action: ActionFactory): void {
     .option('--contact-id <id>', 'identify the contact by id')
     .option(
       '--prop <key=value>',
-      'a property; typed (numbers, true/false, null), nested with dots, key:=<json> for raw JSON (repeatable)',
+      'a property; typed (numbers, true/false, null), nested with dots (a.b=1), key[]=v appends, key:=<json> for raw JSON (key:=\'"007"\' forces a string); repeatable',
       collect,
     )
     .option('--properties <json|@file>', 'properties as a JSON object, or @file')
@@ -21,6 +21,10 @@ export function defineEvents(program: Command, action: ActionFactory): void {
     .option('--file <file>', 'send every event of an NDJSON file (- for stdin)')
     .option('--concurrency <n>', 'with --file: most requests in flight (default 16)', positiveInt('--concurrency'))
     .option('--report <file>', 'with --file: write a CSV report of each line')
+    .option(
+      '--unconfirmed-out <file>',
+      'with --file: write the lines whose events may or may not have been stored (NDJSON), to resend after checking',
+    )
     .option('--default-country <cc>', 'country for phone numbers without a country code')
     .action(action(() => import('./send.js')));
 }

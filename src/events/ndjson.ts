@@ -1,0 +1,116 @@
+/**
+ * NDJSON events: a streaming line reader (one line in memory at a time, however large the file)
+ * and the per-line parser/validator. No terminal code here.
+ */
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { CountryCode } from 'libphonenumber-js/max';
+import type { FieldError } from '../contract/errors.js';
+import { validateEventInput } from '../contract/events.js';
+import { isE164 } from '../contract/formats.js';
+import type { EventInput } from '../contract/types.js';
+import { normalizePhone } from '../util/phone.js';
+
+/** The service refuses bodies over 1 MiB (open-points "Body size"); a longer line cannot be sent. */
+export const MAX_LINE_CHARS = 1024 * 1024;
+
+export interface RawLine {
+  /** 1-based physical line number in the file. */
+  line: number;
+  text: string;
+  /** The line was longer than MAX_LINE_CHARS; `text` holds only its beginning. */
+  oversize?: boolean;
+}
+
+/**
+ * Yields the lines of a stream one by one (LF or CRLF, a leading BOM dropped, a last line
+ * without newline included). Memory stays bounded by MAX_LINE_CHARS per line.
+ */
+export async function* readLines(stream: Readable): AsyncGenerator<RawLine> {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  let oversize = false;
+  let line = 0;
+  let first = true;
+  const finish = (text: string): RawLine => {
+    line++;
+    let t = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (first) {
+      if (t.charCodeAt(0) === 0xfeff) t = t.slice(1);
+      first = false;
+    }
+    const out: RawLine = oversize || t.length > MAX_LINE_CHARS ? { line, text: t.slice(0, 200), oversize: true } : { line, text: t };
+    oversize = false;
+    return out;
+  };
+  for await (const chunk of stream) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    let start = 0;
+    let nl = text.indexOf('\n', start);
+    while (nl !== -1) {
+      const piece = text.slice(start, nl);
+      yield finish(oversize ? partial : partial + piece);
+      partial = '';
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    if (!oversize) {
+      partial += text.slice(start);
+      if (partial.length > MAX_LINE_CHARS) {
+        partial = partial.slice(0, 200);
+        oversize = true;
+      }
+    }
+  }
+  partial += decoder.end();
+  if (partial.length > 0 || oversize) yield finish(partial);
+}
+
+export type ParsedLine =
+  | { kind: 'blank' }
+  | { kind: 'event'; event: EventInput }
+  | { kind: 'invalid'; code: 'invalid_json' | 'invalid_request' | 'payload_too_large'; message: string; eventType?: string };
+
+export interface LineOptions {
+  defaultCountry?: CountryCode;
+}
+
+function describe(errors: FieldError[]): string {
+  return errors.map((e) => (e.message.startsWith('one of ') ? e.message : `${e.field} ${e.message}`)).join('; ');
+}
+
+/**
+ * Parses and validates one NDJSON line as an event body. Local phone numbers are normalised to
+ * E.164 first (with `defaultCountry`). Blank lines are skipped, not counted.
+ */
+export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine {
+  if (raw.oversize) {
+    return { kind: 'invalid', code: 'payload_too_large', message: `the line is longer than ${MAX_LINE_CHARS} characters` };
+  }
+  if (raw.text.trim() === '') return { kind: 'blank' };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { kind: 'invalid', code: 'invalid_json', message: `not valid JSON (${reason})` };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const body = value as Record<string, unknown>;
+    if (typeof body.phone === 'string' && !isE164(body.phone)) {
+      const phone = normalizePhone(body.phone, opts.defaultCountry);
+      const eventType = typeof body.event_type === 'string' ? body.event_type : undefined;
+      if (!phone.ok) return { kind: 'invalid', code: 'invalid_request', message: `phone ${phone.message}`, eventType };
+      value = { ...body, phone: phone.e164 };
+    }
+  }
+  const result = validateEventInput(value);
+  if (!result.ok) {
+    const eventType =
+      typeof value === 'object' && value !== null && typeof (value as { event_type?: unknown }).event_type === 'string'
+        ? ((value as { event_type: string }).event_type as string)
+        : undefined;
+    return { kind: 'invalid', code: 'invalid_request', message: describe(result.errors), eventType };
+  }
+  return { kind: 'event', event: result.value };
+}
