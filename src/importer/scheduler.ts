@@ -1,0 +1,331 @@
+/**
+ * A generic bounded-concurrency scheduler with key affinity and AIMD adaptation to rate limits.
+ * Shared by the orders importer and `events send --file`. STABLE EXPORTS (others import them):
+ *
+ *   createScheduler<T, R>(worker, options) → Scheduler<T, R>
+ *     worker(item, { signal, throttle }) → Promise<R>   one unit of work (e.g. one upsert)
+ *     scheduler.run(source: AsyncIterable<T>, onSettled?: (item, Settled<R>) => void | Promise<void>)
+ *       → Promise<SchedulerStats>   pulls lazily, never holds more than `maxBuffered` pulled-but-
+ *       unstarted items, so memory stays bounded whatever the size of the source; resolves when the
+ *       source is drained and every task settled, or (after an abort) when the tasks in flight settled.
+ *     scheduler.throttle(waitMs)    report a server-directed wait (429 / 503 with Retry-After);
+ *       also available to the worker as ctx.throttle (wire it to the client's onRetry).
+ *     scheduler.stats()             current limit, rate, counters.
+ *   Types: Scheduler, SchedulerOptions, WorkerContext, Settled, SchedulerStats.
+ *
+ * Rules:
+ * - Key affinity: two items with the same `keyOf(item)` are never in flight together; later ones
+ *   wait (parked, not counted as in flight) and run in input order after the earlier one settled.
+ * - AIMD: a throttle starts a "congestion event" (at most one per `cooldownMs`, so a burst of
+ *   429s from the requests already in flight counts once): the concurrency limit is halved, a
+ *   start-rate cap is set to 90% of the completion rate measured over the last second (or lowered
+ *   by 10% when already set), and new starts pause for the server's wait. Each success without a
+ *   throttle probes back up: +1 to the concurrency limit per `limit` successes, and the rate cap
+ *   grows by 1.5% every 250 ms, the step doubling every second without a throttle (quick recovery
+ *   from an underestimate, gentle probing near the limit). The rate cap matters when the service limits requests per second while
+ *   answering fast: a concurrency limit alone cannot go below one request in flight.
+ * - Abort (options.signal): no new item starts; the worker sees the same signal; run() resolves
+ *   once the tasks in flight have settled (their errors reach onSettled) with stats.aborted true.
+ * - onSettled is called in completion order and awaited (back-pressure for slow sinks); if it
+ *   throws, the run stops starting new items and run() rejects with that error after the tasks in
+ *   flight settled.
+ */
+
+export interface WorkerContext {
+  /** Aborted when the run is aborted. */
+  signal: AbortSignal;
+  /** Tells the scheduler the service asked to wait (429/503 with Retry-After). */
+  throttle(waitMs: number): void;
+}
+
+export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+export interface SchedulerOptions<T> {
+  /** Highest number of tasks in flight (the AIMD ceiling). */
+  concurrency: number;
+  /** Lowest concurrency limit AIMD may go down to (default 1). */
+  minConcurrency?: number;
+  /** Key for affinity; undefined = no affinity for that item. */
+  keyOf?: (item: T) => string | undefined;
+  signal?: AbortSignal;
+  /** Most items pulled from the source but not started yet (default max(64, concurrency × 8)). */
+  maxBuffered?: number;
+  /** Called and awaited before an item starts (e.g. to record it durably as "maybe sent"). */
+  beforeStart?: (item: T) => void | Promise<void>;
+  /** Pause new starts for the server's wait on a congestion event (default true). */
+  pauseOnThrottle?: boolean;
+  /** Minimum time between two congestion events (default 1000 ms). */
+  cooldownMs?: number;
+  now?: () => number;
+}
+
+export interface SchedulerStats {
+  started: number;
+  settled: number;
+  /** Throttle reports received (every 429/503 retry), and congestion events acted upon. */
+  throttles: number;
+  congestionEvents: number;
+  /** Current concurrency limit and the lowest it went. */
+  limit: number;
+  minLimitSeen: number;
+  /** Current start-rate cap in items/s (undefined until the first congestion event). */
+  rate: number | undefined;
+  inFlight: number;
+  aborted: boolean;
+}
+
+export interface Scheduler<T, R> {
+  run(source: AsyncIterable<T>, onSettled?: (item: T, result: Settled<R>) => void | Promise<void>): Promise<SchedulerStats>;
+  throttle(waitMs: number): void;
+  stats(): SchedulerStats;
+}
+
+/** A promise that resolves when `wake()` is called (any number of waiters, one-shot per cycle). */
+class Signal {
+  private waiters: Array<() => void> = [];
+  wait(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+  wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => Promise<R>, options: SchedulerOptions<T>): Scheduler<T, R> {
+  const ceiling = Math.max(1, Math.floor(options.concurrency));
+  const floor = Math.max(1, Math.min(ceiling, options.minConcurrency ?? 1));
+  const maxBuffered = options.maxBuffered ?? Math.max(64, ceiling * 8);
+  const cooldownMs = options.cooldownMs ?? 1000;
+  const pauseOnThrottle = options.pauseOnThrottle ?? true;
+  const now = options.now ?? Date.now;
+  const signal = options.signal ?? new AbortController().signal;
+
+  let limit = ceiling;
+  let minLimitSeen = ceiling;
+  let rate: number | undefined;
+  let lastRateIncrease = 0;
+  let successesSinceIncrease = 0;
+  let lastCongestion = Number.NEGATIVE_INFINITY;
+  let pausedUntil = 0;
+  let started = 0;
+  let settled = 0;
+  let throttles = 0;
+  let congestionEvents = 0;
+  let inFlight = 0;
+  let runStartedAt = now();
+  // Token bucket for the rate cap.
+  let tokens = 1;
+  let tokensAt = now();
+  // Completions in the last second, in 100 ms buckets, to measure the rate the service allows.
+  const buckets = new Array<number>(10).fill(0);
+  let bucketEpoch = Math.floor(now() / 100);
+
+  const changed = new Signal();
+
+  /** Advances the 100 ms buckets to now, clearing the ones that fell out of the last second. */
+  function tick(): number {
+    const epoch = Math.floor(now() / 100);
+    if (epoch - bucketEpoch >= 10) buckets.fill(0);
+    else for (let e = bucketEpoch + 1; e <= epoch; e++) buckets[e % 10] = 0;
+    bucketEpoch = Math.max(bucketEpoch, epoch);
+    return epoch;
+  }
+
+  function recordCompletion(): void {
+    const epoch = tick();
+    buckets[epoch % 10] = (buckets[epoch % 10] ?? 0) + 1;
+  }
+
+  /** Completions per second over the last second (or since the run started, when shorter). */
+  function completionRate(): number {
+    tick();
+    const count = buckets.reduce((a, b) => a + b, 0);
+    const covered = Math.min(1000, Math.max(20, now() - runStartedAt));
+    return (count * 1000) / covered;
+  }
+
+  function throttle(waitMs: number): void {
+    throttles++;
+    const t = now();
+    if (t - lastCongestion < cooldownMs) return;
+    lastCongestion = t;
+    congestionEvents++;
+    limit = Math.max(floor, Math.floor(limit / 2));
+    minLimitSeen = Math.min(minLimitSeen, limit);
+    const measured = completionRate();
+    // Nothing finished yet: no basis for a rate; the halved concurrency and the pause must do.
+    if (measured > 0 || rate !== undefined) rate = Math.max(1, (rate === undefined ? measured : Math.min(rate, measured || rate)) * 0.9);
+    tokens = 0;
+    tokensAt = t;
+    lastRateIncrease = t;
+    successesSinceIncrease = 0;
+    if (pauseOnThrottle && waitMs > 0) pausedUntil = Math.max(pausedUntil, t + waitMs);
+  }
+
+  function onSuccess(): void {
+    recordCompletion();
+    const t = now();
+    if (t - lastCongestion < cooldownMs) return;
+    successesSinceIncrease++;
+    if (limit < ceiling && successesSinceIncrease >= limit) {
+      limit++;
+      successesSinceIncrease = 0;
+    }
+    if (rate !== undefined && t - lastRateIncrease >= 250) {
+      // Probe gently right after congestion, then faster the longer the service stays quiet.
+      const quietSeconds = (t - lastCongestion) / 1000;
+      rate *= 1 + Math.min(1, 0.015 * 2 ** Math.floor(quietSeconds));
+      lastRateIncrease = t;
+    }
+  }
+
+  /** Milliseconds to wait before the next start is allowed by pause and rate cap (0 = go). */
+  function startDelay(): number {
+    const t = now();
+    if (pausedUntil > t) return pausedUntil - t;
+    if (rate === undefined) return 0;
+    const burst = Math.max(1, rate * 0.02);
+    tokens = Math.min(burst, tokens + ((t - tokensAt) * rate) / 1000);
+    tokensAt = t;
+    if (tokens >= 1) return 0;
+    return Math.max(1, Math.ceil(((1 - tokens) * 1000) / rate));
+  }
+
+  function stats(): SchedulerStats {
+    return {
+      started,
+      settled,
+      throttles,
+      congestionEvents,
+      limit,
+      minLimitSeen,
+      rate,
+      inFlight,
+      aborted: signal.aborted,
+    };
+  }
+
+  async function run(source: AsyncIterable<T>, onSettled?: (item: T, result: Settled<R>) => void | Promise<void>): Promise<SchedulerStats> {
+    runStartedAt = now();
+    const iterator = source[Symbol.asyncIterator]();
+    let exhausted = false;
+    /** Items whose key is free, in input order, ready to start. */
+    const ready: T[] = [];
+    /** Key → items waiting for the task with that key in flight (presence = key busy). */
+    const busy = new Map<string, T[]>();
+    let buffered = 0;
+    let sinkError: { error: unknown } | undefined;
+    const running = new Set<Promise<void>>();
+    const workerCtx: WorkerContext = { signal, throttle };
+    const onAbort = () => changed.wake();
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    const launch = (item: T) => {
+      started++;
+      inFlight++;
+      const task = (async () => {
+        let result: Settled<R>;
+        try {
+          result = { ok: true, value: await worker(item, workerCtx) };
+          onSuccess();
+        } catch (error) {
+          result = { ok: false, error };
+        }
+        inFlight--;
+        settled++;
+        const key = options.keyOf?.(item);
+        if (key !== undefined) {
+          const waiting = busy.get(key);
+          const next = waiting?.shift();
+          if (next !== undefined) {
+            buffered--;
+            ready.push(next);
+          } else busy.delete(key);
+        }
+        try {
+          await onSettled?.(item, result);
+        } catch (error) {
+          sinkError ??= { error };
+        }
+      })();
+      running.add(task);
+      task.finally(() => {
+        running.delete(task);
+        changed.wake();
+      });
+    };
+
+    const stopped = () => signal.aborted || sinkError !== undefined;
+
+    while (!stopped()) {
+      if (inFlight >= limit) {
+        await changed.wait();
+        continue;
+      }
+      let item = ready.shift();
+      if (item === undefined) {
+        if (exhausted) {
+          if (inFlight === 0 && busy.size === 0) break;
+          await changed.wait();
+          continue;
+        }
+        if (buffered >= maxBuffered) {
+          await changed.wait();
+          continue;
+        }
+        const next = await iterator.next();
+        if (next.done) {
+          exhausted = true;
+          continue;
+        }
+        const key = options.keyOf?.(next.value);
+        if (key !== undefined) {
+          const waiting = busy.get(key);
+          if (waiting) {
+            waiting.push(next.value);
+            buffered++;
+            continue;
+          }
+          busy.set(key, []);
+        }
+        item = next.value;
+      }
+      // A released item (from `ready`) keeps its key marked busy until it settles.
+      const delay = startDelay();
+      if (delay > 0) {
+        ready.unshift(item);
+        await sleep(delay, signal);
+        continue;
+      }
+      tokens -= rate === undefined ? 0 : 1;
+      await options.beforeStart?.(item);
+      if (stopped()) {
+        ready.unshift(item);
+        break;
+      }
+      launch(item);
+    }
+    signal.removeEventListener('abort', onAbort);
+    while (running.size > 0) await Promise.race([...running]);
+    if (!exhausted) await iterator.return?.();
+    if (sinkError) throw sinkError.error;
+    return stats();
+  }
+
+  return { run, throttle, stats };
+}

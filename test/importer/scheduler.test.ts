@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { createScheduler } from '../../src/importer/scheduler.js';
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function* items<T>(list: T[], pulled?: { count: number }): AsyncIterable<T> {
+  for (const x of list) {
+    if (pulled) pulled.count++;
+    yield x;
+  }
+}
+
+describe('scheduler', () => {
+  it('never runs more than `concurrency` tasks at once and settles every item', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const s = createScheduler<number, number>(
+      async (n) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await tick(n % 3);
+        inFlight--;
+        return n * 2;
+      },
+      { concurrency: 5 },
+    );
+    const results: number[] = [];
+    const stats = await s.run(items(Array.from({ length: 100 }, (_, i) => i)), (_item, r) => {
+      if (r.ok) results.push(r.value);
+    });
+    expect(peak).toBe(5);
+    expect(results.sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i * 2));
+    expect(stats).toMatchObject({ started: 100, settled: 100, inFlight: 0, aborted: false });
+  });
+
+  it('keeps items with the same key apart and in input order', async () => {
+    const active = new Set<string>();
+    const order: string[] = [];
+    let overlap = false;
+    const rows = Array.from({ length: 60 }, (_, i) => ({ key: `k${i % 4}`, i }));
+    const s = createScheduler<{ key: string; i: number }, void>(
+      async (row) => {
+        if (active.has(row.key)) overlap = true;
+        active.add(row.key);
+        order.push(`${row.key}:${row.i}`);
+        await tick(1 + (row.i % 2));
+        active.delete(row.key);
+      },
+      { concurrency: 32, keyOf: (r) => r.key },
+    );
+    await s.run(items(rows));
+    expect(overlap).toBe(false);
+    for (const k of ['k0', 'k1', 'k2', 'k3']) {
+      const seen = order.filter((o) => o.startsWith(`${k}:`)).map((o) => Number(o.split(':')[1]));
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect(seen).toHaveLength(15);
+    }
+  });
+
+  it('pulls lazily: never more than maxBuffered items waiting behind a busy key', async () => {
+    const pulled = { count: 0 };
+    let maxAhead = 0;
+    let done = 0;
+    const s = createScheduler<number, void>(
+      async () => {
+        await tick(1);
+        done++;
+      },
+      { concurrency: 4, keyOf: () => 'same', maxBuffered: 10 },
+    );
+    const source = (async function* () {
+      for (let i = 0; i < 50; i++) {
+        pulled.count++;
+        maxAhead = Math.max(maxAhead, pulled.count - done);
+        yield i;
+      }
+    })();
+    await s.run(source);
+    expect(done).toBe(50);
+    // one in flight + at most 10 parked + the one being examined
+    expect(maxAhead).toBeLessThanOrEqual(12);
+  });
+
+  it('halves the limit on a throttle, caps the start rate, pauses, then probes back up', async () => {
+    let calls = 0;
+    let peakAfterThrottle = 0;
+    let inFlight = 0;
+    let throttledAt = 0;
+    const s = createScheduler<number, void>(
+      async (_n, ctx) => {
+        calls++;
+        inFlight++;
+        if (calls === 100) {
+          ctx.throttle(50);
+          throttledAt = Date.now();
+        }
+        if (throttledAt && Date.now() - throttledAt < 40) peakAfterThrottle = Math.max(peakAfterThrottle, inFlight);
+        await tick(2);
+        inFlight--;
+      },
+      { concurrency: 16, cooldownMs: 100 },
+    );
+    const run = s.run(items(Array.from({ length: 400 }, (_, i) => i)));
+    await tick(5);
+    const stats = await run;
+    expect(stats.congestionEvents).toBe(1);
+    expect(stats.minLimitSeen).toBe(8);
+    expect(stats.rate).toBeGreaterThan(0);
+    expect(stats.settled).toBe(400);
+    // no new start during the pause: only those already in flight
+    expect(peakAfterThrottle).toBeLessThanOrEqual(16);
+    expect(stats.limit).toBeGreaterThan(8);
+  });
+
+  it('counts a burst of throttles as one congestion event', async () => {
+    const s = createScheduler<number, void>(async () => {}, { concurrency: 16, cooldownMs: 1000 });
+    for (let i = 0; i < 10; i++) s.throttle(0);
+    expect(s.stats()).toMatchObject({ throttles: 10, congestionEvents: 1, limit: 8 });
+  });
+
+  it('stops starting items on abort and resolves once in-flight tasks settle', async () => {
+    const controller = new AbortController();
+    let started = 0;
+    const errors: unknown[] = [];
+    const s = createScheduler<number, void>(
+      async (_n, ctx) => {
+        started++;
+        if (started === 10) controller.abort();
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(resolve, 5);
+          ctx.signal.addEventListener('abort', () => {
+            clearTimeout(t);
+            reject(new Error('aborted'));
+          });
+        });
+      },
+      { concurrency: 4, signal: controller.signal },
+    );
+    const stats = await s.run(items(Array.from({ length: 1000 }, (_, i) => i)), (_i, r) => {
+      if (!r.ok) errors.push(r.error);
+    });
+    expect(stats.aborted).toBe(true);
+    expect(stats.started).toBeLessThan(20);
+    expect(stats.inFlight).toBe(0);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it('awaits beforeStart before each start and rejects when the sink throws', async () => {
+    const log: string[] = [];
+    const s = createScheduler<number, void>(
+      async (n) => {
+        log.push(`run ${n}`);
+      },
+      {
+        concurrency: 1,
+        beforeStart: async (n) => {
+          await tick(1);
+          log.push(`before ${n}`);
+        },
+      },
+    );
+    await s.run(items([1, 2]));
+    expect(log).toEqual(['before 1', 'run 1', 'before 2', 'run 2']);
+    const failing = createScheduler<number, void>(async () => {}, { concurrency: 2 });
+    await expect(
+      failing.run(items([1, 2, 3]), () => {
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
+  });
+});
