@@ -6,6 +6,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
+import { createScheduler } from '../importer/scheduler.js';
 import { type ParsedLine, parseEventLine, type RawLine } from './ndjson.js';
 import { classifySendError, isFatalSendError, type LineResult } from './outcome.js';
 
@@ -21,8 +22,8 @@ export interface BulkOptions {
   defaultCountry?: CountryCode;
   /** Stops reading new lines; the requests in flight finish and are counted. */
   signal?: AbortSignal;
-  /** Called once per counted line (blank lines are not counted), in completion order. */
-  onResult?: (result: LineResult, raw: RawLine) => void;
+  /** Called once per counted line (blank lines are not counted), in completion order; `seq` numbers counted lines from 1. */
+  onResult?: (result: LineResult, raw: RawLine, seq: number) => void;
   onRetry?: (info: RetryInfo, line: number) => void;
 }
 
@@ -36,9 +37,9 @@ export interface BulkSummary {
   unconfirmedLines: number[];
   rejectedLines: number[];
   failedLines: number[];
-  /** The run stopped early (signal): lines after `lastLine` were not read. */
+  /** The run stopped early (signal): lines after `lastLine` were not sent. */
   interrupted: boolean;
-  /** The last line number read from the input. */
+  /** The last line read; after an interruption, the last line settled (every earlier one settled too). */
   lastLine: number;
 }
 
@@ -68,9 +69,28 @@ function resultOfInvalid(parsed: Extract<ParsedLine, { kind: 'invalid' }>, line:
   return { line, eventType: parsed.eventType, outcome: 'rejected', errorCode: parsed.code, message: parsed.message };
 }
 
+/** One counted input line on its way through the scheduler. */
+interface Item {
+  seq: number;
+  raw: RawLine;
+  parsed: Exclude<ParsedLine, { kind: 'blank' }>;
+}
+
+async function* items(lines: AsyncIterable<RawLine>, defaultCountry: CountryCode | undefined, summary: BulkSummary): AsyncGenerator<Item> {
+  let seq = 0;
+  for await (const raw of lines) {
+    summary.lastLine = raw.line;
+    const parsed = parseEventLine(raw, { defaultCountry });
+    if (parsed.kind === 'blank') continue;
+    seq++;
+    yield { seq, raw, parsed };
+  }
+}
+
 /**
- * Runs the NDJSON stream through `concurrency` workers that share one line iterator. A fatal
- * error stops every worker from taking new lines and is rethrown once the others have settled.
+ * Runs the NDJSON stream through the importer's scheduler (bounded concurrency, slowing down on
+ * 429/503). A fatal error stops new starts and is rethrown once the requests in flight settled.
+ * On abort, no new line starts and the requests in flight finish, so their outcome is known.
  */
 export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
   const summary: BulkSummary = {
@@ -85,64 +105,42 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
     interrupted: false,
     lastLine: 0,
   };
-  const iterator = opts.lines[Symbol.asyncIterator]();
-  let fatal: { error: unknown } | undefined;
-  let done = false;
-  // One reader at a time: async generators queue next() calls anyway, this keeps the order plain.
-  let reading: Promise<unknown> = Promise.resolve();
+  let finished = false;
+  // Lines start in input order, so after an abort the settled lines are exactly those up to here.
+  let settledUpTo = 0;
+  const source = items(opts.lines, opts.defaultCountry, summary);
+  const drained = (async function* () {
+    yield* source;
+    finished = true;
+  })();
 
-  const nextLine = async (): Promise<RawLine | undefined> => {
-    const turn = reading.then(async () => {
-      if (done || fatal || opts.signal?.aborted) {
-        if (opts.signal?.aborted && !done) summary.interrupted = true;
-        return undefined;
-      }
-      const r = await iterator.next();
-      if (r.done) {
-        done = true;
-        return undefined;
-      }
-      summary.lastLine = r.value.line;
-      return r.value;
-    });
-    reading = turn.catch(() => undefined);
-    return turn;
-  };
+  const scheduler = createScheduler<Item, LineResult>(
+    async (item, { throttle }) => {
+      const { parsed, raw } = item;
+      if (parsed.kind === 'invalid') return resultOfInvalid(parsed, raw.line);
+      const onRetry = (info: RetryInfo) => {
+        if (info.status === 429 || info.status === 503) throttle(info.delayMs);
+        opts.onRetry?.(info, raw.line);
+      };
+      // No abort signal: a request in flight is left to finish so that its outcome is known.
+      return sendOne(opts.client, parsed.event, raw.line, { onRetry });
+    },
+    { concurrency: opts.concurrency, signal: opts.signal },
+  );
 
-  const record = (result: LineResult, raw: RawLine) => {
+  await scheduler.run(drained, (item, settled) => {
+    if (!settled.ok) throw settled.error;
+    const result = settled.value;
+    settledUpTo = Math.max(settledUpTo, result.line);
     summary.rows++;
     summary[result.outcome]++;
     if (result.outcome === 'unconfirmed') summary.unconfirmedLines.push(result.line);
     else if (result.outcome === 'rejected') summary.rejectedLines.push(result.line);
     else if (result.outcome === 'failed') summary.failedLines.push(result.line);
-    opts.onResult?.(result, raw);
-  };
-
-  const worker = async () => {
-    for (;;) {
-      const raw = await nextLine();
-      if (!raw) return;
-      const parsed = parseEventLine(raw, { defaultCountry: opts.defaultCountry });
-      if (parsed.kind === 'blank') continue;
-      if (parsed.kind === 'invalid') {
-        record(resultOfInvalid(parsed, raw.line), raw);
-        continue;
-      }
-      const onRetry = opts.onRetry ? (info: RetryInfo) => opts.onRetry?.(info, raw.line) : undefined;
-      try {
-        // No abort signal: a request in flight is left to finish so that its outcome is known.
-        record(await sendOne(opts.client, parsed.event, raw.line, { onRetry }), raw);
-      } catch (err) {
-        fatal ??= { error: err };
-        return;
-      }
-    }
-  };
-
-  const workers = Array.from({ length: Math.max(1, opts.concurrency) }, () => worker());
-  await Promise.all(workers);
-  if (!done) await iterator.return?.(undefined);
-  if (fatal) throw fatal.error;
+    opts.onResult?.(result, item.raw, item.seq);
+  });
+  summary.interrupted = !finished && opts.signal?.aborted === true;
+  if (summary.interrupted) summary.lastLine = settledUpTo;
   summary.unconfirmedLines.sort((a, b) => a - b);
   summary.rejectedLines.sort((a, b) => a - b);
   summary.failedLines.sort((a, b) => a - b);

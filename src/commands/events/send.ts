@@ -13,9 +13,9 @@ import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError, ValidationError } from '../../errors.js';
 import { type BulkSummary, sendEventLines, sendOne } from '../../events/bulk.js';
 import { readLines } from '../../events/ndjson.js';
-import type { LineResult } from '../../events/outcome.js';
+import type { EventOutcome, LineResult } from '../../events/outcome.js';
 import { mergeProperties, PropError, type Properties, parseProps } from '../../events/props.js';
-import { toCsvCell } from '../../io/csv.js';
+import { openReport, type ReportWriter } from '../../importer/report.js';
 import { normalizeCountry, normalizePhone } from '../../util/phone.js';
 
 export interface SendOptions {
@@ -203,7 +203,8 @@ function logRetry(ctx: Context, info: RetryInfo, line?: number): void {
   ctx.log.debug(`${line !== undefined ? `line ${line}: ` : ''}retrying ${info.method} ${info.path} after ${what} in ${info.delayMs} ms`);
 }
 
-const REPORT_HEADER = ['line', 'event_type', 'outcome', 'status', 'id', 'error_code', 'message'];
+/** The report's second column: the accepted event's id (`ev_…`), empty for other outcomes. */
+const REPORT_ID_COLUMN = 'id';
 
 /** How many problem lines the human output lists on stderr before pointing at --report. */
 const MAX_LISTED = 20;
@@ -239,15 +240,6 @@ function closeOutput(stream: WriteStream | undefined): Promise<void> {
   return new Promise((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }
 
-function csvLine(cells: unknown[]): string {
-  return `${cells
-    .map((c) => {
-      const text = toCsvCell(c);
-      return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-    })
-    .join(',')}\n`;
-}
-
 async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | undefined): Promise<number> {
   const conflicting = (['type', 'email', 'phone', 'contactId', 'prop', 'properties', 'occurredAt', 'eventId'] as const).filter(
     (k) => opts[k] !== undefined,
@@ -260,9 +252,15 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
   }
   const file = opts.file as string;
   const input = await openInput(file, ctx);
-  const report = opts.report ? await openOutput(opts.report, '--report') : undefined;
   const unconfirmedOut = opts.unconfirmedOut ? await openOutput(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
-  report?.write(csvLine(REPORT_HEADER));
+  let report: ReportWriter<EventOutcome> | undefined;
+  if (opts.report) {
+    try {
+      report = openReport<EventOutcome>(opts.report, { idColumn: REPORT_ID_COLUMN });
+    } catch (err) {
+      throw new UsageError(`cannot write --report ${opts.report}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
 
   const client = await ctx.client();
   await client.ensureScope('sendEvent');
@@ -271,7 +269,7 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
   let listed = 0;
   let unlisted = 0;
   let done = 0;
-  let summary: BulkSummary;
+  let summary: BulkSummary | undefined;
   try {
     summary = await sendEventLines({
       client,
@@ -280,10 +278,18 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
       defaultCountry: country,
       signal: ctx.signal,
       onRetry: (info, line) => logRetry(ctx, info, line),
-      onResult(result, raw) {
+      onResult(result, raw, seq) {
         done++;
         if (done % 100 === 0) spinner.update(`Sending events… ${done} done`);
-        report?.write(csvLine([result.line, result.eventType, result.outcome, result.status, result.id, result.errorCode, result.message]));
+        report?.add({
+          seq,
+          line: result.line,
+          id: result.id ?? '',
+          outcome: result.outcome,
+          status: result.status,
+          errorCode: result.errorCode,
+          message: result.message,
+        });
         if (result.outcome === 'unconfirmed') unconfirmedOut?.write(`${raw.text}\n`);
         if (human && result.outcome !== 'accepted') {
           if (listed < MAX_LISTED) {
@@ -296,7 +302,7 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
     });
   } finally {
     spinner.stop();
-    await closeOutput(report);
+    report?.close({ complete: summary !== undefined && !summary.interrupted });
     await closeOutput(unconfirmedOut);
   }
 
