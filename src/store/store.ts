@@ -22,6 +22,8 @@ export interface Profile {
   /** Cached access token from client credentials, its expiry (epoch ms) and granted scopes. */
   access_token?: string;
   access_token_expires_at?: number;
+  /** When the cached access token was issued (epoch ms), to renew it a tenth of its lifetime early. */
+  access_token_issued_at?: number;
   granted_scopes?: string[];
   /** Default country for phone numbers typed without a country code (ISO 3166 alpha-2). */
   default_country?: string;
