@@ -1,2 +1,74 @@
-/** Programmatic entry of the sandbox. Lands with the sandbox issue. */
-export {};
+/**
+ * Programmatic entry of the sandbox (also the esbuild entry dist/sandbox.js): starts the
+ * emulated service on a loopback port with a SQLite store.
+ */
+
+import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
+import { ensureDefaultBusiness } from './domain/auth.js';
+import type { Domain } from './domain/context.js';
+import { Faults } from './faults.js';
+import { buildServer } from './server.js';
+
+export interface SandboxOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A file path, or ':memory:' (default). */
+  db?: string;
+  /** Lifetime of access tokens from client credentials (default 7200). */
+  tokenTtlSeconds?: number;
+  /** Clock (epoch ms), for tests of expiry. */
+  now?: () => number;
+  /** Randomness of fault injection, for tests. */
+  random?: () => number;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:PORT, no trailing slash. */
+  baseUrl: string;
+  port: number;
+  /** Stops listening, checkpoints the WAL and closes the database. */
+  close(): Promise<void>;
+}
+
+const TABLES = ['apps', 'access_tokens', 'api_tokens', 'integrations', 'contacts', 'orders', 'events', 'flows', 'outbox'];
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const db = new SandboxDb(opts.db ?? ':memory:');
+  const now = opts.now ?? Date.now;
+  const domain: Domain = { db, now, tokenTtlSeconds: opts.tokenTtlSeconds ?? 7200 };
+  ensureDefaultBusiness(domain);
+  const faults = new Faults(now, opts.random);
+  const host = opts.host ?? '127.0.0.1';
+  let baseUrl = '';
+  const app = await buildServer({
+    domain,
+    faults,
+    baseUrl: () => baseUrl,
+    reset: () =>
+      db.transaction(() => {
+        for (const t of TABLES) db.run(`DELETE FROM ${t}`);
+        db.run('DELETE FROM businesses WHERE id <> ?', DEFAULT_BUSINESS_ID);
+        ensureDefaultBusiness(domain);
+      }),
+  });
+  try {
+    await app.listen({ port: opts.port ?? 0, host });
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
+  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    port,
+    close() {
+      closing ??= app.close().then(() => db.close());
+      return closing;
+    },
+  };
+}

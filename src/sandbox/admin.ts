@@ -1,0 +1,154 @@
+/**
+ * The admin surface (`/_sandbox/...`): the sandbox's stand-in for the dashboard, plus outbox,
+ * fault injection and reset. Not part of the service; needs no token; loopback only.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isEmailConsent, isSmsConsent } from '../contract/consent.js';
+import type { FieldError } from '../contract/errors.js';
+import { DEFAULT_BUSINESS_ID } from './db.js';
+import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from './domain/auth.js';
+import { contactView, forceConsent } from './domain/contacts.js';
+import { invalidRequest, ServiceError } from './domain/errors.js';
+import { createFlow } from './domain/events.js';
+import { createIntegration, revealIntegrationToken, setIntegrationActive } from './domain/integrations.js';
+import { findOrder, orderView } from './domain/orders.js';
+import { listSideEffects, SIDE_EFFECT_TYPES } from './domain/outbox.js';
+import { validateFaults } from './faults.js';
+import { sendError, sendJson } from './http.js';
+import type { ServerDeps } from './server.js';
+
+type Body = Record<string, unknown>;
+
+/** Checks an admin body: an object with only the allowed fields. */
+function bodyOf(req: FastifyRequest, allowed: readonly string[]): Body {
+  const b = req.body ?? {};
+  if (typeof b !== 'object' || b === null || Array.isArray(b))
+    throw invalidRequest([{ field: '(body)', message: 'must be a JSON object' }]);
+  const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) throw invalidRequest(unknown.map((k) => ({ field: k, message: `is not accepted here (${allowed.join(', ')})` })));
+  return b as Body;
+}
+
+function str(b: Body, field: string, opts: { required?: boolean; fallback?: string } = {}): string {
+  const v = b[field];
+  if (v === undefined && !opts.required && opts.fallback !== undefined) return opts.fallback;
+  if (typeof v !== 'string' || v.length === 0 || v.length > 255) {
+    throw invalidRequest([{ field, message: v === undefined ? 'is required' : 'must be a string of 1 to 255 characters' }]);
+  }
+  return v;
+}
+
+function business(b: Body): string {
+  return str(b, 'business_id', { fallback: DEFAULT_BUSINESS_ID });
+}
+
+type AdminHandler = (req: FastifyRequest) => { status: number; body?: unknown };
+
+export function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
+  const d = deps.domain;
+  const route = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, handler: AdminHandler) => {
+    app.route({
+      method,
+      url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        try {
+          const r = handler(req);
+          if (r.status === 204) return reply.code(204).send();
+          return sendJson(reply, r.status, r.body);
+        } catch (e) {
+          if (e instanceof ServiceError) return sendError(reply, e);
+          throw e;
+        }
+      },
+    });
+  };
+  const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name] as string;
+
+  route('POST', '/businesses', (req) => {
+    const b = bodyOf(req, ['name', 'available_scopes']);
+    return { status: 201, body: createBusiness(d, str(b, 'name', { required: true }), b.available_scopes) };
+  });
+  route('POST', '/apps', (req) => {
+    const b = bodyOf(req, ['business_id', 'name', 'scopes']);
+    return { status: 201, body: createApp(d, business(b), str(b, 'name', { fallback: 'Sandbox app' }), b.scopes ?? []) };
+  });
+  route('POST', '/apps/:client_id/secret', (req) => {
+    bodyOf(req, []);
+    return { status: 200, body: regenerateSecret(d, param(req, 'client_id')) };
+  });
+  route('DELETE', '/apps/:client_id/tokens', (req) => ({ status: 200, body: revokeAppTokens(d, param(req, 'client_id')) }));
+  route('POST', '/api-tokens', (req) => {
+    const b = bodyOf(req, ['business_id', 'name', 'scopes']);
+    return { status: 201, body: createApiToken(d, business(b), str(b, 'name', { fallback: 'Sandbox token' }), b.scopes) };
+  });
+  route('DELETE', '/api-tokens/:id', (req) => ({ status: 200, body: revokeApiToken(d, param(req, 'id')) }));
+  route('POST', '/integrations', (req) => {
+    const b = bodyOf(req, ['business_id', 'name']);
+    return { status: 201, body: createIntegration(d, business(b), str(b, 'name', { fallback: 'Custom Integration' })) };
+  });
+  route('GET', '/integrations/:id/token', (req) => ({ status: 200, body: revealIntegrationToken(d, param(req, 'id')) }));
+  route('PATCH', '/integrations/:id', (req) => {
+    const b = bodyOf(req, ['active']);
+    if (typeof b.active !== 'boolean') throw invalidRequest([{ field: 'active', message: 'must be a boolean' }]);
+    return { status: 200, body: setIntegrationActive(d, param(req, 'id'), b.active) };
+  });
+  route('PUT', '/contacts/:id/consent', (req) => {
+    const b = bodyOf(req, ['email_consent', 'sms_consent']);
+    const errors: FieldError[] = [];
+    if (b.email_consent !== undefined && !isEmailConsent(b.email_consent))
+      errors.push({ field: 'email_consent', message: 'is not an email consent value' });
+    if (b.sms_consent !== undefined && !isSmsConsent(b.sms_consent))
+      errors.push({ field: 'sms_consent', message: 'is not an SMS consent value' });
+    if (errors.length > 0) throw invalidRequest(errors);
+    const row = forceConsent(d, param(req, 'id'), {
+      email_consent: isEmailConsent(b.email_consent) ? b.email_consent : undefined,
+      sms_consent: isSmsConsent(b.sms_consent) ? b.sms_consent : undefined,
+    });
+    return { status: 200, body: contactView(row) };
+  });
+  route('POST', '/flows', (req) => {
+    const b = bodyOf(req, ['business_id', 'event_type', 'name']);
+    const eventType = str(b, 'event_type', { required: true });
+    return { status: 201, body: createFlow(d, business(b), eventType, str(b, 'name', { fallback: `Flow on ${eventType}` })) };
+  });
+  route('GET', '/outbox', (req) => {
+    const q = req.query as Record<string, unknown>;
+    const errors: FieldError[] = [];
+    for (const k of Object.keys(q))
+      if (!['type', 'business_id', 'after'].includes(k)) errors.push({ field: k, message: 'is not a filter (type, business_id, after)' });
+    const type = q.type;
+    if (type !== undefined && !(typeof type === 'string' && (SIDE_EFFECT_TYPES as readonly string[]).includes(type)))
+      errors.push({ field: 'type', message: `must be one of: ${SIDE_EFFECT_TYPES.join(', ')}` });
+    const after = q.after;
+    if (after !== undefined && !(typeof after === 'string' && /^\d{1,15}$/.test(after)))
+      errors.push({ field: 'after', message: 'must be a sequence number' });
+    if (q.business_id !== undefined && typeof q.business_id !== 'string')
+      errors.push({ field: 'business_id', message: 'must be given once' });
+    if (errors.length > 0) throw invalidRequest(errors);
+    const data = listSideEffects(d, {
+      type: type as string | undefined,
+      business_id: q.business_id as string | undefined,
+      after: after === undefined ? undefined : Number(after),
+    });
+    return { status: 200, body: { data } };
+  });
+  route('GET', '/orders/:order_id', (req) => {
+    const q = req.query as Record<string, unknown>;
+    const biz = typeof q.business_id === 'string' ? q.business_id : DEFAULT_BUSINESS_ID;
+    const row = findOrder(d, biz, param(req, 'order_id'));
+    if (!row) throw new ServiceError(404, 'not_found', `order ${param(req, 'order_id')} not found in ${biz}`);
+    return { status: 200, body: { ...orderView(row), business_id: biz } };
+  });
+  route('GET', '/faults', () => ({ status: 200, body: deps.faults.current }));
+  route('PUT', '/faults', (req) => {
+    const r = validateFaults(req.body ?? {});
+    if (!r.ok) throw invalidRequest(r.errors);
+    deps.faults.set(r.value);
+    return { status: 200, body: deps.faults.current };
+  });
+  route('POST', '/reset', () => {
+    deps.reset();
+    deps.faults.set({});
+    return { status: 200, body: { status: 'reset' } };
+  });
+}

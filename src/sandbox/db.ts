@@ -1,0 +1,112 @@
+/**
+ * The sandbox's storage: one better-sqlite3 database (WAL, synchronous=NORMAL) and a cache of
+ * prepared statements, so that no request compiles SQL twice.
+ */
+import Database from 'better-sqlite3';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS businesses (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, available_scopes TEXT NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS apps (
+  client_id TEXT PRIMARY KEY, business_id TEXT NOT NULL, name TEXT NOT NULL, scopes TEXT NOT NULL,
+  secret_hash TEXT NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS access_tokens (
+  hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, business_id TEXT NOT NULL, scopes TEXT NOT NULL,
+  created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS access_tokens_client ON access_tokens (client_id);
+CREATE TABLE IF NOT EXISTS api_tokens (
+  id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, business_id TEXT NOT NULL, name TEXT NOT NULL,
+  scopes TEXT NOT NULL, created_at INTEGER NOT NULL, revoked_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS integrations (
+  id TEXT PRIMARY KEY, business_id TEXT NOT NULL, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
+  token_sealed TEXT NOT NULL, active INTEGER NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS integrations_business ON integrations (business_id);
+CREATE TABLE IF NOT EXISTS contacts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, business_id TEXT NOT NULL,
+  email TEXT, phone TEXT, first_name TEXT, last_name TEXT,
+  email_consent TEXT NOT NULL, sms_consent TEXT NOT NULL,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  orders_count INTEGER NOT NULL DEFAULT 0, total_spent TEXT NOT NULL DEFAULT '{}', last_order_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS contacts_email ON contacts (business_id, email) WHERE email IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS contacts_phone ON contacts (business_id, phone) WHERE phone IS NOT NULL;
+CREATE INDEX IF NOT EXISTS contacts_business ON contacts (business_id, seq);
+CREATE TABLE IF NOT EXISTS orders (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, business_id TEXT NOT NULL, order_id TEXT NOT NULL,
+  total TEXT NOT NULL, currency TEXT NOT NULL, order_date TEXT NOT NULL, order_ts INTEGER NOT NULL,
+  email TEXT, phone TEXT, accepts_email_marketing INTEGER, accepts_sms_marketing INTEGER, initial_sync INTEGER,
+  line_items TEXT, contact_id TEXT, integration_id TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  UNIQUE (business_id, order_id)
+);
+CREATE INDEX IF NOT EXISTS orders_contact ON orders (contact_id);
+CREATE TABLE IF NOT EXISTS events (
+  id TEXT PRIMARY KEY, business_id TEXT NOT NULL, event_type TEXT NOT NULL, contact_id TEXT NOT NULL,
+  properties TEXT, occurred_at TEXT NOT NULL, client_event_id TEXT, received_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_dedupe ON events (business_id, client_event_id) WHERE client_event_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS flows (
+  id TEXT PRIMARY KEY, business_id TEXT NOT NULL, event_type TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS flows_type ON flows (business_id, event_type);
+CREATE TABLE IF NOT EXISTS outbox (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, business_id TEXT NOT NULL,
+  contact_id TEXT, order_id TEXT, event_id TEXT, trigger TEXT, created_at INTEGER NOT NULL
+);
+`;
+
+export const DEFAULT_BUSINESS_ID = 'biz_default';
+
+export class SandboxDb {
+  readonly sql: Database.Database;
+  private readonly cache = new Map<string, Database.Statement>();
+
+  constructor(file: string) {
+    this.sql = new Database(file);
+    this.sql.pragma('journal_mode = WAL');
+    this.sql.pragma('synchronous = NORMAL');
+    this.sql.pragma('busy_timeout = 5000');
+    this.sql.exec(SCHEMA);
+  }
+
+  /** A prepared statement, compiled on first use and reused afterwards. */
+  stmt(source: string): Database.Statement {
+    let s = this.cache.get(source);
+    if (!s) {
+      s = this.sql.prepare(source);
+      this.cache.set(source, s);
+    }
+    return s;
+  }
+
+  get<T>(source: string, ...params: unknown[]): T | undefined {
+    return this.stmt(source).get(...params) as T | undefined;
+  }
+
+  all<T>(source: string, ...params: unknown[]): T[] {
+    return this.stmt(source).all(...params) as T[];
+  }
+
+  run(source: string, ...params: unknown[]): Database.RunResult {
+    return this.stmt(source).run(...params);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.sql.transaction(fn)();
+  }
+
+  /** Writes the WAL back into the main file and closes the database. */
+  close(): void {
+    if (!this.sql.open) return;
+    try {
+      this.sql.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.sql.close();
+    }
+  }
+}

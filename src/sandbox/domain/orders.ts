@@ -1,0 +1,175 @@
+/**
+ * The order upsert (spec "POST /v1/orders/placed", open-points "Orders"): find-or-create of the
+ * contact, omitted optional fields keeping stored values, statistics, side effects, integration
+ * attribution. Runs as one SQLite transaction, so concurrent first calls yield exactly one create.
+ */
+import { currencyDecimals } from '../../contract/currency.js';
+import { addDecimals, orderDateToUtc } from '../../contract/formats.js';
+import type { ValidOrder } from '../../contract/orders.js';
+import type { Order } from '../../contract/types.js';
+import type { ContactRow } from './contacts.js';
+import { findByEmail, findByPhone, findContact, insertContact } from './contacts.js';
+import type { Domain } from './context.js';
+import { iso } from './context.js';
+import { resolveIntegration } from './integrations.js';
+import { recordSideEffect } from './outbox.js';
+
+export interface OrderRow {
+  seq: number;
+  business_id: string;
+  order_id: string;
+  total: string;
+  currency: string;
+  order_date: string;
+  order_ts: number;
+  email: string | null;
+  phone: string | null;
+  accepts_email_marketing: number | null;
+  accepts_sms_marketing: number | null;
+  initial_sync: number | null;
+  line_items: string | null;
+  contact_id: string | null;
+  integration_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const bool = (v: number | null): boolean | null => (v === null ? null : v === 1);
+const bit = (v: boolean | undefined | null): number | null => (v === undefined || v === null ? null : v ? 1 : 0);
+
+export function orderView(row: OrderRow): Order {
+  return {
+    order_id: row.order_id,
+    total: row.total,
+    currency: row.currency,
+    order_date: row.order_date,
+    email: row.email,
+    phone: row.phone,
+    accepts_email_marketing: bool(row.accepts_email_marketing),
+    accepts_sms_marketing: bool(row.accepts_sms_marketing),
+    initial_sync: bool(row.initial_sync),
+    line_items: row.line_items === null ? null : JSON.parse(row.line_items),
+    contact_id: row.contact_id,
+    integration_id: row.integration_id,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function findOrder(d: Domain, businessId: string, orderId: string): OrderRow | undefined {
+  return d.db.get<OrderRow>('SELECT * FROM orders WHERE business_id = ? AND order_id = ?', businessId, orderId);
+}
+
+/** By email when the order has one, else by phone; a new contact when nothing matches. */
+function matchContact(
+  d: Domain,
+  businessId: string,
+  o: { email: string | null; phone: string | null; aem: number | null; asm: number | null },
+): ContactRow {
+  const found = o.email !== null ? findByEmail(d, businessId, o.email) : o.phone !== null ? findByPhone(d, businessId, o.phone) : undefined;
+  if (found) return found;
+  const phoneFree = o.phone !== null && (o.email === null || findByPhone(d, businessId, o.phone) === undefined);
+  return insertContact(d, businessId, {
+    email: o.email,
+    phone: phoneFree ? o.phone : null,
+    email_consent: o.aem === 1 ? 'subscribed' : 'never_subscribed',
+    sms_consent: o.asm === 1 && phoneFree ? 'single_opt_in' : 'never_subscribed',
+  });
+}
+
+function adjustStats(
+  d: Domain,
+  contact: ContactRow,
+  countDelta: number,
+  changes: Array<[currency: string, amount: string, sign: 1 | -1]>,
+): void {
+  const spent = JSON.parse(contact.total_spent) as Record<string, string>;
+  for (const [currency, amount, sign] of changes) {
+    const decimals = currencyDecimals(currency);
+    spent[currency] = addDecimals(spent[currency] ?? addDecimals('0', '0', decimals), amount, decimals, sign);
+  }
+  d.db.run(
+    `UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?,
+       last_order_at = (SELECT MAX(order_ts) FROM orders WHERE business_id = ? AND contact_id = ?) WHERE id = ?`,
+    countDelta,
+    JSON.stringify(spent),
+    d.now(),
+    contact.business_id,
+    contact.id,
+    contact.id,
+  );
+}
+
+export interface UpsertResult {
+  created: boolean;
+  order: OrderRow;
+}
+
+export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, integrationHeader: string | undefined): UpsertResult {
+  return d.db.transaction(() => {
+    const integrationId = resolveIntegration(d, businessId, integrationHeader);
+    const prev = findOrder(d, businessId, input.order_id);
+    const now = d.now();
+    const orderDate = orderDateToUtc(input.order_date);
+    const merged = {
+      email: input.email ?? prev?.email ?? null,
+      phone: input.phone ?? prev?.phone ?? null,
+      aem: input.accepts_email_marketing !== undefined ? bit(input.accepts_email_marketing) : (prev?.accepts_email_marketing ?? null),
+      asm: input.accepts_sms_marketing !== undefined ? bit(input.accepts_sms_marketing) : (prev?.accepts_sms_marketing ?? null),
+      initialSync: input.initial_sync !== undefined ? bit(input.initial_sync) : (prev?.initial_sync ?? null),
+      lineItems: input.line_items !== undefined ? JSON.stringify(input.line_items) : (prev?.line_items ?? null),
+    };
+    const contact = matchContact(d, businessId, merged);
+    const params = [
+      input.total,
+      input.currency,
+      orderDate,
+      Date.parse(orderDate),
+      merged.email,
+      merged.phone,
+      merged.aem,
+      merged.asm,
+      merged.initialSync,
+      merged.lineItems,
+      contact.id,
+      integrationId,
+      now,
+    ];
+    if (prev === undefined) {
+      d.db.run(
+        `INSERT INTO orders (total, currency, order_date, order_ts, email, phone, accepts_email_marketing, accepts_sms_marketing,
+           initial_sync, line_items, contact_id, integration_id, updated_at, created_at, business_id, order_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ...params,
+        now,
+        businessId,
+        input.order_id,
+      );
+      adjustStats(d, contact, 1, [[input.currency, input.total, 1]]);
+    } else {
+      d.db.run(
+        `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
+           accepts_sms_marketing = ?, initial_sync = ?, line_items = ?, contact_id = ?, integration_id = ?, updated_at = ?
+         WHERE seq = ?`,
+        ...params,
+        prev.seq,
+      );
+      if (prev.contact_id === contact.id) {
+        adjustStats(d, contact, 0, [
+          [prev.currency, prev.total, -1],
+          [input.currency, input.total, 1],
+        ]);
+      } else {
+        const old = prev.contact_id !== null ? findContact(d, businessId, prev.contact_id) : undefined;
+        if (old) adjustStats(d, old, -1, [[prev.currency, prev.total, -1]]);
+        adjustStats(d, contact, 1, [[input.currency, input.total, 1]]);
+      }
+    }
+    if (merged.initialSync !== 1) {
+      const ref = { contact_id: contact.id, order_id: input.order_id };
+      recordSideEffect(d, businessId, 'flow_trigger', { ...ref, trigger: prev === undefined ? 'order_placed' : 'order_updated' });
+      if (prev === undefined) recordSideEffect(d, businessId, 'revenue_attribution', ref);
+    }
+    return { created: prev === undefined, order: findOrder(d, businessId, input.order_id) as OrderRow };
+  });
+}

@@ -1,0 +1,64 @@
+/** The side-effect outbox: what the real service would have sent or triggered, recorded in order. */
+import type { Domain } from './context.js';
+import { iso } from './context.js';
+
+export const SIDE_EFFECT_TYPES = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'] as const;
+export type SideEffectType = (typeof SIDE_EFFECT_TYPES)[number];
+
+export interface SideEffectRef {
+  contact_id?: string | null;
+  order_id?: string | null;
+  event_id?: string | null;
+  trigger?: string | null;
+}
+
+export function recordSideEffect(d: Domain, businessId: string, type: SideEffectType, ref: SideEffectRef): void {
+  d.db.run(
+    'INSERT INTO outbox (type, business_id, contact_id, order_id, event_id, trigger, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    type,
+    businessId,
+    ref.contact_id ?? null,
+    ref.order_id ?? null,
+    ref.event_id ?? null,
+    ref.trigger ?? null,
+    d.now(),
+  );
+}
+
+interface OutboxRow {
+  seq: number;
+  type: string;
+  business_id: string;
+  contact_id: string | null;
+  order_id: string | null;
+  event_id: string | null;
+  trigger: string | null;
+  created_at: number;
+}
+
+export interface OutboxFilter {
+  type?: string;
+  business_id?: string;
+  after?: number;
+}
+
+/** Every recorded side effect matching the filters, oldest first. */
+export function listSideEffects(d: Domain, filter: OutboxFilter) {
+  const rows = d.db.all<OutboxRow>(
+    'SELECT * FROM outbox WHERE seq > ? AND (? IS NULL OR type = ?) AND (? IS NULL OR business_id = ?) ORDER BY seq',
+    filter.after ?? 0,
+    filter.type ?? null,
+    filter.type ?? null,
+    filter.business_id ?? null,
+    filter.business_id ?? null,
+  );
+  return rows.map((r) => {
+    const out: Record<string, unknown> = { seq: r.seq, type: r.type, business_id: r.business_id };
+    if (r.contact_id !== null) out.contact_id = r.contact_id;
+    if (r.order_id !== null) out.order_id = r.order_id;
+    if (r.event_id !== null) out.event_id = r.event_id;
+    if (r.trigger !== null) out.trigger = r.trigger;
+    out.created_at = iso(r.created_at);
+    return out;
+  });
+}

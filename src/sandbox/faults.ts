@@ -1,0 +1,117 @@
+/**
+ * Fault injection for /v1/* and /oauth/token (open-points "Sandbox-only surface"): injected 500s
+ * and destroyed connections (half of each after the write is applied), 503s without processing,
+ * added latency and a per-token rate limit answered 429 with Retry-After.
+ */
+import type { FieldError } from '../contract/errors.js';
+
+export interface FaultSettings {
+  error_rate?: number;
+  unavailable_rate?: number;
+  reset_rate?: number;
+  latency_ms?: number;
+  rate_limit_rps?: number;
+}
+
+const RATE_FIELDS = ['error_rate', 'unavailable_rate', 'reset_rate'] as const;
+const FAULT_FIELDS = [...RATE_FIELDS, 'latency_ms', 'rate_limit_rps'] as const;
+
+/** Checks a PUT /_sandbox/faults body; returns the problems, each naming its field. */
+export function validateFaults(input: unknown): { ok: true; value: FaultSettings } | { ok: false; errors: FieldError[] } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return { ok: false, errors: [{ field: '(body)', message: 'must be a JSON object' }] };
+  const body = input as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const out: FaultSettings = {};
+  for (const key of Object.keys(body)) {
+    if (!(FAULT_FIELDS as readonly string[]).includes(key))
+      errors.push({ field: key, message: `is not a fault setting (${FAULT_FIELDS.join(', ')})` });
+  }
+  for (const f of RATE_FIELDS) {
+    const v = body[f];
+    if (v === undefined) continue;
+    if (typeof v === 'number' && v >= 0 && v <= 1) out[f] = v;
+    else errors.push({ field: f, message: 'must be a number from 0 to 1' });
+  }
+  if (body.latency_ms !== undefined) {
+    const v = body.latency_ms;
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 60_000) out.latency_ms = v;
+    else errors.push({ field: 'latency_ms', message: 'must be an integer from 0 to 60000' });
+  }
+  if (body.rate_limit_rps !== undefined) {
+    const v = body.rate_limit_rps;
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 1) out.rate_limit_rps = v;
+    else errors.push({ field: 'rate_limit_rps', message: 'must be an integer of at least 1' });
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  if (out.unavailable_rate !== undefined || out.error_rate !== undefined || out.reset_rate !== undefined) {
+    const sum = (out.unavailable_rate ?? 0) + (out.error_rate ?? 0) + (out.reset_rate ?? 0);
+    if (sum > 1)
+      return { ok: false, errors: [{ field: 'error_rate', message: 'error_rate + unavailable_rate + reset_rate must not exceed 1' }] };
+  }
+  return { ok: true, value: out };
+}
+
+/** What happens to one request: nothing, a fault before processing, or one after the write. */
+export type FaultDecision =
+  | { kind: 'none' }
+  | { kind: 'unavailable' }
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'error'; afterWrite: boolean }
+  | { kind: 'reset'; afterWrite: boolean };
+
+const NONE: FaultDecision = { kind: 'none' };
+
+export class Faults {
+  private settings: FaultSettings = EMPTY;
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  get current(): FaultSettings {
+    return { ...this.settings };
+  }
+
+  /** True when any fault is configured (the fast path skips everything otherwise). */
+  get active(): boolean {
+    return this.settings !== EMPTY;
+  }
+
+  set(settings: FaultSettings): void {
+    this.settings = Object.keys(settings).length === 0 ? EMPTY : settings;
+    this.windows.clear();
+  }
+
+  get latencyMs(): number {
+    return this.settings.latency_ms ?? 0;
+  }
+
+  /** Decides the fate of one request; `key` identifies the caller for the rate limit. */
+  decide(key: string): FaultDecision {
+    const s = this.settings;
+    if (s.rate_limit_rps !== undefined) {
+      const now = this.now();
+      let w = this.windows.get(key);
+      if (!w || now - w.start >= 1000) {
+        w = { start: now, count: 0 };
+        this.windows.set(key, w);
+      }
+      w.count++;
+      if (w.count > s.rate_limit_rps)
+        return { kind: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((w.start + 1000 - now) / 1000)) };
+    }
+    const r = this.random();
+    const unavailable = s.unavailable_rate ?? 0;
+    const error = s.error_rate ?? 0;
+    const reset = s.reset_rate ?? 0;
+    if (r < unavailable) return { kind: 'unavailable' };
+    if (r < unavailable + error) return { kind: 'error', afterWrite: this.random() < 0.5 };
+    if (r < unavailable + error + reset) return { kind: 'reset', afterWrite: this.random() < 0.5 };
+    return NONE;
+  }
+}
+
+const EMPTY: FaultSettings = {};

@@ -1,0 +1,129 @@
+/**
+ * A fresh sandbox per test (port 0, in-memory db unless given), with helpers that drive its
+ * admin API (`/_sandbox/...`) over real HTTP, as a user of the dashboard would.
+ */
+import { SCOPES } from '../../src/contract/scopes.js';
+import type { FaultSettings } from '../../src/sandbox/faults.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+
+export interface SandboxAdmin {
+  createApp(scopes: string[], business_id?: string): Promise<{ client_id: string; client_secret: string; scopes: string[] }>;
+  createApiToken(scopes?: string[], business_id?: string): Promise<{ id: string; token: string; scopes: string[] }>;
+  revokeApiToken(id: string): Promise<void>;
+  revokeAppTokens(client_id: string): Promise<void>;
+  regenerateSecret(client_id: string): Promise<{ client_secret: string }>;
+  createBusiness(name: string, available_scopes?: string[]): Promise<{ id: string }>;
+  createIntegration(name?: string, business_id?: string): Promise<{ id: string; token: string }>;
+  revealIntegrationToken(id: string): Promise<{ token: string }>;
+  setIntegrationActive(id: string, active: boolean): Promise<void>;
+  forceConsent(contactId: string, values: { email_consent?: string; sms_consent?: string }): Promise<void>;
+  createFlow(event_type: string, name?: string, business_id?: string): Promise<{ id: string }>;
+  // biome-ignore lint/suspicious/noExplicitAny: side effects are loosely shaped records
+  outbox(query?: { type?: string; business_id?: string; after?: number }): Promise<Array<Record<string, any>>>;
+  // biome-ignore lint/suspicious/noExplicitAny: the stored order, for checks
+  order(order_id: string, business_id?: string): Promise<Record<string, any> | undefined>;
+  setFaults(faults: FaultSettings): Promise<void>;
+  reset(): Promise<void>;
+}
+
+export interface TestSandbox {
+  baseUrl: string;
+  port: number;
+  close(): Promise<void>;
+  admin: SandboxAdmin;
+  /** A new API token with every scope. */
+  tokenWithAllScopes(): Promise<string>;
+}
+
+export interface WithSandboxOptions {
+  tokenTtlSeconds?: number;
+  db?: string;
+  now?: () => number;
+  random?: () => number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: admin answers are checked by the callers
+async function call(baseUrl: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${baseUrl}/_sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (!res.ok) {
+    const err = new Error(`admin ${method} ${path} answered ${res.status}: ${text}`) as Error & { status: number; body: unknown };
+    err.status = res.status;
+    err.body = parsed;
+    throw err;
+  }
+  return parsed;
+}
+
+export async function withSandbox(opts: WithSandboxOptions = {}): Promise<TestSandbox> {
+  const sb = await startSandbox({
+    port: 0,
+    db: opts.db ?? ':memory:',
+    tokenTtlSeconds: opts.tokenTtlSeconds,
+    now: opts.now,
+    random: opts.random,
+  });
+  const u = sb.baseUrl;
+  const biz = (business_id?: string) => (business_id === undefined ? {} : { business_id });
+  const admin: SandboxAdmin = {
+    createApp: (scopes, business_id) => call(u, 'POST', '/apps', { name: 'Test app', scopes, ...biz(business_id) }),
+    createApiToken: (scopes, business_id) =>
+      call(u, 'POST', '/api-tokens', { name: 'Test token', ...(scopes ? { scopes } : {}), ...biz(business_id) }),
+    revokeApiToken: async (id) => {
+      await call(u, 'DELETE', `/api-tokens/${encodeURIComponent(id)}`);
+    },
+    revokeAppTokens: async (client_id) => {
+      await call(u, 'DELETE', `/apps/${encodeURIComponent(client_id)}/tokens`);
+    },
+    regenerateSecret: (client_id) => call(u, 'POST', `/apps/${encodeURIComponent(client_id)}/secret`),
+    createBusiness: (name, available_scopes) => call(u, 'POST', '/businesses', { name, ...(available_scopes ? { available_scopes } : {}) }),
+    createIntegration: (name, business_id) => call(u, 'POST', '/integrations', { name: name ?? 'Test integration', ...biz(business_id) }),
+    revealIntegrationToken: (id) => call(u, 'GET', `/integrations/${encodeURIComponent(id)}/token`),
+    setIntegrationActive: async (id, active) => {
+      await call(u, 'PATCH', `/integrations/${encodeURIComponent(id)}`, { active });
+    },
+    forceConsent: async (contactId, values) => {
+      await call(u, 'PUT', `/contacts/${encodeURIComponent(contactId)}/consent`, values);
+    },
+    createFlow: (event_type, name, business_id) =>
+      call(u, 'POST', '/flows', { event_type, ...(name ? { name } : {}), ...biz(business_id) }),
+    outbox: async (query = {}) => {
+      const params = new URLSearchParams();
+      if (query.type) params.set('type', query.type);
+      if (query.business_id) params.set('business_id', query.business_id);
+      if (query.after !== undefined) params.set('after', String(query.after));
+      const qs = params.toString();
+      return (await call(u, 'GET', `/outbox${qs ? `?${qs}` : ''}`)).data;
+    },
+    order: async (order_id, business_id) => {
+      try {
+        return await call(
+          u,
+          'GET',
+          `/orders/${encodeURIComponent(order_id)}${business_id ? `?business_id=${encodeURIComponent(business_id)}` : ''}`,
+        );
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return undefined;
+        throw e;
+      }
+    },
+    setFaults: async (faults) => {
+      await call(u, 'PUT', '/faults', faults);
+    },
+    reset: async () => {
+      await call(u, 'POST', '/reset');
+    },
+  };
+  return {
+    baseUrl: u,
+    port: sb.port,
+    close: () => sb.close(),
+    admin,
+    tokenWithAllScopes: async () => (await admin.createApiToken([...SCOPES])).token,
+  };
+}
