@@ -19,10 +19,11 @@
  * - AIMD: a throttle starts a "congestion event" (at most one per `cooldownMs`, so a burst of
  *   429s from the requests already in flight counts once): the concurrency limit is halved, a
  *   start-rate cap is set to 90% of the completion rate measured over the last second (or lowered
- *   by 10% when already set), and new starts pause for the server's wait. Each success without a
- *   throttle probes back up: +1 to the concurrency limit per `limit` successes, and the rate cap
- *   grows by 1.5% every 250 ms, the step doubling every second without a throttle (quick recovery
- *   from an underestimate, gentle probing near the limit). The rate cap matters when the service limits requests per second while
+ *   by 10% when already set), and new starts pause for the server's wait when no cap existed yet
+ *   or the previous event was recent (a fixed-window limiter would otherwise cost a whole window
+ *   per event). Each success without a throttle probes back up: +1 to the concurrency limit per
+ *   `limit` successes; the rate cap grows 3% per 250 ms up to 97% of the rate measured at the
+ *   last event, then 0.125% per 250 ms, that step doubling every 4 s of quiet. The rate cap matters when the service limits requests per second while
  *   answering fast: a concurrency limit alone cannot go below one request in flight.
  * - Abort (options.signal): no new item starts; the worker sees the same signal; run() resolves
  *   once the tasks in flight have settled (their errors reach onSettled) with stats.aborted true.
@@ -118,6 +119,8 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
   let limit = ceiling;
   let minLimitSeen = ceiling;
   let rate: number | undefined;
+  /** The completion rate measured at the last congestion event: what the service allowed then. */
+  let ceilingRate: number | undefined;
   let lastRateIncrease = 0;
   let successesSinceIncrease = 0;
   let lastCongestion = Number.NEGATIVE_INFINITY;
@@ -163,18 +166,25 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     throttles++;
     const t = now();
     if (t - lastCongestion < cooldownMs) return;
+    const previous = lastCongestion;
+    const hadRate = rate !== undefined;
     lastCongestion = t;
     congestionEvents++;
     limit = Math.max(floor, Math.floor(limit / 2));
     minLimitSeen = Math.min(minLimitSeen, limit);
     const measured = completionRate();
     // Nothing finished yet: no basis for a rate; the halved concurrency and the pause must do.
+    if (measured > 0) ceilingRate = measured;
     if (measured > 0 || rate !== undefined) rate = Math.max(1, (rate === undefined ? measured : Math.min(rate, measured || rate)) * 0.9);
     tokens = 0;
     tokensAt = t;
     lastRateIncrease = t;
     successesSinceIncrease = 0;
-    if (pauseOnThrottle && waitMs > 0) pausedUntil = Math.max(pausedUntil, t + waitMs);
+    // Pause for the server's wait when we were sending blind (no rate cap yet) or when the cap
+    // just set did not stop the 429s; otherwise the lowered cap is enough and a pause would only
+    // waste the rest of a rate-limit window.
+    const sustained = t - previous < 3 * Math.max(cooldownMs, waitMs);
+    if (pauseOnThrottle && waitMs > 0 && (!hadRate || sustained)) pausedUntil = Math.max(pausedUntil, t + waitMs);
   }
 
   function onSuccess(): void {
@@ -187,9 +197,12 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       successesSinceIncrease = 0;
     }
     if (rate !== undefined && t - lastRateIncrease >= 250) {
-      // Probe gently right after congestion, then faster the longer the service stays quiet.
+      // Back quickly to just under the rate at which the service pushed back, then probe beyond
+      // it gently; the longer it stays quiet, the faster the probe grows.
       const quietSeconds = (t - lastCongestion) / 1000;
-      rate *= 1 + Math.min(1, 0.015 * 2 ** Math.floor(quietSeconds));
+      const near = ceilingRate !== undefined && rate >= ceilingRate * 0.97;
+      const step = near ? 0.00125 * 2 ** Math.floor(quietSeconds / 4) : 0.03;
+      rate *= 1 + Math.min(1, step);
       lastRateIncrease = t;
     }
   }
