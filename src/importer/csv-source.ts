@@ -1,0 +1,220 @@
+/**
+ * Streams a CSV file as rows with their physical line numbers, never loading the file: sniffs the
+ * encoding (UTF-8 with or without BOM, UTF-16LE with BOM; UTF-16BE and BOM-less UTF-16 are refused
+ * with a clear message) and the delimiter (`,` `;` or tab, from the header line), then parses with
+ * csv-parse. Ragged rows and an unclosed quote become error items naming the line: never a crash.
+ */
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { parse } from 'csv-parse';
+import { UsageError } from '../errors.js';
+
+export type CsvItem =
+  /** A data row: `line` is the physical line where it starts (1 = the header). */
+  | { kind: 'row'; line: number; cells: string[] }
+  /** A row that could not be read as one: ragged, or an unclosed quote swallowing the rest. */
+  | { kind: 'error'; line: number; code: 'ragged_row' | 'unclosed_quote' | 'csv_error'; message: string; cells?: string[] };
+
+export interface CsvSource {
+  header: string[];
+  delimiter: string;
+  encoding: 'utf-8' | 'utf-16le';
+  /** The data rows in file order (blank lines skipped). Iterate once. */
+  items: AsyncIterable<CsvItem>;
+  /** Bytes read from the input so far (for progress and ETA). */
+  bytesRead(): number;
+}
+
+const SNIFF_BYTES = 64 * 1024;
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/** Parses a --delimiter value: a single character, or the words tab/comma/semicolon/pipe. */
+export function parseDelimiter(value: string): string {
+  const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
+  const d = named[value.toLowerCase()] ?? value;
+  if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') {
+    throw new UsageError(
+      `--delimiter must be one character (or tab), got ${JSON.stringify(value)}`,
+      'e.g. --delimiter ";" or --delimiter tab',
+    );
+  }
+  return d;
+}
+
+/** Counts each candidate delimiter outside quotes in the first line; the most frequent wins (comma on a tie or none). */
+export function detectDelimiter(firstLine: string): string {
+  const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const ch of firstLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && counts.has(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  }
+  let best = ',';
+  let bestCount = 0;
+  for (const [d, n] of counts) {
+    if (n > bestCount) {
+      best = d;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+function countNewlines(cells: string[]): number {
+  let n = 0;
+  for (const c of cells) {
+    for (let i = c.indexOf('\n'); i !== -1; i = c.indexOf('\n', i + 1)) n++;
+  }
+  return n;
+}
+
+/**
+ * Opens a CSV stream: reads the header (throws UsageError when the input is empty or not text
+ * this importer can read), and returns the rows as an async iterable.
+ */
+export async function openCsv(input: Readable, opts: { delimiter?: string; name: string }): Promise<CsvSource> {
+  let bytes = 0;
+  const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const toBuffer = (c: Buffer | string) => (typeof c === 'string' ? Buffer.from(c) : c);
+  // Sniff: gather the first chunk(s) until a newline or 64 KiB.
+  const headChunks: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < SNIFF_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    const chunk = toBuffer(next.value);
+    headChunks.push(chunk);
+    headBytes += chunk.length;
+    bytes += chunk.length;
+    if (chunk.includes(0x0a)) break;
+  }
+  let head = Buffer.concat(headChunks);
+
+  let encoding: CsvSource['encoding'] = 'utf-8';
+  if (head[0] === 0xfe && head[1] === 0xff) {
+    throw new UsageError(
+      `${opts.name} is UTF-16 big-endian, which the importer does not read`,
+      'save it as UTF-8 (or UTF-16LE) and import again',
+    );
+  }
+  if (head[0] === 0xff && head[1] === 0xfe) {
+    encoding = 'utf-16le';
+    head = head.subarray(2);
+  } else {
+    if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
+    const probe = head.subarray(0, 4096);
+    if (probe.includes(0)) {
+      throw new UsageError(
+        `${opts.name} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark, or a binary file such as .xlsx)`,
+        'export the sheet as "CSV UTF-8" and import that file',
+      );
+    }
+  }
+  const decoder = new StringDecoder(encoding === 'utf-16le' ? 'utf16le' : 'utf8');
+  const headText = decoder.write(head);
+  if (headText.trim() === '' && ended)
+    throw new UsageError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
+
+  const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
+  const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
+
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    info: true,
+    max_record_size: 1024 * 1024,
+  });
+  const skipped: Array<{ message: string; code: string; lines: number }> = [];
+  parser.on('skip', (err: Error & { code?: string; lines?: number }) => {
+    skipped.push({ message: err.message, code: err.code ?? 'csv_error', lines: err.lines ?? 0 });
+  });
+
+  const feed = (async () => {
+    try {
+      if (headText) parser.write(headText);
+      if (!ended) {
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) break;
+          const chunk = toBuffer(next.value);
+          bytes += chunk.length;
+          const text = decoder.write(chunk);
+          if (text && !parser.write(text)) await new Promise<void>((resolve) => parser.once('drain', () => resolve()));
+        }
+      }
+      const rest = decoder.end();
+      if (rest) parser.write(rest);
+      parser.end();
+    } catch (err) {
+      parser.destroy(err as Error);
+    }
+  })();
+
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
+  const first = await records.next();
+  if (first.done) {
+    await feed;
+    throw new UsageError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
+  }
+  const header = first.value.record.map((h) => h.trim());
+  let lastEndLine = first.value.info.lines;
+
+  async function* items(): AsyncGenerator<CsvItem> {
+    const flushSkipped = function* (): Generator<CsvItem> {
+      for (const s of skipped.splice(0)) {
+        const line = lastEndLine + 1;
+        if (s.code === 'CSV_QUOTE_NOT_CLOSED') {
+          yield {
+            kind: 'error',
+            line,
+            code: 'unclosed_quote',
+            message: `a quoted field opened on line ${line} is never closed, so lines ${line}–${s.lines} could not be read as rows; close the quote (or double it inside the field) and import again`,
+          };
+        } else yield { kind: 'error', line, code: 'csv_error', message: `unreadable CSV near line ${line}: ${s.message}` };
+      }
+    };
+    try {
+      for (;;) {
+        const next = await records.next();
+        yield* flushSkipped();
+        if (next.done) break;
+        const { record, info } = next.value;
+        const line = info.lines - countNewlines(record);
+        lastEndLine = info.lines;
+        // A line of bare delimiters (spreadsheets add them) is a blank line.
+        if (record.every((c) => c.trim() === '')) continue;
+        let cells = record;
+        if (cells.length > header.length && cells.slice(header.length).every((c) => c.trim() === '')) cells = cells.slice(0, header.length);
+        if (cells.length !== header.length) {
+          yield {
+            kind: 'error',
+            line,
+            code: 'ragged_row',
+            message: `line ${line} has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${header.length}${delimiterHint(cells.length, delimiter)}`,
+            cells,
+          };
+          continue;
+        }
+        yield { kind: 'row', line, cells };
+      }
+    } finally {
+      await feed;
+    }
+  }
+
+  return { header, delimiter, encoding, items: items(), bytesRead: () => bytes };
+}
+
+function delimiterHint(count: number, delimiter: string): string {
+  if (count !== 1) return ' (a missing or extra delimiter?)';
+  const name = delimiter === '\t' ? 'tab' : JSON.stringify(delimiter);
+  return ` (no ${name} found on the line: another delimiter? use --delimiter)`;
+}

@@ -1,0 +1,108 @@
+import { createReadStream, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { type CsvItem, detectDelimiter, openCsv, parseDelimiter } from '../../src/importer/csv-source.js';
+
+const fx = (name: string) => join(import.meta.dirname, '../../fixtures/csv', name);
+
+async function readAll(input: Readable, delimiter?: string) {
+  const src = await openCsv(input, { name: 'test.csv', delimiter });
+  const items: CsvItem[] = [];
+  for await (const item of src.items) items.push(item);
+  return { src, items };
+}
+
+describe('csv source', () => {
+  it('strips the BOM, reads CRLF and counts bytes', async () => {
+    const { src, items } = await readAll(createReadStream(fx('bom-crlf.csv')));
+    expect(src.header).toEqual(['order_id', 'total', 'currency', 'order_date', 'email']);
+    expect(items).toEqual([
+      { kind: 'row', line: 2, cells: ['B-1', '10.00', 'EUR', '2024-01-05', 'anna@example.com'] },
+      { kind: 'row', line: 3, cells: ['B-2', '1234.50', 'USD', '2024-01-06T10:00:00Z', 'ben@example.com'] },
+    ]);
+    expect(src.bytesRead()).toBe(readFileSync(fx('bom-crlf.csv')).length);
+  });
+
+  it('detects semicolon and tab delimiters, or takes --delimiter', async () => {
+    expect((await readAll(createReadStream(fx('semicolon.csv')))).src.delimiter).toBe(';');
+    const tab = await readAll(createReadStream(fx('tab.tsv')));
+    expect(tab.src.delimiter).toBe('\t');
+    expect(tab.items[0]).toMatchObject({ cells: ['T-1', '12.00', 'GBP', '2024-03-01', 'dan@example.co.uk'] });
+    expect(detectDelimiter('"a;b",c,d')).toBe(',');
+    expect(parseDelimiter('tab')).toBe('\t');
+    expect(() => parseDelimiter(';;')).toThrow(/one character/);
+    const forced = await readAll(Readable.from(['a|b\n1|2\n']), '|');
+    expect(forced.items).toEqual([{ kind: 'row', line: 2, cells: ['1', '2'] }]);
+  });
+
+  it('keeps physical line numbers across quoted newlines and blank lines', async () => {
+    const { items } = await readAll(createReadStream(fx('quoted-newlines.csv')));
+    expect(items.map((i) => i.line)).toEqual([2, 4, 5]);
+    expect(items[0]).toMatchObject({ cells: ['Q-1', '10.00', 'EUR', '2024-01-05', 'a@example.com', 'two\nlines'] });
+    expect(items[1]).toMatchObject({ cells: ['Q-2', '11.00', 'EUR', '2024-01-05', 'b@example.com', 'say "hi"'] });
+  });
+
+  it('turns ragged rows into errors naming the line, tolerating trailing empty cells', async () => {
+    const { items } = await readAll(createReadStream(fx('ragged.csv')));
+    expect(items.map((i) => [i.kind, i.line])).toEqual([
+      ['row', 2],
+      ['error', 3],
+      ['error', 4],
+      ['row', 5],
+      ['row', 7],
+    ]);
+    expect(items[1]).toMatchObject({
+      code: 'ragged_row',
+      message: 'line 3 has 4 fields but the header has 5 (a missing or extra delimiter?)',
+    });
+  });
+
+  it('reports an unclosed quote at the line where it opens, without crashing', async () => {
+    const { items } = await readAll(createReadStream(fx('unclosed-quote.csv')));
+    expect(items[0]).toMatchObject({ kind: 'row', line: 2 });
+    expect(items[1]).toMatchObject({ kind: 'error', line: 3, code: 'unclosed_quote' });
+    expect((items[1] as { message: string }).message).toMatch(/opened on line 3 is never closed, so lines 3–4/);
+    expect(items).toHaveLength(2);
+  });
+
+  it('reads UTF-16LE with a BOM and refuses UTF-16 it cannot identify', async () => {
+    const { items } = await readAll(createReadStream(fx('utf16le.csv')));
+    expect(items).toEqual([
+      { kind: 'row', line: 2, cells: ['W-1', '10.00', 'EUR', '2024-01-05', 'wanda@example.com'] },
+      { kind: 'row', line: 3, cells: ['W-2', '7.50', 'EUR', '2024-01-06', 'zoë@example.com'] },
+    ]);
+    const noBom = Buffer.from('order_id,total\n1,2\n', 'utf16le');
+    await expect(openCsv(Readable.from([noBom]), { name: 'x.csv' })).rejects.toThrow(/not UTF-8 text/);
+    const be = Buffer.from([0xfe, 0xff, 0, 0x61]);
+    await expect(openCsv(Readable.from([be]), { name: 'x.csv' })).rejects.toThrow(/big-endian/);
+    await expect(openCsv(Readable.from([Buffer.alloc(0)]), { name: 'x.csv' })).rejects.toThrow(/is empty/);
+  });
+
+  it('parses every csv-spectrum case as its expected JSON', async () => {
+    const require = createRequire(import.meta.url);
+    const dir = join(require.resolve('csv-spectrum/package.json'), '..');
+    for (const name of [
+      'empty',
+      'empty_crlf',
+      'comma_in_quotes',
+      'escaped_quotes',
+      'json',
+      'newlines',
+      'newlines_crlf',
+      'quotes_and_newlines',
+      'simple',
+      'simple_crlf',
+      'utf8',
+    ]) {
+      const expected = JSON.parse(readFileSync(join(dir, 'json', `${name}.json`), 'utf8')) as Array<Record<string, string>>;
+      const { src, items } = await readAll(createReadStream(join(dir, 'csvs', `${name}.csv`)), ',');
+      const rows = items.map((i) => {
+        expect(i.kind).toBe('row');
+        return Object.fromEntries(src.header.map((h, k) => [h, (i as { cells: string[] }).cells[k]]));
+      });
+      expect(rows, name).toEqual(expected);
+    }
+  });
+});
