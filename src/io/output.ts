@@ -16,6 +16,8 @@ export interface Column<T> {
   get: (row: T) => unknown;
   /** Upper bound for the table column width (cells are truncated with …). */
   maxWidth?: number;
+  /** Never shrink or truncate this column to fit the terminal (ids that must stay copyable). */
+  noTruncate?: boolean;
 }
 
 /** Streams rows page by page in one format; `end()` closes what needs closing (the JSON array). */
@@ -169,8 +171,11 @@ export class Output {
           );
           const sum = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
           if (sum > total) {
-            const scale = (total - 2 * (widths.length - 1)) / (sum - 2 * (widths.length - 1));
-            widths = widths.map((w, i) => Math.max((columns[i] as Column<T>).header.length, Math.floor(w * scale)));
+            const fixed = widths.reduce((a, w, i) => a + ((columns[i] as Column<T>).noTruncate ? w : 0), 0);
+            const scale = Math.max(0, total - 2 * (widths.length - 1) - fixed) / (sum - 2 * (widths.length - 1) - fixed);
+            widths = widths.map((w, i) =>
+              (columns[i] as Column<T>).noTruncate ? w : Math.max((columns[i] as Column<T>).header.length, Math.floor(w * scale)),
+            );
           }
           io.stdout.write(`${colors.bold(render(columns.map((c) => c.header.toUpperCase())))}\n`);
         }

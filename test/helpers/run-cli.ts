@@ -30,6 +30,9 @@ export function fakeIO(opts: RunOptions = {}): { io: IOStreams; stdout: () => st
   const tty = typeof opts.tty === 'object' ? opts.tty : { stdin: opts.tty, stdout: opts.tty, stderr: opts.tty };
   const out = new PassThrough();
   const err = new PassThrough();
+  // Like process.stdout/stderr: a stream piped into them (inquirer's prompt output) must not end them.
+  Object.assign(out, { _isStdio: true });
+  Object.assign(err, { _isStdio: true });
   let stdout = '';
   let stderr = '';
   out.on('data', (d: Buffer) => {

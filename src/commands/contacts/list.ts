@@ -10,6 +10,7 @@ import type { OutputFormat } from '../../io/output.js';
 import {
   CONTACT_CSV_COLUMNS,
   CONTACT_TABLE_COLUMNS,
+  CONTACT_TSV_COLUMNS,
   parseEmail,
   parseEmailConsentFilter,
   parsePhone,
@@ -63,7 +64,7 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
   const client = await ctx.client();
   await client.ensureScope('listContacts');
 
-  const writer = ctx.out.list(format, CONTACT_TABLE_COLUMNS, CONTACT_CSV_COLUMNS);
+  const writer = ctx.out.list(format, format === 'tsv' ? CONTACT_TSV_COLUMNS : CONTACT_TABLE_COLUMNS, CONTACT_CSV_COLUMNS);
   let cursor: string | undefined;
   let more = false;
   try {
@@ -72,7 +73,7 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
       const want = limit === undefined ? pageSize : Math.min(pageSize, limit - writer.count);
       const page = await client.listContacts({ ...filter, limit: want, ...(cursor ? { cursor } : {}) }, { signal: ctx.signal });
       const rows = limit === undefined ? page.data : page.data.slice(0, limit - writer.count);
-      writer.writePage(rows);
+      if (rows.length > 0) writer.writePage(rows);
       cursor = page.nextCursor ?? undefined;
       more = cursor !== undefined || rows.length < page.data.length;
       if (!cursor) break;

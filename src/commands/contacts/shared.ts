@@ -37,14 +37,34 @@ export interface ContactFieldOptions {
   defaultCountry?: string;
 }
 
-/** Table columns (human view): id, email, phone, email consent, SMS consent, updated. */
+/** `2026-01-31T12:34:56.789Z` → `2026-01-31 12:34Z`: enough for a human, narrow enough for a table. */
+function shortTime(value: string | null | undefined): string {
+  if (!value) return '';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(value);
+  return m ? `${m[1]} ${m[2]}Z` : value;
+}
+
+/**
+ * Table columns (human view): id, email, phone, email consent, SMS consent, updated. Only the
+ * email shrinks to fit the terminal: ids, phones and consent values stay whole.
+ */
 export const CONTACT_TABLE_COLUMNS: Column<Contact>[] = [
-  { header: 'id', get: (c) => c.id, maxWidth: 32 },
+  { header: 'id', get: (c) => c.id, maxWidth: 64, noTruncate: true },
   { header: 'email', get: (c) => c.email, maxWidth: 40 },
-  { header: 'phone', get: (c) => c.phone, maxWidth: 16 },
+  { header: 'phone', get: (c) => c.phone, noTruncate: true },
+  { header: 'email consent', get: (c) => c.email_consent, noTruncate: true },
+  { header: 'sms consent', get: (c) => c.sms_consent, noTruncate: true },
+  { header: 'updated', get: (c) => shortTime(c.updated_at), noTruncate: true },
+];
+
+/** TSV (stdout not a terminal, no format chosen): the table's columns, values in full. */
+export const CONTACT_TSV_COLUMNS: Column<Contact>[] = [
+  { header: 'id', get: (c) => c.id },
+  { header: 'email', get: (c) => c.email },
+  { header: 'phone', get: (c) => c.phone },
   { header: 'email consent', get: (c) => c.email_consent },
   { header: 'sms consent', get: (c) => c.sms_consent },
-  { header: 'updated', get: (c) => c.updated_at, maxWidth: 24 },
+  { header: 'updated', get: (c) => c.updated_at },
 ];
 
 /** Every field of the contact, in the order of the Contact object (CSV and records). */

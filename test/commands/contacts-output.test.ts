@@ -1,0 +1,120 @@
+/**
+ * Output formats of `svc contacts list` against the real sandbox: CSV parsed back equals the JSON
+ * output, formula escaping on crafted names (E.164 phones untouched), table and TSV.
+ */
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Contact } from '../../src/contract/types.js';
+import { type ContactsFixture, contactsFixture } from './contacts-fixture.js';
+
+let fx: ContactsFixture;
+let plain: Contact[];
+beforeAll(async () => {
+  fx = await contactsFixture();
+  plain = [];
+  for (let i = 0; i < 5; i++) {
+    plain.push(
+      await fx.create(['--first-name', `Ann ${i}`, '--last-name', 'Lee, "Jr"', '--phone', fx.phone(), '--email-consent', 'subscribed']),
+    );
+  }
+  plain.push(await fx.create(['--sms-consent', 'unsubscribed']));
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+/** A CSV cell read back into the JSON value it came from (the contact's types are known). */
+function fromCell(field: string, cell: string): unknown {
+  if (field === 'total_spent') return JSON.parse(cell);
+  if (field === 'orders_count') return Number(cell);
+  return cell === '' ? null : cell;
+}
+
+describe('csv', () => {
+  it('parsed back with csv-parse equals the JSON output, across pages', async () => {
+    const json = await fx.json<Contact[]>(['contacts', 'list', '--all', '--email-consent', 'subscribed']);
+    expect(json.length).toBe(5);
+    const r = await fx.svc(['contacts', 'list', '--all', '--email-consent', 'subscribed', '--format', 'csv', '--page-size', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
+    const back = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, fromCell(k, v)])));
+    expect(back).toEqual(json);
+    // One header only, although three pages were written.
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('id,')).length).toBe(1);
+  });
+
+  it('an empty result is just the header', async () => {
+    const r = await fx.svc(['contacts', 'list', '--all', '--sms-consent', 'pending', '--format', 'csv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      'id,email,phone,first_name,last_name,email_consent,sms_consent,created_at,updated_at,orders_count,total_spent,last_order_at\n',
+    );
+  });
+
+  it('escapes cells a spreadsheet would run (=, @, +, -) but not E.164 phones', async () => {
+    const crafted = [
+      ['=cmd|/C calc!A0', '@SUM(A1)'],
+      ['+x', '-x'],
+      ['-1+1', '=1+1'],
+    ];
+    const made: Contact[] = [];
+    for (const [first, last] of crafted) {
+      made.push(
+        await fx.create([
+          '--first-name',
+          first as string,
+          '--last-name',
+          last as string,
+          '--phone',
+          fx.phone(),
+          '--email-consent',
+          'never_subscribed',
+        ]),
+      );
+    }
+    const r = await fx.svc(['contacts', 'list', '--all', '--email-consent', 'never_subscribed', '--format', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
+    for (const [i, c] of made.entries()) {
+      const row = rows.find((x) => x.id === c.id);
+      expect(row).toBeDefined();
+      expect(row?.first_name).toBe(`'${crafted[i]?.[0]}`);
+      expect(row?.last_name).toBe(`'${crafted[i]?.[1]}`);
+      expect(row?.phone).toBe(c.phone);
+      expect(row?.phone).toMatch(/^\+1415555\d{4}$/);
+    }
+    // JSON keeps the values as they are.
+    const json = await fx.json<Contact[]>(['contacts', 'list', '--all', '--email-consent', 'never_subscribed']);
+    expect(json.find((x) => x.id === made[0]?.id)?.first_name).toBe('=cmd|/C calc!A0');
+  });
+});
+
+describe('table and tsv', () => {
+  it('a terminal gets a table with the header once, printed page by page', async () => {
+    const r = await fx.svc(['contacts', 'list', '--all', '--page-size', '2'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+EMAIL\s+PHONE\s+EMAIL CONSENT\s+SMS CONSENT\s+UPDATED$/);
+    expect(lines.filter((l) => l.startsWith('ID ')).length).toBe(1);
+    const all = await fx.json<Contact[]>(['contacts', 'list', '--all']);
+    expect(lines.length).toBe(all.length + 1);
+    for (const c of all) expect(r.stdout).toContain(c.id);
+  });
+
+  it('a pipe without --format gets TSV rows of the same columns, no header', async () => {
+    const r = await fx.svc(['contacts', 'list', '--all', '--email-consent', 'subscribed']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    const cells = (lines[0] as string).split('\t');
+    const first = plain[0] as Contact;
+    expect(cells).toEqual([first.id, first.email, first.phone, 'subscribed', 'never_subscribed', first.updated_at]);
+  });
+
+  it('an empty table says so on stderr', async () => {
+    const r = await fx.svc(['contacts', 'list', '--sms-consent', 'pending'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/No contacts match/);
+  });
+});
