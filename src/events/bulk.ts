@@ -119,7 +119,8 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
       const { parsed, raw } = item;
       if (parsed.kind === 'invalid') return resultOfInvalid(parsed, raw.line);
       const onRetry = (info: RetryInfo) => {
-        if (info.status === 429 || info.status === 503) throttle(info.delayMs);
+        // Only a rate limit says "slow down"; a 503 is an outage of one request, retried on its own.
+        if (info.status === 429) throttle(info.delayMs);
         opts.onRetry?.(info, raw.line);
       };
       // No abort signal: a request in flight is left to finish so that its outcome is known.

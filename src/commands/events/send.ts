@@ -2,7 +2,7 @@
  * svc events send: one event from flags, or every line of an NDJSON file (--file).
  * Events are not idempotent: nothing here ever resends an event whose fate is unknown.
  */
-import { createReadStream, createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
@@ -218,7 +218,7 @@ async function openInput(path: string, ctx: Context): Promise<Readable> {
       await handle.close();
       throw new UsageError(`--file ${path} is a folder, not an NDJSON file`);
     }
-    return createReadStream('', { fd: handle.fd, autoClose: true, highWaterMark: 256 * 1024 });
+    return handle.createReadStream({ autoClose: true, highWaterMark: 256 * 1024 });
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);

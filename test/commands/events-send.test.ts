@@ -1,0 +1,261 @@
+/**
+ * `svc events send` in-process against a real sandbox over HTTP: single events, NDJSON files with
+ * bad lines, and injected faults, checked through the sandbox's flow_run outbox.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  sb = await withSandbox();
+  cfg = tempConfigDir();
+  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+});
+
+afterEach(async () => {
+  await sb.close();
+  cfg.cleanup();
+});
+
+const fixture = (name: string) => join(import.meta.dirname, '..', '..', 'fixtures', name);
+
+/** flow_run side effects, grouped by the contact they ran for. */
+async function flowRunsByContact(): Promise<Map<string, string[]>> {
+  const runs = await sb.admin.outbox({ type: 'flow_run' });
+  const by = new Map<string, string[]>();
+  for (const r of runs) by.set(r.contact_id as string, [...(by.get(r.contact_id as string) ?? []), r.event_id as string]);
+  return by;
+}
+
+/** An NDJSON file of `n` events, each for its own contact (so duplicates would show per contact). */
+function eventsFile(n: number, type: string): string {
+  const lines = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ event_type: type, email: `user${i + 1}@events.test`, properties: { i } }),
+  );
+  const path = join(cfg.dir, `${type}.ndjson`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+describe('svc events send (one event)', () => {
+  it('prints the id, says what 200 means, and the flow runs exactly once for it', async () => {
+    await sb.admin.createFlow('trial_started', 'Welcome to your trial');
+    const res = await runCli(
+      [
+        'events',
+        'send',
+        '--type',
+        'trial_started',
+        '--email',
+        'Ada@Example.com',
+        '--prop',
+        'plan=pro',
+        '--prop',
+        'seats=5',
+        '--prop',
+        'address.city=Paris',
+      ],
+      { env },
+    );
+    expect(res.code).toBe(0);
+    const id = res.stdout.trim();
+    expect(id).toMatch(/^ev_/);
+    expect(res.stdout).toBe(`${id}\n`);
+    expect(res.stderr).toContain('does not mean a Flow');
+    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.event_id).toBe(id);
+  });
+
+  it('with --json prints {"status":"accepted","id"} on stdout and nothing on stderr', async () => {
+    await sb.admin.createFlow('ci_check');
+    const res = await runCli(['events', 'send', '--type', 'ci_check', '--phone', '(415) 555-0100', '--default-country', 'US', '--json'], {
+      env,
+    });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    const body = JSON.parse(res.stdout);
+    expect(body).toEqual({ status: 'accepted', id: expect.stringMatching(/^ev_/) });
+    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    expect(runs.map((r) => r.event_id)).toEqual([body.id]);
+    // The phone was normalised before sending: the contact the event created has it in E.164.
+    const contacts = await fetch(`${sb.baseUrl}/v1/contacts?phone=${encodeURIComponent('+14155550100')}`, {
+      headers: { authorization: `Bearer ${env.SVC_TOKEN}` },
+    }).then((r) => r.json());
+    expect(contacts.data.map((c: { id: string }) => c.id)).toEqual([runs[0]?.contact_id]);
+  });
+
+  it('sends typed --prop merged over --properties exactly as built', async () => {
+    const props = join(cfg.dir, 'props.json');
+    writeFileSync(props, JSON.stringify({ plan: 'free', address: { zip: '75001', city: 'Lyon' } }));
+    await sb.admin.createFlow('typed');
+    const res = await runCli(
+      [
+        'events',
+        'send',
+        '--type',
+        'typed',
+        '--email',
+        'p@events.test',
+        '--properties',
+        `@${props}`,
+        '--prop',
+        'plan=pro',
+        '--prop',
+        'address.city=Paris',
+        '--prop',
+        'code:="007"',
+        '--prop',
+        'n=12',
+        '--prop',
+        'ok=true',
+        '--json',
+      ],
+      { env },
+    );
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).status).toBe('accepted');
+  });
+
+  it('a 404 for an unknown --contact-id exits 1 naming the problem', async () => {
+    const res = await runCli(['events', 'send', '--type', 'x', '--contact-id', 'ct_nope'], { env });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/rejected the event \(HTTP 404\)/);
+    expect(await sb.admin.outbox()).toEqual([]);
+  });
+
+  it('an answer lost after sending (500) is unconfirmed: exit 1, not resent, with a hint to check first', async () => {
+    await sb.admin.createFlow('lost');
+    await sb.admin.setFaults({ error_rate: 1 });
+    const res = await runCli(['events', 'send', '--type', 'lost', '--email', 'l@events.test', '--json'], { env });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'unconfirmed' });
+    await sb.admin.setFaults({});
+    // Half of the injected 500s apply the write first: at most one stored event, never two.
+    expect((await sb.admin.outbox({ type: 'flow_run' })).length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('svc events send --file', () => {
+  it('a file with bad lines: exact counts, line numbers, report, exit 4', async () => {
+    await sb.admin.createFlow('ci_check');
+    const report = join(cfg.dir, 'report.csv');
+    const res = await runCli(['events', 'send', '--file', fixture('events-bad.ndjson'), '--report', report, '--json'], { env });
+    expect(res.code).toBe(4);
+    const summary = JSON.parse(res.stdout);
+    expect(summary).toMatchObject({
+      rows: 8,
+      accepted: 3,
+      rejected: 5,
+      failed: 0,
+      unconfirmed: 0,
+      rejected_lines: [2, 3, 5, 7, 9],
+      unconfirmed_lines: [],
+    });
+    expect(JSON.parse(res.stderr).error.code).toBe('partial_failure');
+    const lines = readFileSync(report, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('line,id,outcome,status,error_code,message');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
+      expect.stringMatching(/^1,ev_\w+,accepted$/),
+      '2,,rejected',
+      '3,,rejected',
+      '5,,rejected',
+      expect.stringMatching(/^6,ev_\w+,accepted$/),
+      '7,,rejected',
+      expect.stringMatching(/^8,ev_\w+,accepted$/),
+      '9,,rejected',
+    ]);
+    expect(lines[2]).toContain('invalid_json');
+    expect(lines[3]).toContain('event_type is required');
+    expect(lines[4]).toContain('one of email, phone or contact_id is required');
+    const runs = await flowRunsByContact();
+    expect([...runs.values()].map((ids) => ids.length)).toEqual([1, 1, 1]);
+  });
+
+  it('human output: the problems with their line numbers on stderr, the summary on stdout', async () => {
+    const res = await runCli(['events', 'send', '--file', fixture('events-bad.ndjson')], { env });
+    expect(res.code).toBe(4);
+    expect(res.stdout).toBe('rows\t8\naccepted\t3\nrejected\t5\nfailed\t0\nunconfirmed\t0\n');
+    expect(res.stderr).toContain('line 2: rejected: not valid JSON');
+    expect(res.stderr).toContain('line 5: rejected: one of email, phone or contact_id is required');
+    expect(res.stderr).toContain('5 line(s) rejected and 0 failed out of 8');
+    expect(res.stderr).not.toMatch(/\u001b\[/);
+  });
+
+  it('reads stdin with --file - and exits 0 when every line is accepted', async () => {
+    await sb.admin.createFlow('ci_check');
+    const res = await runCli(['events', 'send', '--file', '-', '--json'], { env, stdin: readFileSync(fixture('events.ndjson'), 'utf8') });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 3, accepted: 3, rejected: 0, failed: 0, unconfirmed: 0 });
+    expect(await sb.admin.outbox({ type: 'flow_run' })).toHaveLength(3);
+  });
+
+  it('destroyed connections and 500s: those lines are unconfirmed, listed, never sent twice', async () => {
+    await sb.admin.createFlow('faulty');
+    const file = eventsFile(80, 'faulty');
+    const out = join(cfg.dir, 'unconfirmed.ndjson');
+    const report = join(cfg.dir, 'report.csv');
+    await sb.admin.setFaults({ error_rate: 0.2, reset_rate: 0.2 });
+    const res = await runCli(['events', 'send', '--file', file, '--unconfirmed-out', out, '--report', report, '--json'], { env });
+    await sb.admin.setFaults({});
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    const s = JSON.parse(res.stdout);
+    expect(s.rows).toBe(80);
+    expect(s.accepted + s.unconfirmed).toBe(80);
+    expect(s.unconfirmed).toBeGreaterThan(5);
+    expect(s.unconfirmed_lines).toHaveLength(s.unconfirmed);
+    expect(s.resend_hint).toContain(out);
+    // The unconfirmed lines, and only those, were written out for a checked resend.
+    const written = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).properties.i + 1);
+    expect(written.sort((a: number, b: number) => a - b)).toEqual(s.unconfirmed_lines);
+    const reportLines = readFileSync(report, 'utf8').trim().split('\n').slice(1);
+    expect(reportLines.filter((l) => l.split(',')[2] === 'unconfirmed').map((l) => Number(l.split(',')[0]))).toEqual(s.unconfirmed_lines);
+    // No event stored twice: one flow run at most per contact, exactly one per accepted line.
+    const runs = await flowRunsByContact();
+    expect([...runs.values()].every((ids) => ids.length === 1)).toBe(true);
+    expect(runs.size).toBeGreaterThanOrEqual(s.accepted);
+    expect(runs.size).toBeLessThanOrEqual(80);
+    const acceptedIds = reportLines.filter((l) => l.split(',')[2] === 'accepted').map((l) => l.split(',')[1]);
+    const stored = new Set([...runs.values()].flat());
+    expect(acceptedIds.every((id) => stored.has(id))).toBe(true);
+  });
+
+  it('429s and 503s are retried: every event stored exactly once', async () => {
+    await sb.admin.createFlow('busy');
+    const file = eventsFile(60, 'busy');
+    await sb.admin.setFaults({ unavailable_rate: 0.2, rate_limit_rps: 40 });
+    const res = await runCli(['events', 'send', '--file', file, '--json', '--debug'], { env });
+    await sb.admin.setFaults({});
+    expect(res.code).toBe(0);
+    // The --debug trace shows that both kinds of refusal really happened and were retried.
+    expect(res.stderr).toMatch(/→ 429/);
+    expect(res.stderr).toMatch(/→ 503/);
+    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 60, accepted: 60, rejected: 0, failed: 0, unconfirmed: 0 });
+    const runs = await flowRunsByContact();
+    expect(runs.size).toBe(60);
+    expect([...runs.values()].every((ids) => ids.length === 1)).toBe(true);
+  });
+
+  it('on a TTY: a summary table and a resend command for unconfirmed lines', async () => {
+    const file = eventsFile(10, 'tty');
+    await sb.admin.setFaults({ reset_rate: 1 });
+    const res = await runCli(['events', 'send', '--file', file, '--no-color'], { env, tty: { stdout: true, stderr: false } });
+    await sb.admin.setFaults({});
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^rows\s+10\naccepted\s+0\nrejected\s+0\nfailed\s+0\nunconfirmed\s+10\n$/);
+    expect(res.stderr).toContain('10 event(s) unconfirmed (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)');
+    expect(res.stderr).toContain(`sed -n '1p;2p;3p;4p;5p;6p;7p;8p;9p;10p' ${file} | svc events send --file -`);
+  });
+});
