@@ -87,7 +87,7 @@ describe('svc events send (one event)', () => {
     // The phone was normalised before sending: the contact the event created has it in E.164.
     const contacts = await fetch(`${sb.baseUrl}/v1/contacts?phone=${encodeURIComponent('+14155550100')}`, {
       headers: { authorization: `Bearer ${env.SVC_TOKEN}` },
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<{ data: Array<{ id: string }> }>);
     expect(contacts.data.map((c: { id: string }) => c.id)).toEqual([runs[0]?.contact_id]);
   });
 
@@ -227,7 +227,7 @@ describe('svc events send --file', () => {
     expect([...runs.values()].every((ids) => ids.length === 1)).toBe(true);
     expect(runs.size).toBeGreaterThanOrEqual(s.accepted);
     expect(runs.size).toBeLessThanOrEqual(80);
-    const acceptedIds = reportLines.filter((l) => l.split(',')[2] === 'accepted').map((l) => l.split(',')[1]);
+    const acceptedIds = reportLines.filter((l) => l.split(',')[2] === 'accepted').map((l) => l.split(',')[1] ?? '');
     const stored = new Set([...runs.values()].flat());
     expect(acceptedIds.every((id) => stored.has(id))).toBe(true);
   });
