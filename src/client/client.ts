@@ -459,7 +459,7 @@ export class ServiceClient implements ApiClient {
           await this.waitBeforeRetry(req, {
             attempt,
             method: req.method,
-            path: req.route,
+            path: routePath(req),
             error: net.kind,
             delayMs: plan.delayMs,
             serverDirected: false,
@@ -468,11 +468,11 @@ export class ServiceClient implements ApiClient {
         }
         const why = plan.kind === 'give_up' && plan.reason !== 'not_retryable' ? ` after ${attempt} attempts` : '';
         const maybe = net.sent && req.idempotency === 'non_idempotent' ? '; the service may have applied it' : '';
-        throw new NetworkError(`${req.method} ${req.route}: ${NETWORK_TEXT[net.kind]}${why}${maybe}`, {
+        throw new NetworkError(`${req.route}: ${NETWORK_TEXT[net.kind]}${why}${maybe}`, {
           kind: net.kind,
           sent: net.sent || uncertain,
           method: req.method,
-          path: req.route,
+          path: routePath(req),
           attempts: attempt,
           cause: err,
         });
@@ -495,8 +495,7 @@ export class ServiceClient implements ApiClient {
         replayedAfter401 = true;
         const renewed = await this.tokens.renewAfterUnauthorized(token, req.signal);
         if (renewed !== undefined) {
-          if (this.debug)
-            this.logger.debug(`${req.method} ${req.route}: 401 unauthorized, token renewed, replaying (attempt ${attempt + 1})`);
+          if (this.debug) this.logger.debug(`${req.route}: 401 unauthorized, token renewed, replaying (attempt ${attempt + 1})`);
           continue;
         }
       }
@@ -520,7 +519,7 @@ export class ServiceClient implements ApiClient {
         await this.waitBeforeRetry(req, {
           attempt,
           method: req.method,
-          path: req.route,
+          path: routePath(req),
           status,
           delayMs: plan.delayMs,
           serverDirected: plan.serverDirected,
@@ -535,7 +534,7 @@ export class ServiceClient implements ApiClient {
       throw new ApiError({
         ...init,
         method: req.method,
-        path: req.route,
+        path: routePath(req),
         retryAfterMs: retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : undefined,
         uncertain: uncertain || (ambiguousNow && req.idempotency === 'non_idempotent'),
       });
@@ -564,6 +563,11 @@ export class ServiceClient implements ApiClient {
     if (sunset) parts.push(`sunset: ${sunset}`);
     this.logger.warn(parts.join('; '));
   }
+}
+
+/** The path part of a route ("POST /v1/contacts" → "/v1/contacts"). */
+function routePath(req: SendRequest): string {
+  return req.route.slice(req.route.indexOf(' ') + 1);
 }
 
 /** Successors the spec names for deprecated routes (the Link header only gives a URL). */

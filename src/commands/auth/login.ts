@@ -1,6 +1,237 @@
-import { NotImplementedError } from '../../errors.js';
+/**
+ * svc auth login: stores an API token or OAuth client credentials in the profile after checking
+ * them against the service. Interactive only when a terminal can prompt (never in CI, never
+ * without a TTY); otherwise entirely driven by flags and stdin. Secrets never come from argv.
+ */
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('auth login');
+import { ServiceClient } from '../../client/client.js';
+import { ApiError } from '../../client/errors.js';
+import { baseClientOptions } from '../../client/factory.js';
+import type { Context } from '../../context.js';
+import { isScope, SCOPES } from '../../contract/scopes.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { clearedCredentials, parseScopeList } from '../../store/credentials.js';
+import { redactor } from '../../store/redact.js';
+import { envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
+import type { ClientAuthStyle, Profile } from '../../store/store.js';
+import { readSecretFromStdin, secondsUntil } from './shared.js';
+
+export interface LoginOptions {
+  withToken?: boolean;
+  clientId?: string;
+  clientSecretStdin?: boolean;
+  scopes?: string;
+  requireScopes?: boolean;
+  basicAuth?: boolean;
+  defaultCountry?: string;
+}
+
+type Method = 'api_token' | 'client_credentials';
+
+const NON_INTERACTIVE_HINT =
+  'pipe an API token to `svc auth login --with-token`, or pass `--client-id ID --client-secret-stdin [--scopes "contacts_read orders_write"]` with the secret on stdin';
+
+export async function run(_args: string[], opts: LoginOptions, ctx: Context): Promise<number> {
+  if (opts.withToken && (opts.clientId || opts.clientSecretStdin)) {
+    throw new UsageError('--with-token cannot be combined with --client-id / --client-secret-stdin', 'choose one login method');
+  }
+  if (opts.clientSecretStdin && !opts.clientId) {
+    throw new UsageError('--client-secret-stdin needs --client-id', NON_INTERACTIVE_HINT);
+  }
+  if (opts.withToken && (opts.scopes || opts.requireScopes || opts.basicAuth)) {
+    throw new UsageError('--scopes, --require-scopes and --basic-auth apply to client credentials (--client-id), not to --with-token');
+  }
+  const requestedFromFlag = opts.scopes !== undefined ? checkScopes(opts.scopes) : undefined;
+  const defaultCountry = opts.defaultCountry?.toUpperCase();
+  if (defaultCountry !== undefined && !/^[A-Z]{2}$/.test(defaultCountry)) {
+    throw new UsageError(`--default-country must be a two-letter country code (ISO 3166), got ${JSON.stringify(opts.defaultCountry)}`);
+  }
+
+  const interactive = !opts.withToken && !opts.clientSecretStdin;
+  if (interactive && !ctx.policy.canPrompt) {
+    throw new UsageError(
+      opts.clientId
+        ? '--client-id needs --client-secret-stdin when no terminal can prompt for the secret'
+        : 'nothing to log in with: no terminal to prompt on (stdin is not a TTY, CI is set, or --json)',
+      NON_INTERACTIVE_HINT,
+    );
+  }
+
+  const store = await ctx.store();
+  const profileName = ctx.settings.profile;
+  const existing = store.getProfile(profileName);
+  let baseUrlRaw = resolveBaseUrl(ctx.flags, ctx.env, existing).value;
+  const prompter = interactive ? await ctx.prompter() : undefined;
+  if (!baseUrlRaw) {
+    if (!prompter) throw new UsageError('no service address to log in to', 'pass --base-url URL or set SVC_BASE_URL');
+    baseUrlRaw = await prompter.input({
+      message: 'Service base URL',
+      validate: (v) => {
+        try {
+          validateBaseUrl(v, ctx.settings.insecure);
+          return true;
+        } catch (e) {
+          return (e as Error).message;
+        }
+      },
+    });
+  }
+  const baseUrl = validateBaseUrl(baseUrlRaw, ctx.settings.insecure);
+
+  let method: Method;
+  let token: string | undefined;
+  let clientId = opts.clientId;
+  let clientSecret: string | undefined;
+  let scopes = requestedFromFlag;
+  if (opts.withToken) {
+    method = 'api_token';
+    token = await readSecretFromStdin(ctx.io.stdin);
+    if (!token) throw new UsageError('no API token on stdin', 'pipe it in: `svc auth login --with-token < token.txt`');
+  } else if (opts.clientSecretStdin) {
+    method = 'client_credentials';
+    clientSecret = await readSecretFromStdin(ctx.io.stdin);
+    if (!clientSecret)
+      throw new UsageError(
+        'no client secret on stdin',
+        'pipe it in: `printf %s "$SECRET" | svc auth login --client-id ID --client-secret-stdin`',
+      );
+  } else {
+    const p = prompter!;
+    method = clientId
+      ? 'client_credentials'
+      : await p.select<Method>({
+          message: 'How do you want to authenticate?',
+          choices: [
+            { name: 'OAuth client credentials (client id and secret)', value: 'client_credentials' },
+            { name: 'API token', value: 'api_token' },
+          ],
+        });
+    if (method === 'api_token') {
+      token = await p.password({ message: 'Paste your API token', validate: (v) => (v.trim() ? true : 'the token cannot be empty') });
+      token = token.trim();
+    } else {
+      clientId ??= (await p.input({ message: 'Client ID', validate: (v) => (v.trim() ? true : 'the client id cannot be empty') })).trim();
+      clientSecret = (
+        await p.password({ message: 'Client secret', validate: (v) => (v.trim() ? true : 'the secret cannot be empty') })
+      ).trim();
+      scopes ??= await p.checkbox({
+        message: 'Scopes to request (space to toggle, enter to confirm; none = everything enabled on the application)',
+        choices: SCOPES.map((s) => ({ name: s, value: s, checked: s === 'contacts_read' })),
+      });
+      if (scopes.length === 0) scopes = undefined;
+    }
+  }
+  redactor.add(token);
+  redactor.add(clientSecret);
+
+  const clientAuth: ClientAuthStyle = opts.basicAuth ? 'basic' : 'post';
+  let profile: Profile;
+  let summary: Record<string, unknown>;
+  if (method === 'api_token') {
+    await verifyApiToken(ctx, baseUrl, token!);
+    profile = { auth_method: 'api_token', api_token: token };
+    summary = { method };
+  } else {
+    const client = new ServiceClient({
+      ...baseClientOptions(ctx),
+      baseUrl,
+      credentials: { kind: 'client_credentials', clientId: clientId!, clientSecret: clientSecret!, clientAuth, scopes },
+    });
+    try {
+      await client.accessToken(ctx.signal);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'invalid_client') {
+        throw new AuthError(
+          `the service rejected client id ${clientId} or its secret (invalid_client, HTTP ${err.status}); nothing was saved`,
+          'check the client id and secret (regenerate the secret in the application settings if it was lost), then `svc auth login` again',
+        );
+      }
+      throw err;
+    } finally {
+      await client.close();
+    }
+    const granted = client.tokens.grantedScopes();
+    const expiresAt = client.tokens.expiresAt();
+    const missing = scopes && granted ? scopes.filter((s) => !granted.includes(s)) : [];
+    if (missing.length > 0 && opts.requireScopes) {
+      throw new AuthError(
+        `the application was granted fewer scopes than required: missing ${missing.join(' ')}; nothing was saved`,
+        `enable ${missing.join(' ')} on the application (or the business plan), then \`svc auth login\` again`,
+      );
+    }
+    profile = {
+      auth_method: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+      client_auth: clientAuth,
+      requested_scopes: scopes,
+      access_token: await client.accessToken(),
+      access_token_expires_at: expiresAt,
+      access_token_issued_at: ctx.now(),
+      granted_scopes: granted,
+    };
+    summary = {
+      method,
+      client_id: clientId,
+      client_auth: clientAuth,
+      requested_scopes: scopes ?? null,
+      scopes: granted ?? null,
+      missing_scopes: missing,
+      token_expires_in: expiresAt !== undefined ? secondsUntil(expiresAt, ctx.now()) : null,
+    };
+  }
+
+  store.updateProfile(profileName, {
+    ...clearedCredentials(),
+    ...profile,
+    base_url: baseUrl,
+    ...(defaultCountry ? { default_country: defaultCountry } : {}),
+  });
+
+  if (ctx.settings.json) {
+    ctx.out.json({ profile: profileName, base_url: baseUrl, ...summary, store: store.path });
+  } else {
+    const who =
+      method === 'api_token' ? 'an API token' : `client credentials (client ${clientId}${clientAuth === 'basic' ? ', HTTP Basic' : ''})`;
+    ctx.out.success(`Logged in to ${baseUrl} with ${who}; saved in profile ${profileName}`);
+    if (method === 'client_credentials') {
+      const granted = summary.scopes as string[] | null;
+      ctx.out.info(`  granted scopes: ${granted?.length ? granted.join(' ') : '(not stated by the service)'}`);
+    }
+  }
+  const envOverride = ['SVC_TOKEN', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'].filter((n) => envValue(ctx.env, n) !== undefined);
+  if (envOverride.length) ctx.log.warn(`${envOverride.join(', ')} is set and takes precedence over the stored credentials`);
+  return 0;
+}
+
+function checkScopes(value: string): string[] | undefined {
+  const list = parseScopeList(value);
+  const unknown = (list ?? []).filter((s) => !isScope(s));
+  if (unknown.length) {
+    throw new UsageError(`unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, `scopes are: ${SCOPES.join(' ')}`);
+  }
+  return list;
+}
+
+/**
+ * An API token's scopes cannot be read back, so the check is a cheap request: 401 means the token
+ * is wrong; any other answer (even 403 for a token without contacts_read) means it authenticates.
+ */
+async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Promise<void> {
+  const client = new ServiceClient({ ...baseClientOptions(ctx), baseUrl, credentials: { kind: 'api_token', token } });
+  try {
+    const res = await client.request({ method: 'GET', path: '/v1/contacts', query: { limit: '1' }, signal: ctx.signal });
+    if (res.status === 401) {
+      throw new AuthError(
+        'the service rejected the API token (HTTP 401); nothing was saved',
+        'check the token, or create a new one in the dashboard',
+      );
+    }
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401)
+      throw new AuthError('the service rejected the API token (HTTP 401); nothing was saved');
+    throw err;
+  } finally {
+    await client.close();
+  }
 }

@@ -1,6 +1,98 @@
-import { NotImplementedError } from '../../errors.js';
+/**
+ * svc auth status: which profile, base URL and method a run would use, where the credentials come
+ * from (env or profile), the granted scopes and the seconds until the access token expires. For
+ * client credentials it makes sure a valid token exists (renewing it if needed), which also proves
+ * the credentials work. Never prints a secret. Exit 3 when not logged in.
+ */
+import { buildServiceClient } from '../../client/factory.js';
+import type { Context } from '../../context.js';
+import { resolveAuth } from '../../store/credentials.js';
+import { secondsUntil } from './shared.js';
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('auth status');
+export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+  const store = await ctx.store();
+  const auth = resolveAuth({ flags: ctx.flags, env: ctx.env, profileName: ctx.settings.profile, store });
+  const creds = auth.credentials;
+  const report: Record<string, unknown> = {
+    profile: auth.profileName,
+    profile_source: ctx.settings.profileSource,
+    logged_in: creds !== undefined,
+    base_url: auth.baseUrl ?? null,
+    base_url_source: auth.baseUrl ? auth.baseUrlSource : null,
+    method: creds?.method ?? null,
+    credentials_source: creds?.source ?? null,
+    credentials_from: creds?.sourceName ?? null,
+    client_id: creds?.method === 'client_credentials' ? creds.clientId : null,
+    client_auth: creds?.method === 'client_credentials' ? creds.clientAuth : null,
+    requested_scopes: creds?.method === 'client_credentials' ? (creds.scopes ?? null) : null,
+    scopes: null,
+    token_expires_in: null,
+    token_expires_at: null,
+    store: store.path,
+  };
+
+  if (creds && auth.baseUrl) {
+    const { client } = await buildServiceClient(ctx);
+    try {
+      if (creds.method === 'client_credentials') {
+        await client.accessToken(ctx.signal);
+        const expiresAt = client.tokens.expiresAt();
+        report.scopes = client.tokens.grantedScopes() ?? null;
+        if (expiresAt !== undefined) {
+          report.token_expires_in = secondsUntil(expiresAt, ctx.now());
+          report.token_expires_at = new Date(expiresAt).toISOString();
+        }
+      }
+    } finally {
+      await client.close();
+    }
+  }
+
+  if (ctx.settings.json) ctx.out.json(report);
+  else printHuman(ctx, report);
+  return creds ? 0 : 3;
+}
+
+function printHuman(ctx: Context, r: Record<string, unknown>): void {
+  if (!r.logged_in) {
+    ctx.out.record([
+      ['profile', r.profile],
+      ['logged in', 'no'],
+      ['base URL', r.base_url ?? '(none)'],
+    ]);
+    ctx.io.stderr.write('hint: run `svc auth login`, or set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET\n');
+    return;
+  }
+  const scopes = r.scopes as string[] | null;
+  const method =
+    r.method === 'api_token'
+      ? 'API token'
+      : `client credentials (client ${r.client_id}, ${r.client_auth === 'basic' ? 'HTTP Basic' : 'secret in form body'})`;
+  const fields: Array<[string, unknown]> = [
+    [
+      'profile',
+      `${r.profile}${r.profile_source === 'default' ? '' : ` (from ${r.profile_source === 'flag' ? '--profile' : 'SVC_PROFILE'})`}`,
+    ],
+    [
+      'base URL',
+      r.base_url ? `${r.base_url} (from ${sourceText(r.base_url_source as string)})` : '(none: pass --base-url or set SVC_BASE_URL)',
+    ],
+    ['method', method],
+    ['credentials', r.credentials_source === 'env' ? `environment (${r.credentials_from})` : `profile in ${r.store}`],
+    [
+      'scopes',
+      r.method === 'api_token'
+        ? 'unknown for API tokens (set when the token was created)'
+        : scopes?.length
+          ? scopes.join(' ')
+          : '(none stated)',
+    ],
+  ];
+  if (r.requested_scopes) fields.push(['requested', (r.requested_scopes as string[]).join(' ')]);
+  if (r.token_expires_in !== null) fields.push(['token expires', `in ${r.token_expires_in} s (${r.token_expires_at})`]);
+  ctx.out.record(fields);
+}
+
+function sourceText(source: string): string {
+  return source === 'flag' ? '--base-url' : source === 'env' ? 'SVC_BASE_URL' : 'profile';
 }
