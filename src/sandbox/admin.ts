@@ -52,7 +52,9 @@ export function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
       url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         try {
+          if (method !== 'GET') deps.domain.db.beginBatch();
           const r = handler(req);
+          await deps.domain.db.flushed();
           if (r.status === 204) return reply.code(204).send();
           return sendJson(reply, r.status, r.body);
         } catch (e) {

@@ -96,13 +96,73 @@ export class SandboxDb {
     return this.stmt(source).run(...params);
   }
 
+  /**
+   * Runs `fn` atomically: a transaction of its own, or a savepoint inside an open one (a group
+   * commit batch). Statements are cached, unlike better-sqlite3's per-call transaction wrapper.
+   */
   transaction<T>(fn: () => T): T {
-    return this.sql.transaction(fn)();
+    const nested = this.sql.inTransaction;
+    this.stmt(nested ? 'SAVEPOINT tx' : 'BEGIN').run();
+    try {
+      const result = fn();
+      this.stmt(nested ? 'RELEASE tx' : 'COMMIT').run();
+      return result;
+    } catch (e) {
+      if (this.sql.inTransaction) {
+        if (nested) {
+          this.stmt('ROLLBACK TO tx').run();
+          this.stmt('RELEASE tx').run();
+        } else this.stmt('ROLLBACK').run();
+      }
+      throw e;
+    }
+  }
+
+  private batch: Promise<void> | undefined;
+
+  /**
+   * Group commit: the first write of an event-loop turn opens a transaction that commits on
+   * setImmediate, so the requests handled in the same turn share one commit. Domain functions
+   * run inside it as savepoints (better-sqlite3 nests transactions that way). Callers answer
+   * only after `flushed()` resolves, so no response ever reports a write that is not committed.
+   */
+  beginBatch(): void {
+    if (this.batch || this.sql.inTransaction) return;
+    this.stmt('BEGIN').run();
+    this.batch = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        try {
+          this.commitBatch();
+          resolve();
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+    // A failed commit is reported to every waiting request; never as an unhandled rejection.
+    this.batch.catch(() => undefined);
+  }
+
+  private commitBatch(): void {
+    this.batch = undefined;
+    if (!this.sql.open || !this.sql.inTransaction) return;
+    try {
+      this.stmt('COMMIT').run();
+    } catch (e) {
+      if (this.sql.inTransaction) this.stmt('ROLLBACK').run();
+      throw e;
+    }
+  }
+
+  /** Resolves once the writes made so far are committed. */
+  flushed(): Promise<void> {
+    return this.batch ?? Promise.resolve();
   }
 
   /** Writes the WAL back into the main file and closes the database. */
   close(): void {
     if (!this.sql.open) return;
+    this.commitBatch();
     try {
       this.sql.pragma('wal_checkpoint(TRUNCATE)');
     } finally {

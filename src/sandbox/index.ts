@@ -5,7 +5,7 @@
 
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
 import { ensureDefaultBusiness } from './domain/auth.js';
-import type { Domain } from './domain/context.js';
+import { clearCaches, type Domain, newCache } from './domain/context.js';
 import { Faults } from './faults.js';
 import { buildServer } from './server.js';
 
@@ -37,7 +37,7 @@ const TABLES = ['apps', 'access_tokens', 'api_tokens', 'integrations', 'contacts
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const db = new SandboxDb(opts.db ?? ':memory:');
   const now = opts.now ?? Date.now;
-  const domain: Domain = { db, now, tokenTtlSeconds: opts.tokenTtlSeconds ?? 7200 };
+  const domain: Domain = { db, now, tokenTtlSeconds: opts.tokenTtlSeconds ?? 7200, cache: newCache() };
   ensureDefaultBusiness(domain);
   const faults = new Faults(now, opts.random);
   const host = opts.host ?? '127.0.0.1';
@@ -51,6 +51,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         for (const t of TABLES) db.run(`DELETE FROM ${t}`);
         db.run('DELETE FROM businesses WHERE id <> ?', DEFAULT_BUSINESS_ID);
         ensureDefaultBusiness(domain);
+        clearCaches(domain);
       }),
   });
   try {

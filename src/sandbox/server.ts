@@ -249,6 +249,7 @@ function destroy(req: FastifyRequest, reply: FastifyReply): void {
 function serviceRoute(deps: ServerDeps, spec: RouteSpec, handler: Handler) {
   const scope = spec.scope as string;
   const contentType = spec.body?.contentType;
+  const writes = spec.method !== 'GET';
   return async (req: FastifyRequest, reply: FastifyReply) => {
     let decision: Awaited<ReturnType<typeof faultsBefore>> | undefined;
     if (deps.faults.active) {
@@ -281,6 +282,7 @@ function serviceRoute(deps: ServerDeps, spec: RouteSpec, handler: Handler) {
         if (decision.kind === 'error') return injected500(reply);
         return destroy(req, reply);
       }
+      if (writes) deps.domain.db.beginBatch();
       const answer = handler({
         req,
         principal,
@@ -288,6 +290,7 @@ function serviceRoute(deps: ServerDeps, spec: RouteSpec, handler: Handler) {
         params: req.params as Record<string, string>,
         query: req.query as Record<string, unknown>,
       });
+      if (writes) await deps.domain.db.flushed();
       if (decision && (decision.kind === 'error' || decision.kind === 'reset')) {
         if (decision.kind === 'error') return injected500(reply);
         return destroy(req, reply);
@@ -353,11 +356,13 @@ function tokenRoute(deps: ServerDeps) {
         if (decision.kind === 'error') return injected500(reply);
         return destroy(req, reply);
       }
+      deps.domain.db.beginBatch();
       const token = grantClientCredentials(
         deps.domain,
         { grant_type: f.grant_type, client_id: clientId, client_secret: clientSecret, scope: f.scope ?? f.scopes },
         viaBasic,
       );
+      await deps.domain.db.flushed();
       if (decision && (decision.kind === 'error' || decision.kind === 'reset')) {
         if (decision.kind === 'error') return injected500(reply);
         return destroy(req, reply);

@@ -127,3 +127,45 @@ export async function withSandbox(opts: WithSandboxOptions = {}): Promise<TestSa
     tokenWithAllScopes: async () => (await admin.createApiToken([...SCOPES])).token,
   };
 }
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect loosely
+  body: any;
+  text: string;
+}
+
+/** A raw request to the sandbox: JSON body unless `raw` is given; parses a JSON answer. */
+export async function http(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { token?: string; json?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer> {
+  const headers: Record<string, string> = {};
+  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.json !== undefined) headers['content-type'] = 'application/json';
+  Object.assign(headers, opts.headers);
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: opts.raw !== undefined ? opts.raw : opts.json !== undefined ? JSON.stringify(opts.json) : undefined,
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+/** Posts a token request (form-encoded) and returns the answer. */
+export function tokenRequest(baseUrl: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return http(baseUrl, 'POST', '/oauth/token', {
+    raw: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
+}

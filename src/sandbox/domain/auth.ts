@@ -6,7 +6,7 @@ import { isScope, SCOPES, type Scope } from '../../contract/scopes.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
 import { hashSecret, newId, newSecret, sameHash } from '../ids.js';
 import type { Domain } from './context.js';
-import { iso } from './context.js';
+import { clearCaches, iso } from './context.js';
 import { ServiceError } from './errors.js';
 
 /** Who is calling: the business and the scopes of the bearer token. */
@@ -85,6 +85,7 @@ export function revokeAppTokens(d: Domain, clientId: string) {
   if (!d.db.get('SELECT 1 FROM apps WHERE client_id = ?', clientId))
     throw new ServiceError(404, 'not_found', `application ${clientId} not found`);
   const r = d.db.run('DELETE FROM access_tokens WHERE client_id = ?', clientId);
+  clearCaches(d);
   return { revoked: r.changes };
 }
 
@@ -107,6 +108,7 @@ export function createApiToken(d: Domain, businessId: string, name: string, scop
 
 export function revokeApiToken(d: Domain, id: string) {
   const r = d.db.run('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', d.now(), id);
+  clearCaches(d);
   if (r.changes === 0 && !d.db.get('SELECT 1 FROM api_tokens WHERE id = ?', id))
     throw new ServiceError(404, 'not_found', `API token ${id} not found`);
   return { id, revoked: true };
@@ -216,12 +218,23 @@ function scopeSet(list: string): ReadonlySet<string> {
 /** Resolves a bearer token (access token or API token), or undefined when missing, expired, revoked or unknown. */
 export function authenticate(d: Domain, bearer: string): Principal | undefined {
   const hash = hashSecret(bearer);
-  if (bearer.startsWith('at_')) {
-    const row = d.db.get<TokenRow>('SELECT hash, business_id, scopes, expires_at FROM access_tokens WHERE hash = ?', hash);
-    if (!row || !sameHash(row.hash, hash) || (row.expires_at as number) <= d.now()) return undefined;
-    return { businessId: row.business_id, scopes: scopeSet(row.scopes), tokenHash: hash };
+  const cached = d.cache.principals.get(hash);
+  if (cached) {
+    if (cached.expiresAt <= d.now()) return undefined;
+    return { businessId: cached.businessId, scopes: cached.scopes, tokenHash: hash };
   }
-  const row = d.db.get<TokenRow>('SELECT hash, business_id, scopes, revoked_at FROM api_tokens WHERE hash = ?', hash);
-  if (!row || !sameHash(row.hash, hash) || row.revoked_at != null) return undefined;
-  return { businessId: row.business_id, scopes: scopeSet(row.scopes), tokenHash: hash };
+  let row: TokenRow | undefined;
+  let expiresAt = Number.POSITIVE_INFINITY;
+  if (bearer.startsWith('at_')) {
+    row = d.db.get<TokenRow>('SELECT hash, business_id, scopes, expires_at FROM access_tokens WHERE hash = ?', hash);
+    if (row) expiresAt = row.expires_at as number;
+  } else {
+    row = d.db.get<TokenRow>('SELECT hash, business_id, scopes, revoked_at FROM api_tokens WHERE hash = ?', hash);
+    if (row?.revoked_at != null) return undefined;
+  }
+  if (!row || !sameHash(row.hash, hash) || expiresAt <= d.now()) return undefined;
+  if (d.cache.principals.size > 10_000) d.cache.principals.clear();
+  const scopes = scopeSet(row.scopes);
+  d.cache.principals.set(hash, { businessId: row.business_id, scopes, expiresAt });
+  return { businessId: row.business_id, scopes, tokenHash: hash };
 }

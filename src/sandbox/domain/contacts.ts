@@ -88,7 +88,7 @@ export interface NewContact {
 export function insertContact(d: Domain, businessId: string, c: NewContact): ContactRow {
   const id = newId('ct');
   const now = d.now();
-  d.db.run(
+  const r = d.db.run(
     `INSERT INTO contacts (id, business_id, email, phone, first_name, last_name, email_consent, sms_consent, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id,
@@ -102,7 +102,22 @@ export function insertContact(d: Domain, businessId: string, c: NewContact): Con
     now,
     now,
   );
-  return findContact(d, businessId, id) as ContactRow;
+  return {
+    seq: Number(r.lastInsertRowid),
+    id,
+    business_id: businessId,
+    email: c.email ?? null,
+    phone: c.phone ?? null,
+    first_name: c.first_name ?? null,
+    last_name: c.last_name ?? null,
+    email_consent: c.email_consent ?? 'never_subscribed',
+    sms_consent: c.sms_consent ?? 'never_subscribed',
+    created_at: now,
+    updated_at: now,
+    orders_count: 0,
+    total_spent: '{}',
+    last_order_at: null,
+  };
 }
 
 function checkPhoneRequirement(write: ContactWrite, storedPhone: string | null): void {

@@ -6,6 +6,24 @@ export interface Domain {
   now: () => number;
   /** Lifetime of access tokens from client credentials, in seconds. */
   tokenTtlSeconds: number;
+  /** In-process caches of hot lookups; cleared by every admin write (see clearCaches). */
+  cache: DomainCache;
+}
+
+export interface DomainCache {
+  /** Bearer-token hash → who it is and until when (epoch ms; Infinity for API tokens). */
+  principals: Map<string, { businessId: string; scopes: ReadonlySet<string>; expiresAt: number }>;
+  /** Business → the integration an order without header is tied to (null: none). */
+  defaultIntegration: Map<string, string | null>;
+}
+
+export function newCache(): DomainCache {
+  return { principals: new Map(), defaultIntegration: new Map() };
+}
+
+export function clearCaches(d: Domain): void {
+  d.cache.principals.clear();
+  d.cache.defaultIntegration.clear();
 }
 
 /** RFC 3339 UTC with `Z`, as every timestamp in a response. */

@@ -7,7 +7,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { hashSecret, newId, newSecret } from '../ids.js';
 import { getBusiness } from './auth.js';
 import type { Domain } from './context.js';
-import { iso } from './context.js';
+import { clearCaches, iso } from './context.js';
 import { ServiceError } from './errors.js';
 
 function sealKey(d: Domain): Buffer {
@@ -59,6 +59,7 @@ export function createIntegration(d: Domain, businessId: string, name: string) {
     seal(d, token),
     now,
   );
+  clearCaches(d);
   return { id, token, business_id: businessId, name, active: true, created_at: iso(now) };
 }
 
@@ -76,6 +77,7 @@ export function revealIntegrationToken(d: Domain, id: string) {
 export function setIntegrationActive(d: Domain, id: string, active: boolean) {
   find(d, id);
   d.db.run('UPDATE integrations SET active = ? WHERE id = ?', active ? 1 : 0, id);
+  clearCaches(d);
   return view(find(d, id));
 }
 
@@ -98,7 +100,11 @@ export function resolveIntegration(d: Domain, businessId: string, header: string
       );
     return row.id;
   }
+  const cached = d.cache.defaultIntegration.get(businessId);
+  if (cached !== undefined) return cached;
   const rows = d.db.all<{ id: string; active: number }>('SELECT id, active FROM integrations WHERE business_id = ? LIMIT 2', businessId);
   const only = rows.length === 1 ? rows[0] : undefined;
-  return only && only.active === 1 ? only.id : null;
+  const id = only && only.active === 1 ? only.id : null;
+  d.cache.defaultIntegration.set(businessId, id);
+  return id;
 }

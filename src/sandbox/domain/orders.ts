@@ -170,6 +170,25 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       recordSideEffect(d, businessId, 'flow_trigger', { ...ref, trigger: prev === undefined ? 'order_placed' : 'order_updated' });
       if (prev === undefined) recordSideEffect(d, businessId, 'revenue_attribution', ref);
     }
-    return { created: prev === undefined, order: findOrder(d, businessId, input.order_id) as OrderRow };
+    const order: OrderRow = {
+      seq: prev?.seq ?? 0,
+      business_id: businessId,
+      order_id: input.order_id,
+      total: input.total,
+      currency: input.currency,
+      order_date: orderDate,
+      order_ts: Date.parse(orderDate),
+      email: merged.email,
+      phone: merged.phone,
+      accepts_email_marketing: merged.aem,
+      accepts_sms_marketing: merged.asm,
+      initial_sync: merged.initialSync,
+      line_items: merged.lineItems,
+      contact_id: contact.id,
+      integration_id: integrationId,
+      created_at: prev?.created_at ?? now,
+      updated_at: now,
+    };
+    return { created: prev === undefined, order };
   });
 }

@@ -1,0 +1,80 @@
+// Benchmark of the sandbox's order upsert: POST /v1/orders/placed driven by autocannon at 32
+// connections for 10 s against a file-backed sandbox running in a separate process (so that the
+// load generator does not share the server's event loop). Prints requests/s and latency; asserts
+// nothing. Needs `node build.mjs` first (imports ../dist/sandbox.js in the child).
+//   node bench/sandbox.mjs [--duration S] [--connections N]
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const duration = opt('--duration', 10);
+const connections = opt('--connections', 32);
+
+if (process.env.SVC_BENCH_CHILD === '1') {
+  const { startSandbox } = await import(new URL('../dist/sandbox.js', import.meta.url).href);
+  const sb = await startSandbox({ port: 0, db: process.env.SVC_BENCH_DB });
+  process.send({ baseUrl: sb.baseUrl });
+  process.on('message', async (m) => {
+    if (m === 'stop') {
+      await sb.close();
+      process.exit(0);
+    }
+  });
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const db = join(dir, 'sandbox.db');
+  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: process.env.SVC_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [], env: { ...process.env, SVC_BENCH_CHILD: '1', SVC_BENCH_DB: db } });
+  const { baseUrl } = await new Promise((resolve) => child.once('message', resolve));
+  const res = await fetch(`${baseUrl}/_sandbox/api-tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', scopes: ['orders_write'] }),
+  });
+  const { token } = await res.json();
+
+  // Every 4th request repeats an earlier order_id (an update, 200); the others create (201).
+  let n = 0;
+  const result = await autocannon({
+    url: `${baseUrl}/v1/orders/placed`,
+    connections,
+    duration,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest(req) {
+          n++;
+          const id = n % 4 === 0 ? `o-${n - 1}` : `o-${n}`;
+          req.body = JSON.stringify({
+            order_id: id,
+            total: `${(n % 1000) + 1}.99`,
+            currency: 'USD',
+            order_date: '2026-06-22T10:00:00Z',
+            email: `buyer${n % 5000}@example.com`,
+            accepts_email_marketing: n % 2 === 0,
+          });
+          return req;
+        },
+      },
+    ],
+  });
+  child.send('stop');
+  await new Promise((resolve) => child.once('exit', resolve));
+  rmSync(dir, { recursive: true, force: true });
+
+  const codes = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}: ${s.count}`)
+    .join(', ');
+  console.log(`POST /v1/orders/placed, ${connections} connections, ${duration} s, file-backed sandbox in a child process`);
+  console.log(`requests/s: ${Math.round(result.requests.average)} (total ${result.requests.total})`);
+  console.log(`latency ms: p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}`);
+  console.log(`status codes: ${codes}; errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`);
+}
