@@ -1,6 +1,303 @@
-import { NotImplementedError } from '../../errors.js';
+/**
+ * svc orders import FILE|-: streams a CSV through the importer (src/importer/) and prints the
+ * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { Context } from '../../context.js';
+import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { openCsv, parseDelimiter } from '../../importer/csv-source.js';
+import { defaultJournalPath, fileFingerprint, Journal, type JournalIdentity, type ResumeState } from '../../importer/journal.js';
+import { type MappingOptions, parseMaps, resolveColumns } from '../../importer/mapping.js';
+import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, type ImportProgress } from '../../importer/orders.js';
+import { openReport, type ReportWriter, type Summary } from '../../importer/report.js';
+import { normalizeCountry } from '../../util/phone.js';
+import { resolveIntegrationToken } from './token.js';
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('orders import');
+export interface ImportOptions {
+  initialSync?: boolean;
+  concurrency?: number;
+  report?: string;
+  dryRun?: boolean;
+  resume?: boolean;
+  map?: string[];
+  defaultCountry?: string;
+  delimiter?: string;
+  integrationTokenStdin?: boolean;
+  journal?: string;
+}
+
+const NON_TTY_PROGRESS_MS = 10_000;
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that continues this import (request-shaping options included). */
+function resumeCommand(file: string, opts: ImportOptions): string {
+  const parts = ['svc', 'orders', 'import', shellQuote(file), '--resume'];
+  if (opts.initialSync) parts.push('--initial-sync');
+  for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
+  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
+  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
+  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
+  if (opts.report) parts.push('--report', shellQuote(opts.report));
+  if (opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  if (opts.integrationTokenStdin) parts.push('--integration-token-stdin');
+  return parts.join(' ');
+}
+
+export async function run(args: string[], opts: ImportOptions, ctx: Context): Promise<number> {
+  const file = args[0];
+  if (!file) throw new UsageError('give the CSV file to import (or - for stdin)', 'svc orders import orders.csv --initial-sync');
+  const fromStdin = file === '-';
+  if (fromStdin && opts.resume)
+    throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and import that');
+  if (fromStdin && opts.integrationTokenStdin) {
+    throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
+  }
+  if (!fromStdin) {
+    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+    if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
+  }
+  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
+  const delimiter = opts.delimiter === undefined ? undefined : parseDelimiter(opts.delimiter);
+  const maps = parseMaps(opts.map ?? []);
+  let defaultCountry: MappingOptions['defaultCountry'];
+  if (opts.defaultCountry !== undefined) {
+    defaultCountry = normalizeCountry(opts.defaultCountry);
+    if (!defaultCountry)
+      throw new UsageError(
+        `--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(opts.defaultCountry)}`,
+      );
+  }
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+
+  // Everything that can be checked before a request: the token source, the header, the journal.
+  const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
+  const input: Readable = fromStdin ? ctx.io.stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
+  const name = fromStdin ? 'stdin' : file;
+  const source = await openCsv(input, { delimiter, name });
+  const layout = resolveColumns(source.header, maps, source.delimiter);
+  if (layout.ignored.length > 0)
+    ctx.log.warn(
+      `ignoring column${layout.ignored.length > 1 ? 's' : ''} ${layout.ignored.map((c) => JSON.stringify(c)).join(', ')} (not order fields)`,
+    );
+  const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, initialSync: opts.initialSync === true };
+  const totalBytes = fromStdin ? undefined : statSync(file).size;
+
+  let report: ReportWriter<string> | undefined;
+  if (opts.dryRun) {
+    report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+    const result = await dryRunOrders(source, layout, mapping, report);
+    report?.close();
+    printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report);
+    return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
+  }
+
+  let journal: Journal | undefined;
+  let resume: ResumeState | undefined;
+  const journalPath = fromStdin ? undefined : (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders'));
+  if (journalPath) {
+    const identity: JournalIdentity = {
+      kind: 'orders',
+      file: fileFingerprint(file),
+      options: {
+        initial_sync: opts.initialSync === true,
+        map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
+        default_country: defaultCountry ?? null,
+        delimiter: source.delimiter,
+      },
+    };
+    if (opts.resume) {
+      const opened = Journal.resume(
+        journalPath,
+        identity,
+        'run with the options of the interrupted import, or without --resume to start over',
+      );
+      journal = opened.journal;
+      resume = opened.state;
+    } else {
+      if (Journal.exists(journalPath))
+        ctx.log.warn(
+          `starting over: the journal of an unfinished import at ${journalPath} is replaced (use --resume to continue it instead)`,
+        );
+      journal = Journal.create(journalPath, identity);
+    }
+  }
+
+  const client = await ctx.client();
+  await client.ensureScope('upsertOrder');
+  report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+  const job = createOrderImport({
+    source,
+    layout,
+    mapping,
+    client,
+    integrationToken,
+    concurrency,
+    signal: ctx.signal,
+    report,
+    journal,
+    resume,
+  });
+  const stopProgress = await showProgress(ctx, job.progress, totalBytes);
+  let result: Awaited<ReturnType<typeof job.run>>;
+  try {
+    result = await job.run();
+  } catch (err) {
+    stopProgress();
+    journal?.close();
+    report?.close({ complete: false });
+    throw err;
+  }
+  stopProgress();
+  const complete = !result.interrupted && result.fatal === undefined;
+  report?.close({ complete });
+  if (complete) journal?.remove();
+  else journal?.close();
+
+  if (result.fatal !== undefined) {
+    ctx.out.info(`stopped after ${result.summary.rows} row(s): every further row would fail the same way`);
+    if (journalPath) ctx.out.info(`progress saved; once fixed, continue with: ${resumeCommand(file, opts)}`);
+    throw result.fatal;
+  }
+  printSummary(ctx, result.summary, opts.report, result.interrupted);
+  if (result.interrupted) {
+    throw new Interrupted(
+      `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
+      journalPath
+        ? `continue with: ${resumeCommand(file, opts)}`
+        : 'stdin cannot be resumed: import a file to be able to continue an interrupted run',
+    );
+  }
+  const s = result.summary;
+  if (s.rejected > 0 || s.failed > 0) {
+    throw new PartialFailure(
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${opts.report ? `; see ${opts.report}` : ' (rerun with --report FILE to see each row)'}`,
+    );
+  }
+  return EXIT.ok;
+}
+
+function summaryDoc(s: Summary): Record<string, number> {
+  const doc: Record<string, number> = {
+    rows: s.rows,
+    created: s.created,
+    updated: s.updated,
+    unconfirmed: s.unconfirmed,
+    rejected: s.rejected,
+    failed: s.failed,
+    resumed: s.resumed,
+  };
+  if (s.lines !== undefined) doc.lines = s.lines;
+  return doc;
+}
+
+function printSummary(ctx: Context, s: Summary, reportPath: string | undefined, interrupted: boolean): void {
+  const doc = summaryDoc(s);
+  if (ctx.settings.json) {
+    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
+    return;
+  }
+  if (ctx.policy.humanStdout) {
+    const c = ctx.colors;
+    const fields: Array<[string, unknown]> = [
+      ['rows', s.rows],
+      ['created', c.green(String(s.created))],
+      ['updated', String(s.updated)],
+      ['unconfirmed', s.unconfirmed > 0 ? c.yellow(String(s.unconfirmed)) : '0'],
+      ['rejected', s.rejected > 0 ? c.red(String(s.rejected)) : '0'],
+      ['failed', s.failed > 0 ? c.red(String(s.failed)) : '0'],
+      ['resumed', s.resumed],
+    ];
+    if (s.lines !== undefined) fields.splice(1, 0, ['lines', s.lines]);
+    ctx.out.record(fields);
+  } else {
+    ctx.out.stdout(
+      `${Object.entries(doc)
+        .map(([k, v]) => `${k}\t${v}`)
+        .join('\n')}\n`,
+    );
+  }
+  if (s.unconfirmed > 0) {
+    ctx.out.info(
+      `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,
+    );
+  }
+  if (reportPath) ctx.out.info(`report written to ${reportPath}`);
+}
+
+function printDryRun(
+  ctx: Context,
+  s: Summary & { valid: number },
+  duplicates: Array<{ order_id: string; lines: number[] }>,
+  rejected: Array<{ line: number; id: string; message?: string }>,
+  reportPath: string | undefined,
+): void {
+  if (ctx.settings.json) {
+    ctx.out.json({
+      dry_run: true,
+      rows: s.rows,
+      ...(s.lines !== undefined ? { lines: s.lines } : {}),
+      valid: s.valid,
+      rejected: s.rejected,
+      rejected_rows: rejected.map((r) => ({ line: r.line, order_id: r.id, message: r.message })),
+      duplicates,
+    });
+    return;
+  }
+  const out: string[] = [];
+  out.push(
+    `dry run: ${s.rows} order(s)${s.lines !== undefined ? ` on ${s.lines} lines` : ''}, ${s.valid} valid, ${s.rejected} rejected; nothing was sent`,
+  );
+  for (const r of rejected.slice(0, 50)) out.push(`  line ${r.line}${r.id ? ` (${r.id})` : ''}: ${r.message}`);
+  if (rejected.length > 50)
+    out.push(`  … ${rejected.length - 50} more${reportPath ? ` in ${reportPath}` : ' (use --report FILE to see all)'}`);
+  if (duplicates.length > 0) {
+    out.push(`${duplicates.length} order_id(s) appear on several lines (the first line creates the order, later ones update it):`);
+    for (const d of duplicates.slice(0, 50)) out.push(`  ${d.order_id}: lines ${d.lines.join(', ')}`);
+    if (duplicates.length > 50) out.push(`  … ${duplicates.length - 50} more`);
+  }
+  ctx.out.stdout(`${out.join('\n')}\n`);
+}
+
+function formatRate(n: number): string {
+  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
+}
+
+/**
+ * Progress on stderr: a spinner redrawn every 200 ms on a TTY; otherwise one line every 10 s at
+ * most (CI logs); nothing with --json or --quiet. Returns the function that stops it.
+ */
+async function showProgress(ctx: Context, p: ImportProgress, totalBytes: number | undefined): Promise<() => void> {
+  if (ctx.settings.json || ctx.settings.quiet) return () => {};
+  const started = ctx.now();
+  const text = () => {
+    const s = p.summary;
+    const elapsed = Math.max(0.001, (ctx.now() - started) / 1000);
+    const rate = (s.rows - s.resumed) / elapsed;
+    let eta = '';
+    if (totalBytes && totalBytes > 0) {
+      const frac = Math.min(1, p.bytesRead() / totalBytes);
+      if (frac > 0.01) {
+        const left = Math.max(0, (elapsed / frac) * (1 - frac));
+        eta = `, ${Math.round(frac * 100)}%, ETA ${left >= 90 ? `${Math.round(left / 60)} min` : `${Math.round(left)} s`}`;
+      }
+    }
+    const throttled = p.rateLimited > 0 ? `, ${p.rateLimited} rate-limited retries` : '';
+    return `${s.rows} rows (${formatRate(rate)}/s${eta}): ${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed${throttled}`;
+  };
+  if (ctx.policy.canAnimate) {
+    const spinner = await ctx.spinner('importing…');
+    const timer = setInterval(() => spinner.update(text()), 200);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      spinner.stop();
+    };
+  }
+  const timer = setInterval(() => ctx.out.info(`progress: ${text()}`), NON_TTY_PROGRESS_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

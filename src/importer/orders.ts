@@ -1,0 +1,296 @@
+/**
+ * The orders import pipeline: CSV items → orders (mapping, line-item grouping, validation) →
+ * scheduler (key affinity on order_id, AIMD) → one upsert each → outcome → summary, report (input
+ * order) and journal. Prints nothing: the command reads `progress` and the result.
+ */
+import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+import type { ApiClient, RetryInfo } from '../client/types.js';
+import type { ValidOrder } from '../contract/orders.js';
+import type { CsvItem, CsvSource } from './csv-source.js';
+import type { Journal, ResumeState } from './journal.js';
+import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
+import { countOutcome, emptySummary, type Outcome, type ReportWriter, type RowResult, type Summary } from './report.js';
+import { createScheduler, type SchedulerStats } from './scheduler.js';
+
+/** One order to send (or a row already known to be rejected). */
+export interface OrderWork {
+  seq: number;
+  /** Physical line where the order starts. */
+  line: number;
+  /** Data lines it spans (1 without line items). */
+  lines: number;
+  id: string;
+  order?: ValidOrder;
+  problem?: { code: string; message: string };
+}
+
+export const DEFAULT_CONCURRENCY = 16;
+
+/** Turns CSV items into orders: with line item columns, consecutive rows of one order_id form one order. */
+export async function* readOrders(source: CsvSource, layout: ColumnLayout, opts: MappingOptions): AsyncGenerator<OrderWork> {
+  let seq = 0;
+  const idOf = (cells: readonly string[] | undefined) => {
+    const i = layout.index.order_id;
+    return (i === undefined ? undefined : cells?.[i]?.trim()) ?? '';
+  };
+
+  type Group = {
+    line: number;
+    lineNumbers: number[];
+    fields: ReturnType<typeof readOrderFields>;
+    id: string;
+    items: Array<Record<string, unknown>>;
+  };
+  let group: Group | undefined;
+
+  const finishGroup = (g: Group): OrderWork => {
+    const built = buildOrder(g.fields, g.items.length > 0 ? g.items : undefined);
+    const work: OrderWork = { seq: ++seq, line: g.line, lines: g.lineNumbers.length, id: g.id };
+    if (built.ok) work.order = built.order;
+    else {
+      // line_items[2].price → the physical line of that item
+      const message = describeFieldErrors(built.errors).replace(
+        /line_items\[(\d+)\]/g,
+        (_m, i: string) => `line item on line ${g.lineNumbers[Number(i)] ?? '?'}`,
+      );
+      work.problem = { code: 'invalid_row', message };
+    }
+    return work;
+  };
+
+  for await (const item of source.items as AsyncIterable<CsvItem>) {
+    if (item.kind === 'error') {
+      if (group) {
+        yield finishGroup(group);
+        group = undefined;
+      }
+      yield { seq: ++seq, line: item.line, lines: 1, id: idOf(item.cells), problem: { code: item.code, message: item.message } };
+      continue;
+    }
+    const id = idOf(item.cells);
+    if (!layout.hasLineItems) {
+      yield finishGroup({ line: item.line, lineNumbers: [item.line], fields: readOrderFields(item.cells, layout, opts), id, items: [] });
+      continue;
+    }
+    const lineItem = readLineItem(item.cells, layout, opts.delimiter);
+    if (group && id !== '' && id === group.id) {
+      group.lineNumbers.push(item.line);
+      if (lineItem) group.items.push(lineItem);
+      continue;
+    }
+    if (group) yield finishGroup(group);
+    group = {
+      line: item.line,
+      lineNumbers: [item.line],
+      fields: readOrderFields(item.cells, layout, opts),
+      id,
+      items: lineItem ? [lineItem] : [],
+    };
+  }
+  if (group) yield finishGroup(group);
+}
+
+export interface ImportProgress {
+  summary: Summary;
+  bytesRead(): number;
+  /** Requests answered 429 so far (each retry counts). */
+  rateLimited: number;
+  /** Requests sent, retries included. */
+  requests: number;
+  scheduler(): SchedulerStats | undefined;
+}
+
+export interface OrderImportOptions {
+  source: CsvSource;
+  layout: ColumnLayout;
+  mapping: MappingOptions;
+  client: ApiClient;
+  integrationToken?: string;
+  concurrency: number;
+  signal: AbortSignal;
+  report?: ReportWriter<string>;
+  journal?: Journal;
+  resume?: ResumeState;
+}
+
+export interface OrderImportResult {
+  summary: Summary;
+  interrupted: boolean;
+  /** An error that stops every row (authentication, integration token): the run stopped early. */
+  fatal?: unknown;
+  stats: SchedulerStats;
+  rateLimited: number;
+  requests: number;
+}
+
+/** Errors that would fail every row the same way: stop instead of rejecting the whole file. */
+function isFatal(err: unknown): boolean {
+  return err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403);
+}
+
+function classifyError(err: unknown): { outcome: Outcome; status?: number; errorCode: string; message: string } {
+  if (err instanceof ApiError) {
+    const detail = err.details?.length ? `: ${describeFieldErrors(err.details)}` : '';
+    const message = `${err.message}${detail}`;
+    const definite4xx = err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+    return { outcome: definite4xx ? 'rejected' : 'failed', status: err.status, errorCode: err.code, message };
+  }
+  if (err instanceof NetworkError)
+    return { outcome: 'failed', errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
+  if (err instanceof RetryWaitTooLongError)
+    return { outcome: 'failed', status: err.status, errorCode: 'retry_wait_too_long', message: err.message };
+  return { outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Creates an import run; `progress` can be read while `run()` works. */
+export function createOrderImport(opts: OrderImportOptions): { progress: ImportProgress; run(): Promise<OrderImportResult> } {
+  const summary = emptySummary();
+  const stop = new AbortController();
+  const signal = AbortSignal.any([opts.signal, stop.signal]);
+  let fatal: unknown;
+  let lines = 0;
+  const progress: ImportProgress = {
+    summary,
+    bytesRead: () => opts.source.bytesRead(),
+    rateLimited: 0,
+    requests: 0,
+    scheduler: () => scheduler.stats(),
+  };
+  if (opts.layout.hasLineItems) summary.lines = 0;
+
+  const finish = (r: RowResult<Outcome>, work: OrderWork, fromJournal: boolean) => {
+    countOutcome(summary, r.outcome);
+    lines += work.lines;
+    if (summary.lines !== undefined) summary.lines = lines;
+    opts.report?.add(r);
+    if (fromJournal) summary.resumed++;
+    else opts.journal?.markDone(r);
+  };
+
+  const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
+
+  const scheduler = createScheduler<OrderWork, RowResult<Outcome>>(
+    async (work, ctx) => {
+      const onRetry = (info: RetryInfo) => {
+        progress.requests++;
+        if (info.status === 429) progress.rateLimited++;
+        if (info.serverDirected || info.status === 429) ctx.throttle(info.delayMs);
+      };
+      const base = { seq: work.seq, line: work.line, id: work.id };
+      try {
+        const res = await opts.client.upsertOrder(work.order as ValidOrder, {
+          integrationToken: opts.integrationToken,
+          signal: ctx.signal,
+          onRetry,
+        });
+        progress.requests++;
+        if (res.status === 201) return { ...base, outcome: 'created', status: 201 };
+        if (res.uncertain || work.seq <= maybeSentUpTo) {
+          const why = res.uncertain
+            ? 'an earlier attempt ended without an answer and may have created it'
+            : 'sent again after an interrupted run, which may have created it';
+          return { ...base, outcome: 'unconfirmed', status: res.status, message: `answered ${res.status}: ${why}` };
+        }
+        return { ...base, outcome: 'updated', status: res.status };
+      } catch (err) {
+        progress.requests++;
+        if (err instanceof ApiError && err.status === 429) progress.rateLimited++;
+        if (signal.aborted) throw err;
+        if (isFatal(err)) {
+          fatal ??= err;
+          stop.abort();
+          throw err;
+        }
+        return { ...base, ...classifyError(err) };
+      }
+    },
+    {
+      concurrency: opts.concurrency,
+      keyOf: (w) => w.id,
+      signal,
+      beforeStart: (w) => opts.journal?.markStarted(w.seq),
+    },
+  );
+
+  async function* sendable(): AsyncGenerator<OrderWork> {
+    for await (const work of readOrders(opts.source, opts.layout, opts.mapping)) {
+      if (signal.aborted) return;
+      const previous = opts.resume?.done.get(work.seq);
+      if (previous) {
+        opts.resume?.done.delete(work.seq);
+        finish(previous as RowResult<Outcome>, work, true);
+        continue;
+      }
+      if (work.problem) {
+        finish(
+          { seq: work.seq, line: work.line, id: work.id, outcome: 'rejected', errorCode: work.problem.code, message: work.problem.message },
+          work,
+          false,
+        );
+        continue;
+      }
+      yield work;
+    }
+  }
+
+  async function run(): Promise<OrderImportResult> {
+    const stats = await scheduler.run(sendable(), (work, settled) => {
+      if (settled.ok) finish(settled.value, work, false);
+      // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
+    });
+    opts.journal?.flush();
+    return { summary, interrupted: opts.signal.aborted, fatal, stats, rateLimited: progress.rateLimited, requests: progress.requests };
+  }
+
+  return { progress, run };
+}
+
+export interface DryRunResult {
+  summary: Summary & { valid: number };
+  /** order_ids that appear on more than one line (not counting the lines of one grouped order). */
+  duplicates: Array<{ order_id: string; lines: number[] }>;
+  rejected: RowResult<Outcome>[];
+}
+
+/**
+ * Validates every row without sending; collects duplicate order_ids with their lines. Memory
+ * grows with the number of distinct order_ids (one small entry each).
+ */
+export async function dryRunOrders(
+  source: CsvSource,
+  layout: ColumnLayout,
+  mapping: MappingOptions,
+  report?: ReportWriter<string>,
+): Promise<DryRunResult> {
+  const summary = { ...emptySummary(), valid: 0 } as Summary & { valid: number };
+  if (layout.hasLineItems) summary.lines = 0;
+  const seen = new Map<string, number[]>();
+  const rejected: RowResult<Outcome>[] = [];
+  for await (const work of readOrders(source, layout, mapping)) {
+    summary.rows++;
+    if (summary.lines !== undefined) summary.lines += work.lines;
+    if (work.id) {
+      const l = seen.get(work.id);
+      if (l) l.push(work.line);
+      else seen.set(work.id, [work.line]);
+    }
+    if (work.problem) {
+      summary.rejected++;
+      const r: RowResult<Outcome> = {
+        seq: work.seq,
+        line: work.line,
+        id: work.id,
+        outcome: 'rejected',
+        errorCode: work.problem.code,
+        message: work.problem.message,
+      };
+      rejected.push(r);
+      report?.add(r);
+    } else {
+      summary.valid++;
+      report?.add({ seq: work.seq, line: work.line, id: work.id, outcome: 'valid' as Outcome, message: 'would be sent' });
+    }
+  }
+  const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([order_id, l]) => ({ order_id, lines: l }));
+  return { summary, duplicates, rejected };
+}
