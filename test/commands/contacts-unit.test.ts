@@ -6,9 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readIds } from '../../src/commands/contacts/bulk.js';
 import {
   CONTACT_CSV_COLUMNS,
-  CONTACT_TABLE_COLUMNS,
   checkPhoneRequirement,
+  contactTableColumns,
   parsePhone,
+  relativeTime,
   welcomeSmsOutcome,
 } from '../../src/commands/contacts/shared.js';
 import { type Context, createContext } from '../../src/context.js';
@@ -92,7 +93,17 @@ describe('phone requirement', () => {
 
 describe('list output columns', () => {
   it('the table shows id, email, phone, email consent, SMS consent, updated', () => {
-    expect(CONTACT_TABLE_COLUMNS.map((c) => c.header)).toEqual(['id', 'email', 'phone', 'email consent', 'sms consent', 'updated']);
+    expect(contactTableColumns(0).map((c) => c.header)).toEqual(['id', 'email', 'phone', 'email consent', 'sms consent', 'updated']);
+  });
+  it('the table shows the update time relative to now', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    expect(relativeTime('2026-03-10T11:59:30Z', now)).toBe('just now');
+    expect(relativeTime('2026-03-10T11:55:00Z', now)).toBe('5 min ago');
+    expect(relativeTime('2026-03-10T09:00:00Z', now)).toBe('3 h ago');
+    expect(relativeTime('2026-03-09T11:00:00Z', now)).toBe('1 day ago');
+    expect(relativeTime('2026-03-01T12:00:00Z', now)).toBe('9 days ago');
+    expect(relativeTime('2025-12-01T12:00:00Z', now)).toBe('2025-12-01');
+    expect(relativeTime(null, now)).toBe('');
   });
   it('CSV has every field, escapes formulas, leaves E.164 phones and numbers alone', () => {
     const { ctx, stdout } = ctxWith();
@@ -101,7 +112,7 @@ describe('list output columns', () => {
       { ...base, id: 'ct_b', first_name: '+x', last_name: '-x', phone: '+442079460958' },
       { ...base, id: 'ct_c', first_name: '\tTab', last_name: '-12.5', total_spent: {} },
     ];
-    const w = ctx.out.list('csv', CONTACT_TABLE_COLUMNS, CONTACT_CSV_COLUMNS);
+    const w = ctx.out.list('csv', contactTableColumns(0), CONTACT_CSV_COLUMNS);
     w.writePage(crafted.slice(0, 2));
     w.writePage(crafted.slice(2));
     w.end();

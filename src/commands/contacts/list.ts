@@ -9,8 +9,8 @@ import { Interrupted, UsageError } from '../../errors.js';
 import type { OutputFormat } from '../../io/output.js';
 import {
   CONTACT_CSV_COLUMNS,
-  CONTACT_TABLE_COLUMNS,
   CONTACT_TSV_COLUMNS,
+  contactTableColumns,
   parseEmail,
   parseEmailConsentFilter,
   parsePhone,
@@ -64,7 +64,7 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
   const client = await ctx.client();
   await client.ensureScope('listContacts');
 
-  const writer = ctx.out.list(format, format === 'tsv' ? CONTACT_TSV_COLUMNS : CONTACT_TABLE_COLUMNS, CONTACT_CSV_COLUMNS);
+  const writer = ctx.out.list(format, format === 'tsv' ? CONTACT_TSV_COLUMNS : contactTableColumns(ctx.now()), CONTACT_CSV_COLUMNS);
   let cursor: string | undefined;
   let more = false;
   try {

@@ -37,25 +37,33 @@ export interface ContactFieldOptions {
   defaultCountry?: string;
 }
 
-/** `2026-01-31T12:34:56.789Z` → `2026-01-31 12:34Z`: enough for a human, narrow enough for a table. */
-function shortTime(value: string | null | undefined): string {
+/** How long ago, for people: `just now`, `5 min ago`, `3 h ago`, `2 days ago`, then the date. */
+export function relativeTime(value: string | null | undefined, now: number): string {
   if (!value) return '';
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(value);
-  return m ? `${m[1]} ${m[2]}Z` : value;
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) return value;
+  const s = Math.round((now - t) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 30 * 86_400) return `${Math.floor(s / 86_400)} day${s < 2 * 86_400 ? '' : 's'} ago`;
+  return value.slice(0, 10);
 }
 
 /**
- * Table columns (human view): id, email, phone, email consent, SMS consent, updated. Only the
- * email shrinks to fit the terminal: ids, phones and consent values stay whole.
+ * Table columns (human view): id, email, phone, email consent, SMS consent, updated (relative).
+ * Only the email and the time shrink to fit the terminal: ids, phones and consent values stay whole.
  */
-export const CONTACT_TABLE_COLUMNS: Column<Contact>[] = [
-  { header: 'id', get: (c) => c.id, maxWidth: 64, noTruncate: true },
-  { header: 'email', get: (c) => c.email, maxWidth: 40 },
-  { header: 'phone', get: (c) => c.phone, noTruncate: true },
-  { header: 'email consent', get: (c) => c.email_consent, noTruncate: true },
-  { header: 'sms consent', get: (c) => c.sms_consent, noTruncate: true },
-  { header: 'updated', get: (c) => shortTime(c.updated_at), noTruncate: true },
-];
+export function contactTableColumns(now: number): Column<Contact>[] {
+  return [
+    { header: 'id', get: (c) => c.id, maxWidth: 64, noTruncate: true },
+    { header: 'email', get: (c) => c.email, maxWidth: 40 },
+    { header: 'phone', get: (c) => c.phone, noTruncate: true },
+    { header: 'email consent', get: (c) => c.email_consent, noTruncate: true },
+    { header: 'sms consent', get: (c) => c.sms_consent, noTruncate: true },
+    { header: 'updated', get: (c) => relativeTime(c.updated_at, now) },
+  ];
+}
 
 /** TSV (stdout not a terminal, no format chosen): the table's columns, values in full. */
 export const CONTACT_TSV_COLUMNS: Column<Contact>[] = [
