@@ -557,7 +557,7 @@ export class ServiceClient implements ApiClient {
     this.warnedDeprecations.add(route);
     const { successor, sunset } = deprecationNotice(headers);
     const parts = [`${route} is deprecated by the service`];
-    const known = KNOWN_SUCCESSORS[route];
+    const known = KNOWN_SUCCESSORS.find(([re]) => re.test(route))?.[1];
     if (known) parts.push(`use ${known} instead`);
     else if (successor) parts.push(`successor: ${successor}`);
     if (sunset) parts.push(`sunset: ${sunset}`);
@@ -571,9 +571,9 @@ function routePath(req: SendRequest): string {
 }
 
 /** Successors the spec names for deprecated routes (the Link header only gives a URL). */
-const KNOWN_SUCCESSORS: Record<string, string> = {
-  'POST /v1/contacts/{id}/unsubscribe': 'PATCH /v1/contacts/{id} with email_consent "unsubscribed"',
-};
+const KNOWN_SUCCESSORS: Array<[RegExp, string]> = [
+  [/^POST \/v1\/contacts\/[^/]+\/unsubscribe\/?$/, 'PATCH /v1/contacts/{id} with email_consent "unsubscribed"'],
+];
 
 function parseBody(text: string, headers: HeaderBag): unknown {
   if (text.length === 0) return undefined;

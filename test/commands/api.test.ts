@@ -1,0 +1,92 @@
+/**
+ * svc api: raw authenticated requests against the real sandbox.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+let token: string;
+
+beforeAll(async () => {
+  sb = await withSandbox();
+  cfg = tempConfigDir();
+  token = await sb.tokenWithAllScopes();
+});
+afterAll(async () => {
+  cfg.cleanup();
+  await sb.close();
+});
+
+function svc(argv: string[], opts: RunOptions = {}) {
+  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token, ...opts.env } });
+}
+
+describe('svc api', () => {
+  it('POST with -F fields sends a typed JSON body and prints the answer', async () => {
+    const r = await svc([
+      'api',
+      'POST',
+      '/v1/contacts',
+      '-F',
+      'email=api1@example.com',
+      '-F',
+      'send_welcome_sms=false',
+      '-F',
+      'first_name=Api',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body).toMatchObject({ email: 'api1@example.com', first_name: 'Api' });
+    expect(body.id).toMatch(/^ct_/);
+  });
+
+  it('GET with -F fields sends a query string', async () => {
+    const r = await svc(['api', 'GET', '/v1/contacts', '-F', 'email=api1@example.com', '-F', 'limit=5']);
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0].email).toBe('api1@example.com');
+  });
+
+  it('--input reads the body from a file or stdin; -i prints status and headers', async () => {
+    const file = join(cfg.dir, 'body.json');
+    writeFileSync(file, JSON.stringify({ email: 'api2@example.com' }));
+    const fromFile = await svc(['api', 'POST', '/v1/contacts', '--input', file, '-i']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toMatch(/^HTTP\/1\.1 201\n/);
+    expect(fromFile.stdout).toMatch(/\nx-request-id: \S+\n/);
+    const fromStdin = await svc(['api', 'POST', '/v1/events', '--input', '-'], {
+      stdin: JSON.stringify({ event_type: 'ping', email: 'api2@example.com' }),
+    });
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ status: 'accepted' });
+  });
+
+  it('prints the error body and exits 1 on 4xx; 3 on 401', async () => {
+    const nf = await svc(['api', 'GET', '/v1/contacts/ct_missing']);
+    expect(nf.code).toBe(1);
+    expect(JSON.parse(nf.stdout).error.code).toBe('not_found');
+    expect(nf.stderr).toMatch(/error: GET \/v1\/contacts\/ct_missing answered HTTP 404 not_found/);
+    const bad = await svc(['api', 'GET', '/v1/contacts'], { env: { SVC_TOKEN: 'revoked-or-wrong' } });
+    expect(bad.code).toBe(3);
+    expect(bad.stdout + bad.stderr).not.toContain('revoked-or-wrong');
+  });
+
+  it('rejects a bad method or a path without a slash before sending (exit 2)', async () => {
+    expect((await svc(['api', 'FETCH', '/v1/contacts'])).code).toBe(2);
+    expect((await svc(['api', 'GET', 'v1/contacts'])).code).toBe(2);
+  });
+
+  it('the deprecated unsubscribe warns once, naming the successor', async () => {
+    const created = JSON.parse((await svc(['api', 'POST', '/v1/contacts', '-F', 'email=dep@example.com'])).stdout);
+    const r = await svc(['api', 'POST', `/v1/contacts/${created.id}/unsubscribe`]);
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('deprecated'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('PATCH /v1/contacts/{id}');
+  });
+});

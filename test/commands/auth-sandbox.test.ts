@@ -1,0 +1,32 @@
+/**
+ * --sandbox: the embedded sandbox starts in-process, credentials are created on first use and
+ * remembered, and its data persists in the data folder between runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+let cfg: { dir: string; cleanup: () => void };
+beforeAll(() => {
+  cfg = tempConfigDir();
+});
+afterAll(() => cfg.cleanup());
+
+describe('--sandbox', () => {
+  it('needs no login, remembers its credentials and keeps its data between runs', async () => {
+    const env = { SVC_CONFIG_DIR: cfg.dir };
+    const first = await runCli(['contacts', 'create', '--email', 'embedded@example.com', '--json', '--sandbox'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const created = JSON.parse(first.stdout);
+
+    const status1 = JSON.parse((await runCli(['auth', 'status', '--json', '--profile', 'embedded-sandbox'], { env })).stdout);
+    expect(status1).toMatchObject({ profile: 'embedded-sandbox', method: 'client_credentials', credentials_source: 'profile' });
+
+    const second = await runCli(['contacts', 'get', created.id, '--json'], { env: { ...env, SVC_SANDBOX: '1' } });
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).email).toBe('embedded@example.com');
+
+    const token = await runCli(['auth', 'token', '--sandbox'], { env });
+    expect(token.code, token.stderr).toBe(0);
+    expect(token.stdout.trim().length).toBeGreaterThan(10);
+  });
+});
