@@ -26,6 +26,8 @@ export interface ContactsFixture {
   email(): string;
   forceConsent(id: string, consent: { email_consent?: string; sms_consent?: string }): Promise<unknown>;
   welcomeSms(id: string): Promise<number>;
+  /** An API token with only these scopes. */
+  tokenWith(scopes: string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function contactsFixture(): Promise<ContactsFixture> {
     phone,
     create: (flags = []) => json<Contact>(['contacts', 'create', '--email', email(), ...flags]),
     forceConsent: (id, consent) => sb.admin.forceConsent(id, consent),
+    tokenWith: async (scopes) => (await sb.admin.createApiToken(scopes)).token,
     async welcomeSms(id) {
       const raw = (await sb.admin.outbox({ type: 'welcome_sms' })) as unknown;
       const list = (Array.isArray(raw) ? raw : (raw as { data: OutboxEntry[] }).data) as OutboxEntry[];

@@ -99,6 +99,7 @@ describe('paging', () => {
     inserting = false;
     await inserter;
     expect(r.code, r.stderr).toBe(0);
+    expect(inserted.length).toBeGreaterThan(0);
     const got = r.stdout
       .trim()
       .split('\n')
@@ -302,6 +303,45 @@ describe('delete', () => {
     const again = await fx.svc(['contacts', 'delete', '--ids-file', '-', '--yes'], { stdin: `${a.id}\n${b.id}\n` });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/rows 2 {2}deleted 0 {2}not_found 2 {2}rejected 0 {2}failed 0/);
+  });
+});
+
+describe('scopes and conflicts', () => {
+  it('a read-only token cannot write: exit 3 with a hint, nothing created', async () => {
+    const token = await fx.tokenWith(['contacts_read']);
+    const email = fx.email();
+    const r = await fx.svc(['contacts', 'create', '--email', email], { env: { SVC_TOKEN: token } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/contacts_write/);
+    expect(await fx.json(['contacts', 'list', '--email', email])).toEqual([]);
+  });
+
+  it('a write-only token can still patch consent (the service does the checks it cannot read for)', async () => {
+    const c = await fx.create(['--phone', fx.phone()]);
+    const token = await fx.tokenWith(['contacts_write']);
+    const r = await fx.svc(['contacts', 'patch', c.id, '--sms-consent', 'single_opt_in', '--json'], { env: { SVC_TOKEN: token } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: c.id, sms_consent: 'single_opt_in' });
+  });
+
+  it("patch to another contact's email exits 1 naming that contact; nothing changes", async () => {
+    const a = await fx.create();
+    const b = await fx.create();
+    const r = await fx.svc(['contacts', 'patch', b.id, '--email', a.email as string]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(a.id);
+    expect((await fx.json<Contact>(['contacts', 'get', b.id])).email).toBe(b.email);
+  });
+
+  it('delete --ids-file on a terminal without --yes asks once', async () => {
+    const a = await fx.create();
+    const b = await fx.create();
+    const file = join(tmp.dir, 'ask-ids.txt');
+    writeFileSync(file, `${a.id}\n${b.id}\n`);
+    const r = await fx.svc(['contacts', 'delete', '--ids-file', file], { tty: true, stdin: 'y\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Delete 2 contacts/);
+    for (const c of [a, b]) expect((await fx.svc(['contacts', 'get', c.id])).code).toBe(1);
   });
 });
 
