@@ -135,6 +135,39 @@ describe('welcome SMS (outbox) on a move into SMS subscribed', () => {
     expect(await fx.welcomeSms(c.id)).toBe(1);
   });
 
+  it('create landing on a merchant-suppressed contact (200) reports the SMS from its previous state', async () => {
+    const fresh = await fx.create(['--phone', fx.phone(), '--email-consent', 'suppressed']);
+    const r = await fx.svc([
+      'contacts',
+      'create',
+      '--email',
+      fresh.email as string,
+      '--sms-consent',
+      'subscribed',
+      '--phone',
+      fresh.phone as string,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/welcome SMS will be sent/);
+    expect(await fx.welcomeSms(fresh.id)).toBe(1);
+
+    await fx.json(['contacts', 'patch', fresh.id, '--email-consent', 'suppressed']);
+    const again = await fx.svc([
+      'contacts',
+      'create',
+      '--email',
+      fresh.email as string,
+      '--sms-consent',
+      'subscribed',
+      '--phone',
+      fresh.phone as string,
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toBe(fresh.id);
+    expect(again.stderr).not.toMatch(/welcome/);
+    expect(await fx.welcomeSms(fresh.id)).toBe(1);
+  });
+
   it('create --if-exists update into subscribed sends one only when it was not subscribed', async () => {
     const c = await fx.create(['--phone', fx.phone()]);
     const args = [
