@@ -386,7 +386,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     genReqId: () => `req_${bootId}${(++counter).toString(36).padStart(8, '0')}`,
     return503OnClosing: true,
     forceCloseConnections: true,
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
+    // Errors raised before routing (malformed or overlong paths) get the service's error body too.
+    frameworkErrors: (error, req, reply) => {
+      reply.header('x-request-id', req.id);
+      const tooLong = (error as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      sendError(
+        reply,
+        new ServiceError(
+          400,
+          'invalid_request',
+          tooLong ? 'a path parameter is longer than 1024 characters' : 'the request path is malformed',
+        ),
+      );
+    },
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
