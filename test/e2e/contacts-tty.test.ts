@@ -43,7 +43,7 @@ function tmux(args: string[]): string {
 }
 
 /** Polls the pane until `pattern` shows (at most `ms`). */
-async function waitFor(session: string, pattern: RegExp, ms = 10_000): Promise<string> {
+async function waitFor(session: string, pattern: RegExp, ms = 20_000): Promise<string> {
   const until = Date.now() + ms;
   let screen = '';
   while (Date.now() < until) {
@@ -85,7 +85,7 @@ describe.skipIf(!built)('delete through real pipes', () => {
   });
 });
 
-describe.skipIf(!built || !hasTmux)('delete in a real terminal (tmux)', () => {
+describe.skipIf(!built || !hasTmux)('delete in a real terminal (tmux)', { timeout: 60_000 }, () => {
   it('answering n keeps the contact (exit 1)', async () => {
     const c: Contact = await fx.create();
     const { screen, code } = await deleteInTerminal(c.id, 'n');
