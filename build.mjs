@@ -2,16 +2,18 @@
 // command's implementation is its own chunk loaded on demand (svc --version loads none of them).
 // Third-party packages stay external and are resolved from node_modules at run time, except
 // commander, which every start needs and which is cheaper to load inside the entry chunk.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
 
-rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+// Build beside dist/ and swap it in, so a process running the old build (a test, a second
+// terminal) never sees a half-empty folder.
+const tmp = `dist.tmp-${process.pid}`;
 await build({
   entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
-  outdir: 'dist',
+  outdir: tmp,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -25,3 +27,5 @@ await build({
   logLevel: 'warning',
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
 });
+rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+renameSync(tmp, 'dist');

@@ -52,7 +52,8 @@ export function describeError(err: unknown): ErrorReport {
     } else if (err.status === 401 || err.code === 'unauthorized') hint = 'run `svc auth login` (or check SVC_TOKEN)';
     else if (err.code === 'invalid_client') hint = 'check the client id and secret, then `svc auth login` again';
     else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
-    const where = err.method && err.path ? ` (${err.method} ${err.path})` : '';
+    const route = err.path && err.method && !err.path.startsWith(`${err.method} `) ? `${err.method} ${err.path}` : err.path;
+    const where = route ? ` (${route})` : '';
     const detail = err.details?.length ? `: ${err.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : '';
     return {
       exitCode: err.isAuthError ? EXIT.auth : EXIT.failure,
@@ -109,10 +110,14 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     const controller = new AbortController();
     signal = controller.signal;
     let interrupts = 0;
+    let firstAt = 0;
     const onSignal = (name: NodeJS.Signals) => {
       interrupts++;
-      // A second Ctrl-C while a command is saving its progress means "now".
-      if (interrupts > 1) process.exit(130);
+      const now = Date.now();
+      if (interrupts === 1) firstAt = now;
+      // A second Ctrl-C while a command is saving its progress means "now". A repeat within
+      // 500 ms is not a person: conf's atomic writer (when-exit) re-raises the signal it caught.
+      else if (now - firstAt > 500) process.exit(130);
       controller.abort(new DOMException(`received ${name}`, 'AbortError'));
     };
     process.on('SIGINT', onSignal);
