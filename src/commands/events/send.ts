@@ -309,7 +309,7 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
   printSummary(ctx, summary, opts, file, unlisted);
   if (summary.interrupted) {
     throw new Interrupted(
-      `interrupted: lines up to ${summary.lastLine} were read and their events settled; later lines were not sent`,
+      `interrupted after line ${summary.lastLine}: the events up to it are settled (see the summary); later lines were not sent`,
       file !== '-' ? `to send the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -` : undefined,
     );
   }

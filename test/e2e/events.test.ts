@@ -1,0 +1,164 @@
+/**
+ * The built `svc events send` as a CI job runs it: a child process with pipes (no TTY), only
+ * environment credentials, no config file. Needs `node build.mjs` first (npm test does it).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'svc.js');
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function svc(
+  args: string[],
+  env: Record<string, string>,
+  opts: { stdin?: string; onSpawn?: (kill: (s: NodeJS.Signals) => void) => void } = {},
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? '');
+    opts.onSpawn?.((s) => child.kill(s));
+  });
+}
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist', 'main.js'))) {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, [join(root, 'build.mjs')], { cwd: root });
+  }
+}, 60_000);
+
+beforeEach(async () => {
+  sb = await withSandbox();
+  cfg = tempConfigDir();
+});
+
+afterEach(async () => {
+  await sb.close();
+  cfg.cleanup();
+});
+
+/** Only what a CI job sets: the address, a credential, an empty home and config folder. */
+function ciEnv(creds: Record<string, string>): Record<string, string> {
+  return { HOME: cfg.dir, SVC_CONFIG_DIR: join(cfg.dir, 'config'), SVC_BASE_URL: sb.baseUrl, CI: 'true', ...creds };
+}
+
+describe('spawned svc events send, CI style', () => {
+  it('SVC_TOKEN only, no TTY: exit 0, JSON on stdout, nothing on stderr; the flow ran once', async () => {
+    await sb.admin.createFlow('ci_check');
+    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
+    const r = await svc(['events', 'send', '--type', 'ci_check', '--email', 'ci@example.com', '--prop', 'build=1234', '--json'], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body).toEqual({ status: 'accepted', id: expect.stringMatching(/^ev_/) });
+    expect(existsSync(join(cfg.dir, 'config', 'config.json'))).toBe(false);
+    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    expect(runs.map((x) => x.event_id)).toEqual([body.id]);
+  });
+
+  it('SVC_CLIENT_ID/SVC_CLIENT_SECRET only: exit 0, JSON on stdout, nothing on stderr', async () => {
+    const app = await sb.admin.createApp(['events_write']);
+    const env = ciEnv({ SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret });
+    const r = await svc(['events', 'send', '--type', 'ci_check', '--email', 'ci@example.com', '--json'], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).status).toBe('accepted');
+    expect(r.stdout).not.toContain(app.client_secret);
+  });
+
+  it('human mode off a TTY: the id alone on stdout, a plain note on stderr, no colour', async () => {
+    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
+    const r = await svc(['events', 'send', '--type', 'ci_check', '--contact-id', 'ct_missing'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: the service rejected the event \(HTTP 404\)/);
+    const ok = await svc(['events', 'send', '--type', 'ci_check', '--email', 'x@example.com'], env);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^ev_\w+\n$/);
+    expect(ok.stderr).toContain('does not mean a Flow');
+    expect(ok.stderr).not.toMatch(/\u001b\[/);
+  });
+
+  it('an NDJSON file on stdin with --json: the summary on stdout, nothing on stderr', async () => {
+    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
+    const lines = Array.from({ length: 30 }, (_, i) => JSON.stringify({ event_type: 'bulk', email: `b${i}@example.com` }));
+    const r = await svc(['events', 'send', '--file', '-', '--json'], env, { stdin: `${lines.join('\n')}\n` });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 30, accepted: 30, rejected: 0, failed: 0, unconfirmed: 0 });
+  });
+
+  it('Ctrl-C: in-flight events finish, exit 130, and the printed tail command sends exactly the rest', async () => {
+    await sb.admin.createFlow('slow');
+    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
+    const file = join(cfg.dir, 'slow.ndjson');
+    const total = 200;
+    writeFileSync(
+      file,
+      `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'slow', email: `s${i}@example.com` })).join('\n')}\n`,
+    );
+    await sb.admin.setFaults({ latency_ms: 100 });
+    let poll: NodeJS.Timeout | undefined;
+    const r = await svc(['events', 'send', '--file', file, '--concurrency', '4', '--json'], env, {
+      // Interrupt once events are flowing (not at a fixed time: start-up is slow on a busy machine).
+      onSpawn: (kill) => {
+        poll = setInterval(async () => {
+          if ((await sb.admin.outbox({ type: 'flow_run' })).length >= 8) {
+            clearInterval(poll);
+            kill('SIGINT');
+          }
+        }, 50);
+      },
+    });
+    clearInterval(poll);
+    await sb.admin.setFaults({});
+    expect(r.code).toBe(130);
+    const s = JSON.parse(r.stdout);
+    const after = s.interrupted_after_line as number;
+    expect(after).toBeGreaterThan(0);
+    expect(after).toBeLessThan(total);
+    expect(s).toMatchObject({ rows: after, accepted: after, unconfirmed: 0 });
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'interrupted',
+      hint: `to send the rest: tail -n +${after + 1} ${file} | svc events send --file -`,
+    });
+    expect(await sb.admin.outbox({ type: 'flow_run' })).toHaveLength(after);
+
+    const rest = await svc(['events', 'send', '--file', '-', '--json'], env, {
+      stdin: `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'slow', email: `s${i}@example.com` }))
+        .slice(after)
+        .join('\n')}\n`,
+    });
+    expect(rest.code).toBe(0);
+    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    expect(runs).toHaveLength(total);
+    expect(new Set(runs.map((x) => x.contact_id)).size).toBe(total);
+  });
+});
