@@ -73,3 +73,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     },
   };
 }
+
+export { buildOpenApi } from './openapi.js';
+export { openApiText, writeOpenApiFile } from './openapi-write.js';

@@ -28,7 +28,7 @@ import { sendEvent } from './domain/events.js';
 import { orderView, upsertOrder } from './domain/orders.js';
 import type { Faults } from './faults.js';
 import { isLoopback, parseFormBody, parseJsonBody, sendError, sendJson } from './http.js';
-import { buildOpenApi } from './openapi.js';
+import { openApiText } from './openapi-write.js';
 import { ROUTES, type RouteSpec } from './routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -468,7 +468,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   let openapi: string | undefined;
   app.get('/openapi.json', (_req, reply) => {
-    openapi ??= `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+    openapi ??= openApiText();
     return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(openapi);
   });
 
