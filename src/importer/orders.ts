@@ -3,6 +3,7 @@
  * scheduler (key affinity on order_id, AIMD) → one upsert each → outcome → summary, report (input
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
+import { setMaxListeners } from 'node:events';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 import type { ApiClient, RetryInfo } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
@@ -147,6 +148,8 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
   const summary = emptySummary();
   const stop = new AbortController();
   const signal = AbortSignal.any([opts.signal, stop.signal]);
+  // Every request in flight listens to it (the default limit of 10 would warn at concurrency > 10).
+  setMaxListeners(0, signal);
   let fatal: unknown;
   let lines = 0;
   const progress: ImportProgress = {

@@ -1,0 +1,102 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let token: string;
+let tmp: { dir: string; cleanup: () => void };
+const env = () => ({ SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token });
+
+beforeAll(async () => {
+  sb = await withSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(async () => {
+  await sb.admin.reset();
+  token = await sb.tokenWithAllScopes();
+  tmp = tempConfigDir();
+});
+afterEach(() => tmp.cleanup());
+
+function writeOrders(path: string, n: number, opts: { invalidEvery?: number; repeatEvery?: number } = {}): void {
+  const lines = ['order_id,total,currency,order_date,email'];
+  for (let i = 1; i <= n; i++) {
+    if (opts.invalidEvery && i % opts.invalidEvery === 0) lines.push(`X-${i},not-a-number,EUR,2024-01-01,x@example.com`);
+    else if (opts.repeatEvery && i % opts.repeatEvery === 0) lines.push(`R-${i - 1},${i}.00,EUR,2024-01-01,c${i % 50}@example.com`);
+    else lines.push(`R-${i},${i}.00,EUR,2024-01-01,c${i % 50}@example.com`);
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+describe('svc orders import: interruption and --resume', () => {
+  it('Ctrl-C saves progress and exits 130 with the resume command; --resume finishes with the totals of one run', async () => {
+    const file = join(tmp.dir, 'orders.csv');
+    const report = join(tmp.dir, 'report.csv');
+    writeOrders(file, 400, { invalidEvery: 37, repeatEvery: 11 });
+    await sb.admin.setFaults({ latency_ms: 10 });
+    const controller = new AbortController();
+    const timer = setInterval(async () => {
+      const o = await sb.admin.order('R-150');
+      if (o) controller.abort();
+    }, 20);
+    const first = await runCli(['orders', 'import', file, '--initial-sync', '--report', report, '--concurrency', '8'], {
+      env: env(),
+      signal: controller.signal,
+    });
+    clearInterval(timer);
+    expect(first.code).toBe(130);
+    expect(first.stderr).toMatch(/interrupted after \d+ finished row/);
+    expect(first.stderr).toContain(`continue with: svc orders import ${file} --resume --initial-sync --concurrency 8 --report ${report}`);
+
+    // Another file or other options are refused.
+    const other = await runCli(['orders', 'import', file, '--resume', '--report', report], { env: env() });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/different options: initial_sync was true, now false/);
+
+    await sb.admin.setFaults({});
+    const second = await runCli(['orders', 'import', file, '--initial-sync', '--report', report, '--resume', '--json'], { env: env() });
+    expect(second.code).toBe(4);
+    const s = JSON.parse(second.stdout);
+    // The uninterrupted run: 400 rows, 10 invalid, 35 repeats (updates), 355 creates. Rows the first
+    // run may have sent but not recorded are sent again and count as unconfirmed when they answer 200.
+    expect(s.rows).toBe(400);
+    expect(s.rejected).toBe(10);
+    expect(s.failed).toBe(0);
+    expect(s.created + s.updated + s.unconfirmed).toBe(390);
+    expect(s.created).toBeLessThanOrEqual(355);
+    expect(s.updated).toBeLessThanOrEqual(35);
+    expect(s.created + s.unconfirmed).toBeGreaterThanOrEqual(355);
+    expect(s.resumed).toBeGreaterThan(50);
+    expect(s.resumed).toBeLessThan(400);
+    const lines = readFileSync(report, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(401);
+    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: 400 }, (_, i) => i + 2));
+    for (let i = 1; i <= 400; i++) if (i % 37 !== 0 && i % 11 !== 0) expect(await sb.admin.order(`R-${i}`), `R-${i}`).toBeDefined();
+    // Finished: the journal is gone, so resuming again has nothing to do.
+    const again = await runCli(['orders', 'import', file, '--initial-sync', '--report', report, '--resume'], { env: env() });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/nothing to resume/);
+  });
+
+  it('refuses to resume from a journal made from a different file', async () => {
+    const file = join(tmp.dir, 'orders.csv');
+    const journal = join(tmp.dir, 'j.journal');
+    writeOrders(file, 50);
+    await sb.admin.setFaults({ latency_ms: 20 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const first = await runCli(['orders', 'import', file, '--journal', journal, '--concurrency', '2'], {
+      env: env(),
+      signal: controller.signal,
+    });
+    expect(first.code).toBe(130);
+    writeOrders(file, 51);
+    const r = await runCli(['orders', 'import', file, '--journal', journal, '--resume'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/different file/);
+  });
+});
