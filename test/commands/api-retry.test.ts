@@ -1,0 +1,81 @@
+/**
+ * Server-directed waits through the CLI: a 429 with Retry-After: 3 is waited for at least 3 s;
+ * one longer than --max-retry-wait fails at once with a clear message. The sandbox's clock is
+ * the only fake: held still so that its one-second rate-limit window answers Retry-After: 3.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/main.js';
+import { fakeIO, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+let offset = 0;
+/** While set, the sandbox's clock stands still at this instant. */
+let frozen: number | undefined;
+let token: string;
+
+beforeAll(async () => {
+  sb = await withSandbox({ now: () => frozen ?? Date.now() + offset });
+  cfg = tempConfigDir();
+  token = await sb.tokenWithAllScopes();
+});
+afterAll(async () => {
+  cfg.cleanup();
+  await sb.close();
+});
+
+/** Makes every request of `token` answer 429 with Retry-After: 3 until the clock runs again. */
+async function armRetryAfter3(): Promise<void> {
+  frozen = undefined;
+  offset += 5000; // a fresh window
+  await sb.admin.setFaults({ rate_limit_rps: 1 });
+  const first = await fetch(`${sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  expect(first.status).toBe(200);
+  // The window opened "2 s in the future" and the clock stands still: 3 s always remain.
+  frozen = Date.now() + offset - 2000;
+  const probe = await fetch(`${sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  expect(probe.status).toBe(429);
+  expect(probe.headers.get('retry-after')).toBe('3');
+}
+
+function release(): void {
+  frozen = undefined;
+  offset += 10_000; // a new window by the time the client comes back
+}
+
+describe('Retry-After honoured exactly', () => {
+  it('waits at least 3 s on a 429 with Retry-After: 3, then succeeds', async () => {
+    await armRetryAfter3();
+    const f = fakeIO();
+    let sawAt = 0;
+    f.io.stderr.on('data', (d: Buffer) => {
+      if (!sawAt && d.toString().includes('→ 429')) {
+        sawAt = Date.now();
+        release();
+      }
+    });
+    const code = await main(['contacts', 'list', '--json', '--debug'], {
+      io: f.io,
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+    });
+    const waited = Date.now() - sawAt;
+    expect(code, f.stderr()).toBe(0);
+    expect(sawAt).toBeGreaterThan(0);
+    expect(f.stderr()).toMatch(/waiting 3000 ms as the service asked before attempt 2/);
+    expect(f.stderr()).toMatch(/GET \S+\/v1\/contacts\S* → 200 .*attempt 2/);
+    expect(waited).toBeGreaterThanOrEqual(2990);
+  });
+
+  it('fails at once when Retry-After exceeds --max-retry-wait (no silent cap)', async () => {
+    await armRetryAfter3();
+    const started = Date.now();
+    const r = await runCli(['contacts', 'list', '--max-retry-wait', '2'], {
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+    });
+    release();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/asked to wait 3 s .* more than the maximum of 2 s; raise it with --max-retry-wait/);
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+});
