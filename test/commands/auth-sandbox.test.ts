@@ -25,6 +25,15 @@ describe('--sandbox', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout).email).toBe('embedded@example.com');
 
+    const sandboxStatus = await runCli(['auth', 'status', '--json', '--sandbox'], { env });
+    expect(sandboxStatus.code, sandboxStatus.stderr).toBe(0);
+    expect(JSON.parse(sandboxStatus.stdout)).toMatchObject({
+      profile: 'embedded-sandbox',
+      method: 'client_credentials',
+      client_id: status1.client_id,
+      scopes: ['contacts_read', 'contacts_write', 'events_write', 'orders_write'],
+    });
+
     const token = await runCli(['auth', 'token', '--sandbox'], { env });
     expect(token.code, token.stderr).toBe(0);
     expect(token.stdout.trim().length).toBeGreaterThan(10);

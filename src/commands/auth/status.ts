@@ -4,12 +4,14 @@
  * client credentials it makes sure a valid token exists (renewing it if needed), which also proves
  * the credentials work. Never prints a secret. Exit 3 when not logged in.
  */
-import { buildServiceClient } from '../../client/factory.js';
+import type { ServiceClient } from '../../client/client.js';
+import { buildSandboxClient, buildServiceClient, EMBEDDED_SANDBOX_PROFILE } from '../../client/factory.js';
 import type { Context } from '../../context.js';
 import { resolveAuth } from '../../store/credentials.js';
 import { secondsUntil } from './shared.js';
 
 export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+  if (ctx.settings.sandbox) return sandboxStatus(ctx);
   const store = await ctx.store();
   const auth = resolveAuth({ flags: ctx.flags, env: ctx.env, profileName: ctx.settings.profile, store });
   const creds = auth.credentials;
@@ -34,15 +36,7 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
   if (creds && auth.baseUrl) {
     const { client } = await buildServiceClient(ctx);
     try {
-      if (creds.method === 'client_credentials') {
-        await client.accessToken(ctx.signal);
-        const expiresAt = client.tokens.expiresAt();
-        report.scopes = client.tokens.grantedScopes() ?? null;
-        if (expiresAt !== undefined) {
-          report.token_expires_in = secondsUntil(expiresAt, ctx.now());
-          report.token_expires_at = new Date(expiresAt).toISOString();
-        }
-      }
+      if (creds.method === 'client_credentials') await addTokenState(ctx, client, report);
     } finally {
       await client.close();
     }
@@ -51,6 +45,49 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
   if (ctx.settings.json) ctx.out.json(report);
   else printHuman(ctx, report);
   return creds ? 0 : 3;
+}
+
+/** Fills scopes and expiry from a valid token (renewed first if due). */
+async function addTokenState(ctx: Context, client: ServiceClient, report: Record<string, unknown>): Promise<void> {
+  await client.accessToken(ctx.signal);
+  const expiresAt = client.tokens.expiresAt();
+  report.scopes = client.tokens.grantedScopes() ?? null;
+  if (expiresAt !== undefined) {
+    report.token_expires_in = secondsUntil(expiresAt, ctx.now());
+    report.token_expires_at = new Date(expiresAt).toISOString();
+  }
+}
+
+/** --sandbox: the embedded sandbox's remembered credentials (created now if this is the first use). */
+async function sandboxStatus(ctx: Context): Promise<number> {
+  const { client, close } = await buildSandboxClient(ctx);
+  try {
+    const store = await ctx.store();
+    const profile = store.getProfile(EMBEDDED_SANDBOX_PROFILE);
+    const report: Record<string, unknown> = {
+      profile: EMBEDDED_SANDBOX_PROFILE,
+      profile_source: 'sandbox',
+      logged_in: true,
+      base_url: client.baseUrl,
+      base_url_source: 'sandbox',
+      method: 'client_credentials',
+      credentials_source: 'profile',
+      credentials_from: 'embedded sandbox',
+      client_id: profile?.client_id ?? null,
+      client_auth: 'post',
+      requested_scopes: null,
+      scopes: null,
+      token_expires_in: null,
+      token_expires_at: null,
+      store: store.path,
+    };
+    await addTokenState(ctx, client, report);
+    if (ctx.settings.json) ctx.out.json(report);
+    else printHuman(ctx, report);
+    return 0;
+  } finally {
+    await close();
+  }
 }
 
 function printHuman(ctx: Context, r: Record<string, unknown>): void {
@@ -94,5 +131,6 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
 }
 
 function sourceText(source: string): string {
+  if (source === 'sandbox') return 'the embedded sandbox, started for this command';
   return source === 'flag' ? '--base-url' : source === 'env' ? 'SVC_BASE_URL' : 'profile';
 }
