@@ -123,6 +123,13 @@ describe('svc events send (one event)', () => {
     expect(JSON.parse(res.stdout).status).toBe('accepted');
   });
 
+  it('on a full TTY (spinner allowed): the id on stdout, the note on stderr', async () => {
+    const res = await runCli(['events', 'send', '--type', 'tty', '--email', 't@events.test', '--prop', 'n=1'], { env, tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^ev_\w+\n$/);
+    expect(res.stderr).toContain('accepted for processing');
+  });
+
   it('a 404 for an unknown --contact-id exits 1 naming the problem', async () => {
     const res = await runCli(['events', 'send', '--type', 'x', '--contact-id', 'ct_nope'], { env });
     expect(res.code).toBe(1);
@@ -246,6 +253,27 @@ describe('svc events send --file', () => {
     const runs = await flowRunsByContact();
     expect(runs.size).toBe(60);
     expect([...runs.values()].every((ids) => ids.length === 1)).toBe(true);
+  });
+
+  it('a token without events_write: exit 3 at once, for a single event and for a file, nothing stored', async () => {
+    const weak = { ...env, SVC_TOKEN: (await sb.admin.createApiToken(['contacts_read'])).token };
+    const single = await runCli(['events', 'send', '--type', 'x', '--email', 'w@events.test'], { env: weak });
+    expect(single.code).toBe(3);
+    expect(single.stderr).toContain('events_write');
+    const file = eventsFile(50, 'weak');
+    const bulk = await runCli(['events', 'send', '--file', file, '--json'], { env: weak });
+    expect(bulk.code).toBe(3);
+    expect(bulk.stdout).toBe('');
+    expect(JSON.parse(bulk.stderr).error.code).toBe('insufficient_scope');
+    expect(await sb.admin.outbox()).toEqual([]);
+  });
+
+  it('on a full TTY: a bulk send with the spinner still prints the summary table', async () => {
+    const file = eventsFile(250, 'spin');
+    const res = await runCli(['events', 'send', '--file', file], { env, tty: true });
+    expect(res.code).toBe(0);
+    const plain = res.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/^rows\s+250\naccepted\s+250\n/);
   });
 
   it('on a TTY: a summary table and a resend command for unconfirmed lines', async () => {
