@@ -3,6 +3,8 @@
  * emulated service on a loopback port with a SQLite store.
  */
 
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
 import { ensureDefaultBusiness } from './domain/auth.js';
 import { clearCaches, type Domain, newCache } from './domain/context.js';
@@ -35,7 +37,9 @@ export interface RunningSandbox {
 const TABLES = ['apps', 'access_tokens', 'api_tokens', 'integrations', 'contacts', 'orders', 'events', 'flows', 'outbox'];
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  const db = new SandboxDb(opts.db ?? ':memory:');
+  const file = opts.db ?? ':memory:';
+  if (file !== ':memory:' && !file.startsWith('file:')) mkdirSync(dirname(resolve(file)), { recursive: true });
+  const db = new SandboxDb(file);
   const now = opts.now ?? Date.now;
   const domain: Domain = { db, now, tokenTtlSeconds: opts.tokenTtlSeconds ?? 7200, cache: newCache() };
   ensureDefaultBusiness(domain);

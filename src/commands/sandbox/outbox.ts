@@ -1,6 +1,58 @@
-import { NotImplementedError } from '../../errors.js';
+/** svc sandbox outbox: the side effects a running sandbox recorded (welcome SMS, flow triggers and runs, revenue attribution). */
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Column } from '../../io/output.js';
+import { adminCall, sandboxBaseUrl } from './admin-client.js';
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('sandbox outbox');
+export const SIDE_EFFECT_TYPES = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'] as const;
+
+export interface OutboxOptions {
+  type?: string;
+  after?: string;
+  businessId?: string;
+}
+
+export interface SideEffect {
+  seq: number;
+  type: string;
+  business_id: string;
+  contact_id?: string;
+  order_id?: string;
+  event_id?: string;
+  trigger?: string;
+  created_at: string;
+}
+
+const COLUMNS: Column<SideEffect>[] = [
+  { header: 'SEQ', get: (e) => e.seq },
+  { header: 'TYPE', get: (e) => e.type },
+  { header: 'TRIGGER', get: (e) => e.trigger },
+  { header: 'CONTACT', get: (e) => e.contact_id, noTruncate: true },
+  { header: 'ORDER', get: (e) => e.order_id, maxWidth: 40 },
+  { header: 'EVENT', get: (e) => e.event_id, noTruncate: true },
+  { header: 'BUSINESS', get: (e) => e.business_id },
+  { header: 'CREATED', get: (e) => e.created_at },
+];
+
+export async function run(_args: string[], opts: OutboxOptions, ctx: Context): Promise<number> {
+  const params = new URLSearchParams();
+  if (opts.type !== undefined) {
+    if (!(SIDE_EFFECT_TYPES as readonly string[]).includes(opts.type))
+      throw new UsageError(`--type must be one of: ${SIDE_EFFECT_TYPES.join(', ')}; got ${JSON.stringify(opts.type)}`);
+    params.set('type', opts.type);
+  }
+  if (opts.after !== undefined) {
+    if (!/^\d{1,15}$/.test(opts.after))
+      throw new UsageError(`--after must be a sequence number (0 or more), got ${JSON.stringify(opts.after)}`);
+    params.set('after', opts.after);
+  }
+  if (opts.businessId !== undefined) params.set('business_id', opts.businessId);
+  const baseUrl = await sandboxBaseUrl(ctx);
+  const qs = params.toString();
+  const answer = (await adminCall(ctx, baseUrl, 'GET', `/outbox${qs ? `?${qs}` : ''}`)) as { data: SideEffect[] };
+  const writer = ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
+  writer.writePage(answer.data);
+  writer.end();
+  if (answer.data.length === 0 && !ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('no side effects recorded');
+  return 0;
 }

@@ -1,6 +1,11 @@
-import { NotImplementedError } from '../../errors.js';
+/** svc sandbox reset: empties every table and fault of a running sandbox (keeps biz_default). */
+import type { Context } from '../../context.js';
+import { adminCall, sandboxBaseUrl } from './admin-client.js';
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('sandbox reset');
+export async function run(_args: string[], _opts: Record<string, never>, ctx: Context): Promise<number> {
+  const baseUrl = await sandboxBaseUrl(ctx);
+  await adminCall(ctx, baseUrl, 'POST', '/reset');
+  if (ctx.settings.json) ctx.out.json({ status: 'reset', base_url: baseUrl });
+  else ctx.out.success(`sandbox at ${baseUrl} reset: all data and faults cleared`);
+  return 0;
 }

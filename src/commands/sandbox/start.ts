@@ -1,6 +1,154 @@
-import { NotImplementedError } from '../../errors.js';
+/**
+ * svc sandbox start: runs the emulated service until interrupted (SIGINT/SIGTERM), then closes it
+ * cleanly (WAL checkpointed). --seed creates credentials once and saves a `sandbox` profile.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from '../../context.js';
+import { SCOPES } from '../../contract/scopes.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { isLoopbackHost } from '../../store/settings.js';
+import { adminCall, SANDBOX_PROFILE } from './admin-client.js';
 
-/** Lands with its issue; until then the command says so and exits 1. */
-export async function run(): Promise<number> {
-  throw new NotImplementedError('sandbox start');
+export interface StartOptions {
+  port?: string;
+  host?: string;
+  db?: string;
+  memory?: boolean;
+  tokenTtl?: string;
+  seed?: boolean;
+}
+
+export interface SeededCredentials {
+  client_id: string;
+  client_secret: string;
+  scopes: string[];
+  api_token: string;
+  api_token_id: string;
+  integration_id: string;
+  integration_token: string;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--port must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function parseTtl(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--token-ttl must be a whole number of seconds (1 or more), got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** Creates an OAuth app and an API token with every scope, and one Custom Integration, through the admin API. */
+export async function seedSandbox(ctx: Context, baseUrl: string): Promise<SeededCredentials> {
+  const scopes = [...SCOPES];
+  const app = (await adminCall(ctx, baseUrl, 'POST', '/apps', { name: 'svc sandbox --seed', scopes })) as {
+    client_id: string;
+    client_secret: string;
+  };
+  const token = (await adminCall(ctx, baseUrl, 'POST', '/api-tokens', { name: 'svc sandbox --seed', scopes })) as {
+    id: string;
+    token: string;
+  };
+  const integration = (await adminCall(ctx, baseUrl, 'POST', '/integrations', { name: 'Seeded Custom Integration' })) as {
+    id: string;
+    token: string;
+  };
+  return {
+    client_id: app.client_id,
+    client_secret: app.client_secret,
+    scopes,
+    api_token: token.token,
+    api_token_id: token.id,
+    integration_id: integration.id,
+    integration_token: integration.token,
+  };
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+export async function run(_args: string[], opts: StartOptions, ctx: Context): Promise<number> {
+  const port = parsePort(opts.port);
+  const host = opts.host ?? '127.0.0.1';
+  const ttl = parseTtl(opts.tokenTtl);
+  if (opts.db !== undefined && opts.memory)
+    throw new UsageError('--db and --memory cannot be used together', 'pick a file with --db, or keep everything in memory with --memory');
+  let db = ':memory:';
+  if (!opts.memory) {
+    db = opts.db ?? join(ctx.dataDir, 'sandbox.db');
+    if (opts.db === undefined) mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
+  }
+  if (!isLoopbackHost(host) && host !== '127.0.0.1') {
+    ctx.log.warn(`binding ${host}: the service answers other machines too; the admin API (/_sandbox) still answers loopback clients only`);
+  }
+
+  const { startSandbox } = await import('../../sandbox/index.js');
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({ port, host, db, tokenTtlSeconds: ttl });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use`
+        : code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine`
+          : code === 'SQLITE_CANTOPEN'
+            ? `cannot open the database ${db}`
+            : (e as Error).message;
+    throw new CliError(`the sandbox could not start: ${reason}`, {
+      exitCode: EXIT.failure,
+      code: 'sandbox_start_failed',
+      hint: code === 'EADDRINUSE' ? 'pick another --port, or --port 0 for a free one' : undefined,
+      cause: e,
+    });
+  }
+
+  try {
+    let seeded: SeededCredentials | undefined;
+    if (opts.seed) {
+      seeded = await seedSandbox(ctx, sandbox.baseUrl);
+      (await ctx.store()).setProfile(SANDBOX_PROFILE, {
+        base_url: sandbox.baseUrl,
+        auth_method: 'client_credentials',
+        client_id: seeded.client_id,
+        client_secret: seeded.client_secret,
+        requested_scopes: seeded.scopes,
+        integration_token: seeded.integration_token,
+      });
+    }
+    if (ctx.settings.json) {
+      // One line, even on a terminal: scripts read it with a line reader.
+      ctx.out.stdout(
+        `${JSON.stringify({ base_url: sandbox.baseUrl, port: sandbox.port, db, ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) })}\n`,
+      );
+    } else {
+      ctx.out.stdout(`Sandbox listening on ${sandbox.baseUrl}\n`);
+      if (seeded) {
+        ctx.out.stdout('\nSeeded credentials (shown once; the secrets are stored hashed):\n');
+        ctx.out.record([
+          ['client_id', seeded.client_id],
+          ['client_secret', seeded.client_secret],
+          ['scopes', seeded.scopes.join(' ')],
+          ['api_token', seeded.api_token],
+          ['integration_id', seeded.integration_id],
+          ['integration_token', seeded.integration_token],
+        ]);
+        ctx.out.info(`saved profile \`${SANDBOX_PROFILE}\`: use --profile ${SANDBOX_PROFILE}`);
+      }
+      ctx.out.info(`data: ${db === ':memory:' ? 'in memory (lost on exit)' : db}; press Ctrl-C to stop`);
+    }
+    await waitForAbort(ctx.signal);
+  } finally {
+    await sandbox.close();
+  }
+  if (!ctx.settings.json) ctx.out.info('sandbox stopped');
+  return 0;
 }

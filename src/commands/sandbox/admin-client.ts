@@ -1,0 +1,60 @@
+/** Talks to a running sandbox's admin API (`/_sandbox/...`) for `svc sandbox outbox` and `reset`. */
+import type { Context } from '../../context.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
+
+/** The profile `svc sandbox start --seed` writes. */
+export const SANDBOX_PROFILE = 'sandbox';
+
+/** --base-url > SVC_BASE_URL > the `sandbox` profile's base_url. */
+export async function sandboxBaseUrl(ctx: Context): Promise<string> {
+  const fromFlagOrEnv = resolveBaseUrl(ctx.flags, ctx.env, undefined);
+  let raw = fromFlagOrEnv.value;
+  if (raw === undefined) raw = (await ctx.store()).getProfile(SANDBOX_PROFILE)?.base_url;
+  if (raw === undefined) {
+    throw new UsageError(
+      'no sandbox address: give --base-url, set SVC_BASE_URL, or start one with `svc sandbox start --seed` (it saves the `sandbox` profile)',
+    );
+  }
+  return validateBaseUrl(raw, ctx.settings.insecure);
+}
+
+/** One admin call; the answer's JSON, or a CliError (exit 1) naming what failed. */
+export async function adminCall(ctx: Context, baseUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  let res: Response;
+  ctx.log.debug(`${method} ${baseUrl}/_sandbox${path}`);
+  try {
+    res = await fetch(`${baseUrl}/_sandbox${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: ctx.signal,
+    });
+  } catch (e) {
+    throw new CliError(
+      `no sandbox answers at ${baseUrl} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`,
+      {
+        exitCode: EXIT.failure,
+        code: 'sandbox_unreachable',
+        hint: 'start one with `svc sandbox start`, or point --base-url at a running sandbox',
+        cause: e,
+      },
+    );
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) {
+    const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new CliError(`the sandbox at ${baseUrl} answered ${res.status}${err?.message ? `: ${err.message}` : ''}`, {
+      exitCode: res.status === 400 ? EXIT.usage : EXIT.failure,
+      code: err?.code ?? `http_${res.status}`,
+      hint: res.status === 404 ? 'is this address a svc sandbox? the admin API answers on loopback only' : undefined,
+    });
+  }
+  return parsed;
+}
