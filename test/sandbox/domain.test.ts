@@ -1,0 +1,173 @@
+/** The domain modules on their own, without HTTP: consent machine, order upsert, integrations, events, outbox, auth. */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { validateOrderInput } from '../../src/contract/orders.js';
+import { DEFAULT_BUSINESS_ID, SandboxDb } from '../../src/sandbox/db.js';
+import {
+  authenticate,
+  createApiToken,
+  createApp,
+  createBusiness,
+  ensureDefaultBusiness,
+  grantClientCredentials,
+  revokeApiToken,
+} from '../../src/sandbox/domain/auth.js';
+import { createContact, forceConsent, patchContact } from '../../src/sandbox/domain/contacts.js';
+import { type Domain, newCache } from '../../src/sandbox/domain/context.js';
+import { ServiceError } from '../../src/sandbox/domain/errors.js';
+import { createFlow, sendEvent } from '../../src/sandbox/domain/events.js';
+import { createIntegration, resolveIntegration, setIntegrationActive } from '../../src/sandbox/domain/integrations.js';
+import { upsertOrder } from '../../src/sandbox/domain/orders.js';
+import { listSideEffects } from '../../src/sandbox/domain/outbox.js';
+import { Faults } from '../../src/sandbox/faults.js';
+
+let d: Domain;
+let now = 1_780_000_000_000;
+const B = DEFAULT_BUSINESS_ID;
+
+beforeEach(() => {
+  d = { db: new SandboxDb(':memory:'), now: () => now, tokenTtlSeconds: 7200, cache: newCache() };
+  ensureDefaultBusiness(d);
+});
+
+function order(over: Record<string, unknown> = {}) {
+  const r = validateOrderInput({
+    order_id: 'o1',
+    total: '10.00',
+    currency: 'USD',
+    order_date: '2026-01-01',
+    email: 'a@example.com',
+    ...over,
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.value;
+}
+
+function failsWith(fn: () => unknown, status: number, code: string) {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ServiceError);
+    expect([(e as ServiceError).status, (e as ServiceError).code]).toEqual([status, code]);
+    return;
+  }
+  throw new Error('expected a ServiceError');
+}
+
+describe('consent state machine', () => {
+  it('lifts a merchant suppression before applying the written value', () => {
+    const c = createContact(d, B, { email: 'a@example.com', email_consent: 'suppressed' }).contact;
+    expect(patchContact(d, B, c.id, { sms_consent: 'unsubscribed' }).email_consent).toBe('never_subscribed');
+  });
+
+  it('refuses every write to a compliance-suppressed contact and changes nothing', () => {
+    const c = createContact(d, B, { email: 'a@example.com' }).contact;
+    forceConsent(d, c.id, { email_consent: 'compliance_suppressed' });
+    failsWith(() => patchContact(d, B, c.id, { first_name: 'x' }), 422, 'compliance_suppressed');
+    failsWith(() => createContact(d, B, { email: 'a@example.com' }), 422, 'compliance_suppressed');
+  });
+
+  it('records one welcome SMS per move into subscribed, none when already subscribed or suppressed by the flag', () => {
+    const c = createContact(d, B, { phone: '+14155550100' }).contact;
+    patchContact(d, B, c.id, { sms_consent: 'subscribed' });
+    patchContact(d, B, c.id, { sms_consent: 'subscribed' });
+    patchContact(d, B, c.id, { sms_consent: 'unsubscribed' });
+    patchContact(d, B, c.id, { sms_consent: 'subscribed', send_welcome_sms: false });
+    expect(listSideEffects(d, { type: 'welcome_sms' })).toHaveLength(1);
+  });
+
+  it('rolls back a failed write completely', () => {
+    const a = createContact(d, B, { email: 'a@example.com' }).contact;
+    createContact(d, B, { email: 'b@example.com' });
+    failsWith(() => patchContact(d, B, a.id, { first_name: 'X', email: 'b@example.com' }), 409, 'contact_exists');
+    expect(patchContact(d, B, a.id, {}).first_name).toBeNull();
+  });
+});
+
+describe('order upsert', () => {
+  it('creates then updates, adjusting statistics by the difference', () => {
+    expect(upsertOrder(d, B, order(), undefined).created).toBe(true);
+    const r = upsertOrder(d, B, order({ total: '25.50' }), undefined);
+    expect(r.created).toBe(false);
+    const c = d.db.get<{ orders_count: number; total_spent: string }>(
+      'SELECT orders_count, total_spent FROM contacts WHERE id = ?',
+      r.order.contact_id,
+    );
+    expect(c).toEqual({ orders_count: 1, total_spent: '{"USD":"25.50"}' });
+  });
+
+  it('moves statistics when an update names another contact', () => {
+    const first = upsertOrder(d, B, order(), undefined).order.contact_id as string;
+    const second = upsertOrder(d, B, order({ email: 'b@example.com' }), undefined).order.contact_id as string;
+    const stats = (id: string) =>
+      d.db.get<{ orders_count: number; total_spent: string }>('SELECT orders_count, total_spent FROM contacts WHERE id = ?', id);
+    expect(stats(first)).toEqual({ orders_count: 0, total_spent: '{"USD":"0.00"}' });
+    expect(stats(second)).toEqual({ orders_count: 1, total_spent: '{"USD":"10.00"}' });
+  });
+
+  it('keeps a stored initial_sync: a later call without it records no side effects', () => {
+    upsertOrder(d, B, order({ initial_sync: true }), undefined);
+    upsertOrder(d, B, order(), undefined);
+    expect(listSideEffects(d, {})).toEqual([]);
+  });
+});
+
+describe('integrations', () => {
+  it('the sole active integration is used without a header; a deactivated one is not', () => {
+    const i = createIntegration(d, B, 'Shop');
+    expect(resolveIntegration(d, B, undefined)).toBe(i.id);
+    setIntegrationActive(d, i.id, false);
+    expect(resolveIntegration(d, B, undefined)).toBeNull();
+    failsWith(() => resolveIntegration(d, B, i.token), 403, 'invalid_integration_token');
+  });
+});
+
+describe('events', () => {
+  it('runs each flow on the event type and deduplicates event_id', () => {
+    createFlow(d, B, 'signup', 'Welcome');
+    const a = sendEvent(d, B, { event_type: 'signup', email: 'e@example.com', event_id: 'x' });
+    const b = sendEvent(d, B, { event_type: 'signup', email: 'e@example.com', event_id: 'x' });
+    expect(b).toEqual({ id: a.id, duplicate: true });
+    expect(listSideEffects(d, { type: 'flow_run' })).toHaveLength(1);
+  });
+});
+
+describe('auth', () => {
+  it('grants the intersection of requested, enabled and available scopes', () => {
+    const biz = createBusiness(d, 'Small plan', ['contacts_read']);
+    const app = createApp(d, biz.id, 'a', ['contacts_read', 'orders_write']);
+    const t = grantClientCredentials(
+      d,
+      { grant_type: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret, scope: 'orders_write contacts_read' },
+      false,
+    );
+    expect(t.scope).toBe('contacts_read');
+    expect(authenticate(d, t.access_token)?.businessId).toBe(biz.id);
+    now += 7200_000;
+    expect(authenticate(d, t.access_token)).toBeUndefined();
+  });
+
+  it('a revoked API token stops authenticating at once, even when cached', () => {
+    const t = createApiToken(d, B, 't', undefined);
+    expect(authenticate(d, t.token)?.scopes.has('contacts_read')).toBe(true);
+    revokeApiToken(d, t.id);
+    expect(authenticate(d, t.token)).toBeUndefined();
+  });
+});
+
+describe('faults', () => {
+  it('limits per key within a one-second window and says when to retry', () => {
+    let t = 0;
+    const f = new Faults(
+      () => t,
+      () => 0.99,
+    );
+    f.set({ rate_limit_rps: 2 });
+    expect(f.decide('a').kind).toBe('none');
+    expect(f.decide('a').kind).toBe('none');
+    t = 300;
+    expect(f.decide('a')).toEqual({ kind: 'rate_limited', retryAfterSeconds: 1 });
+    expect(f.decide('b').kind).toBe('none');
+    t = 1000;
+    expect(f.decide('a').kind).toBe('none');
+  });
+});
