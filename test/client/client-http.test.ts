@@ -117,13 +117,13 @@ describe('client credentials', () => {
       clients.push(client);
       const started = Date.now();
       let n = 0;
-      while (Date.now() - started < 4500) {
+      while (Date.now() - started < 3000) {
         await client.createContact({ email: `ttl${n++}@example.com` });
         await new Promise((r) => setTimeout(r, 100));
       }
       const provider = client.tokens as unknown as { requests: number };
-      expect(provider.requests).toBeGreaterThanOrEqual(3);
-      expect(n).toBeGreaterThan(20);
+      expect(provider.requests).toBeGreaterThanOrEqual(2);
+      expect(n).toBeGreaterThan(10);
     } finally {
       await short.close();
     }
