@@ -147,7 +147,13 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
           const chunk = toBuffer(next.value);
           bytes += chunk.length;
           const text = decoder.write(chunk);
-          if (text && !parser.write(text)) await new Promise<void>((resolve) => parser.once('drain', () => resolve()));
+          if (text && !parser.write(text)) {
+            await new Promise<void>((resolve) => {
+              parser.once('drain', resolve);
+              parser.once('close', resolve);
+            });
+          }
+          if (parser.destroyed) return;
         }
       }
       const rest = decoder.end();
@@ -205,8 +211,14 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
         }
         yield { kind: 'row', line, cells };
       }
-    } finally {
       await feed;
+    } finally {
+      // The consumer stopped early (an abort): stop reading instead of waiting for a drain that
+      // will never come.
+      if (!parser.destroyed && !parser.readableEnded) {
+        parser.destroy();
+        input.destroy();
+      }
     }
   }
 

@@ -105,4 +105,22 @@ describe('csv source', () => {
       expect(rows, name).toEqual(expected);
     }
   });
+
+  it('stops reading when the consumer stops early, without waiting for the rest of the input', async () => {
+    let produced = 0;
+    const endless = Readable.from(
+      (function* () {
+        yield 'order_id,total\n';
+        for (;;) {
+          produced++;
+          yield `${'x'.repeat(20)},1\n`.repeat(1000);
+        }
+      })(),
+    );
+    const src = await openCsv(endless, { name: 'endless.csv' });
+    let n = 0;
+    for await (const _ of src.items) if (++n === 5000) break;
+    expect(n).toBe(5000);
+    expect(produced).toBeLessThan(100);
+  });
 });
