@@ -14,9 +14,11 @@ let offset = 0;
 /** While set, the sandbox's clock stands still at this instant. */
 let frozen: number | undefined;
 let token: string;
+/** The sandbox's fault dice, scripted: values are used first, then 0.99 (no fault unless a rate is 1). */
+const dice: number[] = [];
 
 beforeAll(async () => {
-  sb = await withSandbox({ now: () => frozen ?? Date.now() + offset });
+  sb = await withSandbox({ now: () => frozen ?? Date.now() + offset, random: () => dice.shift() ?? 0.99 });
   cfg = tempConfigDir();
   token = await sb.tokenWithAllScopes();
 });
@@ -77,5 +79,34 @@ describe('Retry-After honoured exactly', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/asked to wait 3 s .* more than the maximum of 2 s; raise it with --max-retry-wait/);
     expect(Date.now() - started).toBeLessThan(2500);
+  });
+});
+
+describe('500s and destroyed connections through the CLI', () => {
+  const env = () => ({ SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token });
+
+  it('a contact create that meets a 500 is not retried (it may have been applied); a list is', async () => {
+    frozen = undefined;
+    await sb.admin.setFaults({ error_rate: 1 });
+    const create = await runCli(['contacts', 'create', '--email', 'five-hundred@example.com', '--debug'], { env: env() });
+    expect(create.code).toBe(1);
+    expect(create.stderr.match(/POST \S+\/v1\/contacts → /g)).toHaveLength(1);
+    expect(create.stderr).not.toMatch(/retry:/);
+
+    // A list meets a 500, then a destroyed connection, then succeeds on its third attempt.
+    await sb.admin.setFaults({ error_rate: 0.5, reset_rate: 0.3 });
+    dice.push(0.1, 0.2, 0.6, 0.7);
+    const list = await runCli(['contacts', 'list', '--json', '--debug'], { env: env() });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toMatch(/GET \S+ → 500 .*attempt 1/);
+    expect(list.stderr).toMatch(/GET \S+ → connection lost before an answer .*attempt 2/);
+    expect(list.stderr).toMatch(/GET \S+ → 200 .*attempt 3/);
+    expect(list.stderr.match(/retry:/g)).toHaveLength(2);
+    await sb.admin.setFaults({ reset_rate: 1 });
+    const reset = await runCli(['contacts', 'create', '--email', 'reset@example.com', '--debug'], { env: env() });
+    expect(reset.code).toBe(1);
+    expect(reset.stderr).toMatch(/connection lost before an answer/);
+    expect(reset.stderr).not.toMatch(/retry:/);
+    await sb.admin.setFaults({});
   });
 });
