@@ -26,6 +26,8 @@ export interface OrderWork {
 }
 
 export const DEFAULT_CONCURRENCY = 16;
+/** Rejected/failed rows kept for the end-of-run message (the report has all of them). */
+const MAX_PROBLEMS_KEPT = 10;
 
 /** Turns CSV items into orders: with line item columns, consecutive rows of one order_id form one order. */
 export async function* readOrders(source: CsvSource, layout: ColumnLayout, opts: MappingOptions): AsyncGenerator<OrderWork> {
@@ -122,6 +124,8 @@ export interface OrderImportResult {
   stats: SchedulerStats;
   rateLimited: number;
   requests: number;
+  /** The first rejected or failed rows (in completion order), for a short listing. */
+  problems: RowResult<Outcome>[];
 }
 
 /** Errors that would fail every row the same way: stop instead of rejecting the whole file. */
@@ -161,8 +165,10 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
   };
   if (opts.layout.hasLineItems) summary.lines = 0;
 
+  const problems: RowResult<Outcome>[] = [];
   const finish = (r: RowResult<Outcome>, work: OrderWork, fromJournal: boolean) => {
     countOutcome(summary, r.outcome);
+    if ((r.outcome === 'rejected' || r.outcome === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     opts.report?.add(r);
@@ -242,7 +248,16 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
       // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
     });
     opts.journal?.flush();
-    return { summary, interrupted: opts.signal.aborted, fatal, stats, rateLimited: progress.rateLimited, requests: progress.requests };
+    problems.sort((a, b) => a.seq - b.seq);
+    return {
+      summary,
+      interrupted: opts.signal.aborted,
+      fatal,
+      stats,
+      rateLimited: progress.rateLimited,
+      requests: progress.requests,
+      problems,
+    };
   }
 
   return { progress, run };

@@ -72,6 +72,15 @@ describe('svc orders import', () => {
     expect(m9?.total).toBe('15.50');
   });
 
+  it('imports the README sample with --initial-sync: exact counts, the rejected rows listed on stderr', async () => {
+    const r = await runCli(['orders', 'import', fixture('orders-sample.csv'), '--initial-sync'], { env: env() });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('rows\t1007\ncreated\t985\nupdated\t14\nunconfirmed\t0\nrejected\t8\nfailed\t0\nresumed\t0\n');
+    expect(r.stderr).toContain('line 101 (SO-90001): rejected invalid_row: total: must be a decimal');
+    expect(r.stderr).toContain('error: 8 row(s) rejected and 0 failed out of 1007');
+    expect(await sb.admin.outbox()).toEqual([]);
+  });
+
   it('imports a file twice: all 201, then all 200', async () => {
     const file = join(tmp.dir, 'twice.csv');
     const lines = ['order_id,total,currency,order_date,email'];

@@ -172,6 +172,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     );
   }
   const s = result.summary;
+  if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
+    for (const p of result.problems)
+      ctx.out.info(
+        `  line ${p.line}${p.id ? ` (${p.id})` : ''}: ${p.outcome}${p.status ? ` ${p.status}` : ''}${p.errorCode ? ` ${p.errorCode}` : ''}: ${p.message ?? ''}`,
+      );
+    const more = s.rejected + s.failed - result.problems.length;
+    if (more > 0) ctx.out.info(`  … and ${more} more`);
+  }
   if (s.rejected > 0 || s.failed > 0) {
     throw new PartialFailure(
       `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${opts.report ? `; see ${opts.report}` : ' (rerun with --report FILE to see each row)'}`,
