@@ -1,7 +1,7 @@
 /**
  * svc auth login/status/token/logout through the CLI, in-process, against the real sandbox.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
 import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -217,6 +217,24 @@ describe('auth login with an API token', () => {
     const token = await sb.tokenWithAllScopes();
     const s = JSON.parse((await svc(['auth', 'status', '--json'], { env: { SVC_TOKEN: token } })).stdout);
     expect(s).toMatchObject({ method: 'api_token', credentials_source: 'env', credentials_from: 'SVC_TOKEN', base_url_source: 'env' });
+  });
+});
+
+describe('profiles', () => {
+  it('logs in to a named profile with a default country; --profile and SVC_PROFILE select it', async () => {
+    const token = await sb.tokenWithAllScopes();
+    const r = await svc(['auth', 'login', '--with-token', '--profile', 'work', '--default-country', 'de'], { stdin: token });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('profile work');
+    const stored = JSON.parse(readFileSync(`${cfg.dir}/credentials.json`, 'utf8')).profiles.work;
+    expect(stored).toMatchObject({ auth_method: 'api_token', default_country: 'DE', base_url: sb.baseUrl });
+    expect((await svc(['auth', 'status'])).code).toBe(3);
+    const byFlag = JSON.parse((await svc(['auth', 'status', '--json', '--profile', 'work'])).stdout);
+    expect(byFlag).toMatchObject({ profile: 'work', profile_source: 'flag', method: 'api_token' });
+    const byEnv = JSON.parse((await svc(['auth', 'status', '--json'], { env: { SVC_PROFILE: 'work' } })).stdout);
+    expect(byEnv).toMatchObject({ profile: 'work', profile_source: 'env' });
+    const bad = await svc(['auth', 'login', '--with-token', '--default-country', 'Germany'], { stdin: token });
+    expect(bad.code).toBe(2);
   });
 });
 
