@@ -3,7 +3,7 @@
 // same number of connections. Prints events/s for both and the ratio (target ≥ 0.8).
 // Needs a build (node build.mjs). Prints figures; asserts nothing.
 //
-//   node bench/events.mjs [--lines 50000] [--concurrency 16]
+//   node bench/events.mjs [--lines 50000] [--concurrency 16] [--rounds 2]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ const arg = (name, fallback) => {
 };
 const LINES = arg('--lines', 50_000);
 const CONNECTIONS = arg('--concurrency', 16);
+const ROUNDS = arg('--rounds', 2);
 const SCOPES = ['contacts_read', 'contacts_write', 'events_write', 'orders_write'];
 
 const SANDBOX_MODULE = `
@@ -136,17 +137,27 @@ try {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     requests: Array.from({ length: 1000 }, (_, i) => ({ body: JSON.stringify(eventBody(i)) })),
   });
-  const cannon = await runAutocannon(sandbox.baseUrl, token);
-  const cli = await runCli(sandbox.baseUrl, token, file);
+  // Alternate the two, ROUNDS times each, and keep each one's best round: on a shared machine a
+  // single run mostly measures the neighbours.
+  const cannons = [];
+  const clis = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    cannons.push(await runAutocannon(sandbox.baseUrl, token));
+    clis.push(await runCli(sandbox.baseUrl, token, file));
+  }
+  const best = (runs) => runs.reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));
+  const cannon = best(cannons);
+  const cli = best(clis);
   const ratio = cli.eventsPerSecond / cannon.eventsPerSecond;
+  const rounds = (runs) => runs.map((x) => x.eventsPerSecond.toFixed(0)).join(', ');
   console.log(
-    `events bench: ${LINES} events, ${CONNECTIONS} connections, sandbox in its own process, node ${process.version}, ${cpus().length} CPUs`,
+    `events bench: ${LINES} events, ${CONNECTIONS} connections, sandbox in its own process, node ${process.version}, ${cpus().length} CPUs, best of ${ROUNDS} alternating rounds`,
   );
   console.log(
-    `autocannon POST /v1/events      ${cannon.eventsPerSecond.toFixed(0).padStart(6)} events/s  (${cannon.ok} 2xx, ${cannon.non2xx} non-2xx, ${cannon.errors} errors, ${cannon.seconds.toFixed(1)} s)`,
+    `autocannon POST /v1/events      ${cannon.eventsPerSecond.toFixed(0).padStart(6)} events/s  (${cannon.ok} 2xx, ${cannon.non2xx} non-2xx, ${cannon.errors} errors, ${cannon.seconds.toFixed(1)} s; rounds: ${rounds(cannons)})`,
   );
   console.log(
-    `svc events send --file          ${cli.eventsPerSecond.toFixed(0).padStart(6)} events/s  (${cli.summary.accepted} accepted, ${cli.summary.rejected + cli.summary.failed + cli.summary.unconfirmed} other, ${cli.seconds.toFixed(1)} s wall, process start included)`,
+    `svc events send --file          ${cli.eventsPerSecond.toFixed(0).padStart(6)} events/s  (${cli.summary.accepted} accepted, ${cli.summary.rejected + cli.summary.failed + cli.summary.unconfirmed} other, ${cli.seconds.toFixed(1)} s wall, process start included; rounds: ${rounds(clis)})`,
   );
   console.log(`ratio svc / autocannon          ${ratio.toFixed(2)}  (target ≥ 0.80)`);
 } finally {
