@@ -210,7 +210,10 @@ const REPORT_ID_COLUMN = 'id';
 const MAX_LISTED = 20;
 
 async function openInput(path: string, ctx: Context): Promise<Readable> {
-  if (path === '-') return ctx.io.stdin;
+  if (path === '-') {
+    if (ctx.io.stdinIsTTY) ctx.out.info('reading NDJSON events from the terminal, one per line; end with Ctrl-D');
+    return ctx.io.stdin;
+  }
   try {
     const handle = await open(path, 'r');
     const stat = await handle.stat();
