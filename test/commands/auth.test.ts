@@ -1,7 +1,7 @@
 /**
  * svc auth login/status/token/logout through the CLI, in-process, against the real sandbox.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
 import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -75,6 +75,7 @@ describe('auth login with client credentials', () => {
         'requested_scopes',
         'scopes',
         'store',
+        'error',
         'token_expires_at',
         'token_expires_in',
       ].sort(),
@@ -180,6 +181,18 @@ describe('auth login with client credentials', () => {
     const dead = await svc(['contacts', 'list', '--json', '--debug']);
     expect(dead.code).toBe(3);
     expect(dead.stderr.match(/\/oauth\/token →/g)).toHaveLength(1);
+    // status still reports, naming the problem
+    const file = `${cfg.dir}/credentials.json`;
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.profiles.default.access_token_expires_at = Date.now() - 1000;
+    writeFileSync(file, JSON.stringify(data));
+    const status = await svc(['auth', 'status', '--json']);
+    expect(status.code).toBe(3);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      logged_in: true,
+      client_id: app.client_id,
+      error: expect.stringMatching(/^invalid_client: /),
+    });
   });
 });
 

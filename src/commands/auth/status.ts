@@ -5,6 +5,7 @@
  * the credentials work. Never prints a secret. Exit 3 when not logged in.
  */
 import type { ServiceClient } from '../../client/client.js';
+import { ApiError, NetworkError } from '../../client/errors.js';
 import { buildSandboxClient, buildServiceClient, EMBEDDED_SANDBOX_PROFILE } from '../../client/factory.js';
 import type { Context } from '../../context.js';
 import { resolveAuth } from '../../store/credentials.js';
@@ -31,12 +32,23 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
     token_expires_in: null,
     token_expires_at: null,
     store: store.path,
+    error: null,
   };
 
+  let exitCode = creds ? 0 : 3;
   if (creds && auth.baseUrl) {
     const { client } = await buildServiceClient(ctx);
     try {
       if (creds.method === 'client_credentials') await addTokenState(ctx, client, report);
+    } catch (err) {
+      // The report is still useful when the credentials are rejected or the service is unreachable.
+      if (err instanceof ApiError) {
+        report.error = `${err.code}: ${err.message} (HTTP ${err.status})`;
+        exitCode = err.isAuthError ? 3 : 1;
+      } else if (err instanceof NetworkError) {
+        report.error = err.message;
+        exitCode = 1;
+      } else throw err;
     } finally {
       await client.close();
     }
@@ -44,7 +56,7 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
 
   if (ctx.settings.json) ctx.out.json(report);
   else printHuman(ctx, report);
-  return creds ? 0 : 3;
+  return exitCode;
 }
 
 /** Fills scopes and expiry from a valid token (renewed first if due). */
@@ -80,6 +92,7 @@ async function sandboxStatus(ctx: Context): Promise<number> {
       token_expires_in: null,
       token_expires_at: null,
       store: store.path,
+      error: null,
     };
     await addTokenState(ctx, client, report);
     if (ctx.settings.json) ctx.out.json(report);
@@ -127,7 +140,9 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
   ];
   if (r.requested_scopes) fields.push(['requested', (r.requested_scopes as string[]).join(' ')]);
   if (r.token_expires_in !== null) fields.push(['token expires', `in ${r.token_expires_in} s (${r.token_expires_at})`]);
+  if (r.error) fields.push(['problem', r.error]);
   ctx.out.record(fields);
+  if (r.error) ctx.io.stderr.write('hint: check the credentials, then `svc auth login` again\n');
 }
 
 function sourceText(source: string): string {
