@@ -49,8 +49,8 @@ export function describeError(err: unknown): ErrorReport {
     let hint: string | undefined;
     if (err.code === 'insufficient_scope') {
       hint = `enable ${err.requiredScope ?? 'the missing scope'} on the application, then \`svc auth login\` again`;
-    } else if (err.status === 401 || err.code === 'unauthorized') hint = 'run `svc auth login` (or check SVC_TOKEN)';
-    else if (err.code === 'invalid_client') hint = 'check the client id and secret, then `svc auth login` again';
+    } else if (err.code === 'invalid_client') hint = 'check the client id and secret, then `svc auth login` again';
+    else if (err.status === 401 || err.code === 'unauthorized') hint = 'run `svc auth login` (or check SVC_TOKEN)';
     else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
     const route = err.path && err.method && !err.path.startsWith(`${err.method} `) ? `${err.method} ${err.path}` : err.path;
     const where = route ? ` (${route})` : '';

@@ -33,6 +33,11 @@ describe('error → exit code', () => {
     );
   });
 
+  it('a rejected client secret hints at the secret, not at logging in', () => {
+    expect(describeError(new ApiError({ status: 401, code: 'invalid_client', message: 'bad secret' })).hint).toMatch(/client id and secret/);
+    expect(describeError(new ApiError({ status: 401, code: 'unauthorized', message: 'expired' })).hint).toMatch(/svc auth login/);
+  });
+
   it('prints `error:` and a hint line', () => {
     const f = fakeIO();
     const code = printError(new CredentialsError('no credentials for profile default', 'run `svc auth login`'), f.io, {
