@@ -22,10 +22,13 @@ if (process.env.SVC_BENCH_CHILD === '1') {
   const { startSandbox } = await import(new URL('../dist/sandbox.js', import.meta.url).href);
   const sb = await startSandbox({ port: 0, db: process.env.SVC_BENCH_DB });
   process.send({ baseUrl: sb.baseUrl });
+  let cpuAtStart;
   process.on('message', async (m) => {
+    if (m === 'go') cpuAtStart = process.cpuUsage();
     if (m === 'stop') {
+      const cpu = process.cpuUsage(cpuAtStart);
       await sb.close();
-      process.exit(0);
+      process.send({ cpuMicros: cpu.user + cpu.system }, () => process.exit(0));
     }
   });
 } else {
@@ -40,6 +43,7 @@ if (process.env.SVC_BENCH_CHILD === '1') {
   });
   const { token } = await res.json();
 
+  child.send('go');
   // Every 4th request repeats an earlier order_id (an update, 200); the others create (201).
   let n = 0;
   const result = await autocannon({
@@ -66,7 +70,9 @@ if (process.env.SVC_BENCH_CHILD === '1') {
       },
     ],
   });
+  const stopped = new Promise((resolve) => child.once('message', resolve));
   child.send('stop');
+  const { cpuMicros } = await stopped;
   await new Promise((resolve) => child.once('exit', resolve));
   rmSync(dir, { recursive: true, force: true });
 
@@ -77,4 +83,7 @@ if (process.env.SVC_BENCH_CHILD === '1') {
   console.log(`requests/s: ${Math.round(result.requests.average)} (total ${result.requests.total})`);
   console.log(`latency ms: p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}`);
   console.log(`status codes: ${codes}; errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`);
+  // CPU time is steadier than wall time on a shared machine: it says what one free core would sustain.
+  const perRequest = cpuMicros / result.requests.total;
+  console.log(`server CPU: ${Math.round(perRequest)} µs per request (one free core would sustain ~${Math.round(1e6 / perRequest)} req/s)`);
 }

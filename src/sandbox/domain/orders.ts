@@ -7,8 +7,7 @@ import { currencyDecimals } from '../../contract/currency.js';
 import { addDecimals, orderDateToUtc } from '../../contract/formats.js';
 import type { ValidOrder } from '../../contract/orders.js';
 import type { Order } from '../../contract/types.js';
-import type { ContactRow } from './contacts.js';
-import { findByEmail, findByPhone, findContact, insertContact } from './contacts.js';
+import { findByPhone, findContact, insertContact } from './contacts.js';
 import type { Domain } from './context.js';
 import { iso } from './context.js';
 import { resolveIntegration } from './integrations.js';
@@ -61,12 +60,28 @@ export function findOrder(d: Domain, businessId: string, orderId: string): Order
 }
 
 /** By email when the order has one, else by phone; a new contact when nothing matches. */
+/** The few contact columns the upsert needs (a narrow read: this is the hot path). */
+interface StatsRow {
+  id: string;
+  business_id: string;
+  total_spent: string;
+  last_order_at: number | null;
+}
+
+const STATS_COLUMNS = 'id, business_id, total_spent, last_order_at';
+
+/** By email when the order has one, else by phone; a new contact when nothing matches. */
 function matchContact(
   d: Domain,
   businessId: string,
   o: { email: string | null; phone: string | null; aem: number | null; asm: number | null },
-): ContactRow {
-  const found = o.email !== null ? findByEmail(d, businessId, o.email) : o.phone !== null ? findByPhone(d, businessId, o.phone) : undefined;
+): StatsRow {
+  const found =
+    o.email !== null
+      ? d.db.get<StatsRow>(`SELECT ${STATS_COLUMNS} FROM contacts WHERE business_id = ? AND email = ?`, businessId, o.email)
+      : o.phone !== null
+        ? d.db.get<StatsRow>(`SELECT ${STATS_COLUMNS} FROM contacts WHERE business_id = ? AND phone = ?`, businessId, o.phone)
+        : undefined;
   if (found) return found;
   const phoneFree = o.phone !== null && (o.email === null || findByPhone(d, businessId, o.phone) === undefined);
   return insertContact(d, businessId, {
@@ -77,16 +92,33 @@ function matchContact(
   });
 }
 
+/**
+ * Adjusts a contact's statistics. `lastOrderTs` is the newest order date when it is known
+ * without a query (a create, or an update that did not move the date back); otherwise the
+ * newest date is read back from the contact's orders.
+ */
 function adjustStats(
   d: Domain,
-  contact: ContactRow,
+  contact: StatsRow,
   countDelta: number,
   changes: Array<[currency: string, amount: string, sign: 1 | -1]>,
+  lastOrderTs: number | undefined,
 ): void {
   const spent = JSON.parse(contact.total_spent) as Record<string, string>;
   for (const [currency, amount, sign] of changes) {
     const decimals = currencyDecimals(currency);
     spent[currency] = addDecimals(spent[currency] ?? addDecimals('0', '0', decimals), amount, decimals, sign);
+  }
+  if (lastOrderTs !== undefined) {
+    d.db.run(
+      'UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?, last_order_at = ? WHERE id = ?',
+      countDelta,
+      JSON.stringify(spent),
+      d.now(),
+      contact.last_order_at === null ? lastOrderTs : Math.max(contact.last_order_at, lastOrderTs),
+      contact.id,
+    );
+    return;
   }
   d.db.run(
     `UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?,
@@ -111,6 +143,7 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
     const prev = findOrder(d, businessId, input.order_id);
     const now = d.now();
     const orderDate = orderDateToUtc(input.order_date);
+    const orderTs = Date.parse(orderDate);
     const merged = {
       email: input.email ?? prev?.email ?? null,
       phone: input.phone ?? prev?.phone ?? null,
@@ -124,7 +157,7 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       input.total,
       input.currency,
       orderDate,
-      Date.parse(orderDate),
+      orderTs,
       merged.email,
       merged.phone,
       merged.aem,
@@ -145,7 +178,7 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
         businessId,
         input.order_id,
       );
-      adjustStats(d, contact, 1, [[input.currency, input.total, 1]]);
+      adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
     } else {
       d.db.run(
         `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
@@ -155,14 +188,20 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
         prev.seq,
       );
       if (prev.contact_id === contact.id) {
-        adjustStats(d, contact, 0, [
-          [prev.currency, prev.total, -1],
-          [input.currency, input.total, 1],
-        ]);
+        adjustStats(
+          d,
+          contact,
+          0,
+          [
+            [prev.currency, prev.total, -1],
+            [input.currency, input.total, 1],
+          ],
+          orderTs >= prev.order_ts ? orderTs : undefined,
+        );
       } else {
         const old = prev.contact_id !== null ? findContact(d, businessId, prev.contact_id) : undefined;
-        if (old) adjustStats(d, old, -1, [[prev.currency, prev.total, -1]]);
-        adjustStats(d, contact, 1, [[input.currency, input.total, 1]]);
+        if (old) adjustStats(d, old, -1, [[prev.currency, prev.total, -1]], undefined);
+        adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
       }
     }
     if (merged.initialSync !== 1) {
@@ -177,7 +216,7 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       total: input.total,
       currency: input.currency,
       order_date: orderDate,
-      order_ts: Date.parse(orderDate),
+      order_ts: orderTs,
       email: merged.email,
       phone: merged.phone,
       accepts_email_marketing: merged.aem,
