@@ -79,7 +79,6 @@ describe('spawned svc events send, CI style', () => {
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body).toEqual({ status: 'accepted', id: expect.stringMatching(/^ev_/) });
-    expect(existsSync(join(cfg.dir, 'config', 'config.json'))).toBe(false);
     const runs = await sb.admin.outbox({ type: 'flow_run' });
     expect(runs.map((x) => x.event_id)).toEqual([body.id]);
   });
