@@ -20,11 +20,23 @@ export function defineEvents(program: Command, action: ActionFactory): void {
     .option('--event-id <id>', 'your id for the event, passed through to the service')
     .option('--file <file>', 'send every event of an NDJSON file (- for stdin)')
     .option('--concurrency <n>', 'with --file: most requests in flight (default 16)', positiveInt('--concurrency'))
-    .option('--report <file>', 'with --file: write a CSV report of each line')
+    .option('--report <file>', 'with --file: write a CSV report, one line per input line (line,id,outcome,status,error_code,message)')
     .option(
       '--unconfirmed-out <file>',
       'with --file: write the lines whose events may or may not have been stored (NDJSON), to resend after checking',
     )
     .option('--default-country <cc>', 'country for phone numbers without a country code')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  svc events send --type signed_up --email ada@example.com --prop plan=pro --prop seats=5
+  svc events send --type ci_check --phone "(415) 555-0100" --default-country US --json
+  svc events send --file events.ndjson --report report.csv --unconfirmed-out unconfirmed.ndjson
+
+Exit 0 means HTTP 200: accepted for processing, not that a Flow ran. With --file: exit 4 when a
+line was rejected or failed. Events are not idempotent: a line whose answer was lost (connection
+reset, 500/502/504) is reported "unconfirmed" and never resent automatically.`,
+    )
     .action(action(() => import('./send.js')));
 }
