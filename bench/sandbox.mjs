@@ -2,7 +2,9 @@
 // connections for 10 s against a file-backed sandbox running in a separate process (so that the
 // load generator does not share the server's event loop). Prints requests/s and latency; asserts
 // nothing. Needs `node build.mjs` first (imports ../dist/sandbox.js in the child).
-//   node bench/sandbox.mjs [--duration S] [--connections N]
+//   node bench/sandbox.mjs [--duration S] [--connections N] [--baseline]
+// --baseline also measures a bare fastify route that echoes the same body, in the same way, so
+// that figures taken on a busy shared machine can be read as a ratio to what fastify alone does.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +20,23 @@ const opt = (name, fallback) => {
 const duration = opt('--duration', 10);
 const connections = opt('--connections', 32);
 
-if (process.env.SVC_BENCH_CHILD === '1') {
-  const { startSandbox } = await import(new URL('../dist/sandbox.js', import.meta.url).href);
+if (process.env.SVC_BENCH_CHILD === 'baseline') {
+  const { createRequire } = await import('node:module');
+  const Fastify = createRequire(import.meta.url)('fastify');
+  const app = Fastify({ logger: false });
+  app.post('/v1/orders/placed', async (req, reply) => reply.code(201).send({ order_id: req.body.order_id }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send({ baseUrl: `http://127.0.0.1:${app.server.address().port}` });
+  let cpuAtStart;
+  process.on('message', (m) => {
+    if (m === 'go') cpuAtStart = process.cpuUsage();
+    if (m === 'stop') {
+      const cpu = process.cpuUsage(cpuAtStart);
+      process.send({ cpuMicros: cpu.user + cpu.system }, () => process.exit(0));
+    }
+  });
+} else if (process.env.SVC_BENCH_CHILD === '1') {
+  const { startSandbox } = await import(process.env.SVC_BENCH_MODULE ?? new URL('../dist/sandbox.js', import.meta.url).href);
   const sb = await startSandbox({ port: 0, db: process.env.SVC_BENCH_DB });
   process.send({ baseUrl: sb.baseUrl });
   let cpuAtStart;
@@ -32,9 +49,16 @@ if (process.env.SVC_BENCH_CHILD === '1') {
     }
   });
 } else {
+  await main();
+}
+
+async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const db = join(dir, 'sandbox.db');
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: process.env.SVC_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [], env: { ...process.env, SVC_BENCH_CHILD: '1', SVC_BENCH_DB: db } });
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: process.env.SVC_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [],
+    env: { ...process.env, SVC_BENCH_CHILD: '1', SVC_BENCH_DB: db },
+  });
   const { baseUrl } = await new Promise((resolve) => child.once('message', resolve));
   const res = await fetch(`${baseUrl}/_sandbox/api-tokens`, {
     method: 'POST',
@@ -62,7 +86,8 @@ if (process.env.SVC_BENCH_CHILD === '1') {
             total: `${(n % 1000) + 1}.99`,
             currency: 'USD',
             order_date: '2026-06-22T10:00:00Z',
-            email: `buyer${n % 5000}@example.com`,
+            // The same order always belongs to the same buyer; 5,000 buyers place several orders each.
+            email: `buyer${Number(id.slice(2)) % 5000}@example.com`,
             accepts_email_marketing: n % 2 === 0,
           });
           return req;
@@ -86,4 +111,31 @@ if (process.env.SVC_BENCH_CHILD === '1') {
   // CPU time is steadier than wall time on a shared machine: it says what one free core would sustain.
   const perRequest = cpuMicros / result.requests.total;
   console.log(`server CPU: ${Math.round(perRequest)} µs per request (one free core would sustain ~${Math.round(1e6 / perRequest)} req/s)`);
+
+  if (args.includes('--baseline')) {
+    const base = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SVC_BENCH_CHILD: 'baseline' } });
+    const { baseUrl: bareUrl } = await new Promise((resolve) => base.once('message', resolve));
+    base.send('go');
+    const bare = await autocannon({
+      url: `${bareUrl}/v1/orders/placed`,
+      connections,
+      duration,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        order_id: 'o-1',
+        total: '1.99',
+        currency: 'USD',
+        order_date: '2026-06-22T10:00:00Z',
+        email: 'buyer@example.com',
+      }),
+    });
+    const done = new Promise((resolve) => base.once('message', resolve));
+    base.send('stop');
+    const { cpuMicros: bareCpu } = await done;
+    const bareRate = Math.round(bare.requests.average);
+    console.log(
+      `baseline (bare fastify echo route, same load): ${bareRate} req/s, p99 ${bare.latency.p99} ms, ${Math.round(bareCpu / bare.requests.total)} µs CPU per request; sandbox/baseline = ${(result.requests.average / bare.requests.average).toFixed(2)}`,
+    );
+  }
 }

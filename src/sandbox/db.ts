@@ -71,6 +71,13 @@ export class SandboxDb {
     this.sql.pragma('journal_mode = WAL');
     this.sql.pragma('synchronous = NORMAL');
     this.sql.pragma('busy_timeout = 5000');
+    // A larger page cache and memory-mapped reads keep the hot path free of read() system calls.
+    this.sql.pragma('cache_size = -65536');
+    this.sql.pragma('mmap_size = 268435456');
+    this.sql.pragma('temp_store = MEMORY');
+    // Checkpoint every ~40 MB of WAL instead of 4 MB: hot pages rewritten by many commits are
+    // copied back once, and the checkpoint's fsyncs are rarer. close() checkpoints fully.
+    this.sql.pragma('wal_autocheckpoint = 10000');
     this.sql.exec(SCHEMA);
   }
 

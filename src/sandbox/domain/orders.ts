@@ -205,9 +205,16 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       }
     }
     if (merged.initialSync !== 1) {
-      const ref = { contact_id: contact.id, order_id: input.order_id };
-      recordSideEffect(d, businessId, 'flow_trigger', { ...ref, trigger: prev === undefined ? 'order_placed' : 'order_updated' });
-      if (prev === undefined) recordSideEffect(d, businessId, 'revenue_attribution', ref);
+      if (prev === undefined) {
+        // Both side effects of a create in one statement (this is the hot path).
+        d.db.run(
+          `INSERT INTO outbox (type, business_id, contact_id, order_id, trigger, created_at)
+           VALUES ('flow_trigger', @biz, @contact, @order, 'order_placed', @now), ('revenue_attribution', @biz, @contact, @order, NULL, @now)`,
+          { biz: businessId, contact: contact.id, order: input.order_id, now },
+        );
+      } else {
+        recordSideEffect(d, businessId, 'flow_trigger', { contact_id: contact.id, order_id: input.order_id, trigger: 'order_updated' });
+      }
     }
     const order: OrderRow = {
       seq: prev?.seq ?? 0,
