@@ -9,8 +9,25 @@ import { OPERATION_SCOPES, type Operation } from '../contract/scopes.js';
 import type { Contact, ContactListFilter, ContactWrite, EventAccepted, EventInput, Order, OrderInput } from '../contract/types.js';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { ApiError, MissingScopeError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError } from './errors.js';
-import { deprecationNotice, extractList, extractNextCursor, isCursorUrl, parseErrorBody, unwrapObject } from './response.js';
-import { type AttemptOutcome, DEFAULT_RETRY_OPTIONS, type Idempotency, planRetry, RetryBudget, type RetryOptions } from './retry.js';
+import {
+  deprecationNotice,
+  extractList,
+  extractNextCursor,
+  firstHeader,
+  type HeaderBag,
+  isCursorUrl,
+  parseErrorBody,
+  unwrapObject,
+} from './response.js';
+import {
+  type AttemptOutcome,
+  DEFAULT_RETRY_OPTIONS,
+  type Idempotency,
+  planRetry,
+  RetryBudget,
+  type RetryOptions,
+  serverRetryDelay,
+} from './retry.js';
 import type { ApiClient, ApiResult, CallOptions, ClientLogger, ContactPageResult, RawRequest, RetryInfo } from './types.js';
 
 export interface ServiceClientOptions {
@@ -36,8 +53,6 @@ export interface ServiceClientOptions {
   onClose?: () => Promise<void>;
 }
 
-type HeaderBag = Record<string, string | string[] | undefined>;
-
 interface SendRequest {
   method: string;
   /** Path with query, relative to the base URL (or absolute, for a next-page URL of the same origin). */
@@ -60,11 +75,6 @@ interface SendRequest {
 
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-function headerValue(headers: HeaderBag, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 function errorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; errors?: Array<{ code?: unknown }>; cause?: { code?: unknown } };
@@ -478,7 +488,7 @@ export class ServiceClient implements ApiClient {
         });
       }
 
-      const requestId = headerValue(headers, 'x-request-id');
+      const requestId = firstHeader(headers, 'x-request-id');
       if (this.debug) {
         this.logger.debug(
           `${req.method} ${this.origin}${fullPath} → ${status} in ${Math.round(performance.now() - started)} ms (attempt ${attempt}${requestId ? `, request id ${requestId}` : ''})`,
@@ -530,12 +540,11 @@ export class ServiceClient implements ApiClient {
       const body = parseBody(text, headers);
       if (!req.throwOnError) return { status, body, headers, requestId, attempts: attempt, uncertain };
       const init = parseErrorBody(status, body, text, headers);
-      const retryAfter = headerValue(headers, 'retry-after');
       throw new ApiError({
         ...init,
         method: req.method,
         path: routePath(req),
-        retryAfterMs: retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : undefined,
+        retryAfterMs: status === 429 || status === 503 ? serverRetryDelay(headers, this.now()) : undefined,
         uncertain: uncertain || (ambiguousNow && req.idempotency === 'non_idempotent'),
       });
     }
@@ -577,7 +586,7 @@ const KNOWN_SUCCESSORS: Array<[RegExp, string]> = [
 
 function parseBody(text: string, headers: HeaderBag): unknown {
   if (text.length === 0) return undefined;
-  const type = headerValue(headers, 'content-type') ?? '';
+  const type = firstHeader(headers, 'content-type') ?? '';
   if (type.includes('json') || text.charCodeAt(0) === 123 /* { */ || text.charCodeAt(0) === 91 /* [ */) {
     try {
       return JSON.parse(text);

@@ -46,6 +46,23 @@ export class ApiError extends Error {
     this.uncertain = init.uncertain ?? false;
   }
 
+  /** The same error with another message (commands explain the service's answer in their terms). */
+  withMessage(message: string): ApiError {
+    return new ApiError({
+      status: this.status,
+      code: this.code,
+      message,
+      id: this.id,
+      requestId: this.requestId,
+      requiredScope: this.requiredScope,
+      details: this.details,
+      retryAfterMs: this.retryAfterMs,
+      method: this.method,
+      path: this.path,
+      uncertain: this.uncertain,
+    });
+  }
+
   /** Authentication or authorization failure (exit code 3 in the CLI). */
   get isAuthError(): boolean {
     return (

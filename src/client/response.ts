@@ -6,13 +6,15 @@
 import type { FieldError } from '../contract/errors.js';
 import type { ApiErrorInit } from './errors.js';
 
-type HeaderBag = Record<string, string | string[] | undefined>;
+/** Response headers as undici gives them (lower-case names; repeated headers as arrays). */
+export type HeaderBag = Record<string, string | string[] | undefined>;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
-function firstHeader(headers: HeaderBag, name: string): string | undefined {
+/** The first value of a header (lower-case name), if present. */
+export function firstHeader(headers: HeaderBag, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

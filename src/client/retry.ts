@@ -5,6 +5,7 @@
  * rides out a steady trickle of faults.
  */
 import type { NetworkFailureKind } from './errors.js';
+import { firstHeader, type HeaderBag } from './response.js';
 
 /** Idempotent: GET, DELETE, PUT and the order upsert. Everything else is a write that must not be doubled. */
 export type Idempotency = 'idempotent' | 'non_idempotent';
@@ -69,13 +70,6 @@ export function backoffDelay(retry: number, random: () => number, baseMs: number
   return Math.floor(random() * ceiling);
 }
 
-type HeaderBag = Record<string, string | string[] | undefined>;
-
-function header(headers: HeaderBag, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
 /** Unix seconds beyond this are read as an absolute time, smaller values as a delay in seconds. */
 const EPOCH_THRESHOLD_S = 1_000_000_000;
 
@@ -85,14 +79,14 @@ const EPOCH_THRESHOLD_S = 1_000_000_000;
  * Undefined when there is none or it cannot be read. A date in the past means "now" (0).
  */
 export function serverRetryDelay(headers: HeaderBag, nowMs: number): number | undefined {
-  const retryAfter = header(headers, 'retry-after')?.trim();
+  const retryAfter = firstHeader(headers, 'retry-after')?.trim();
   if (retryAfter) {
     if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.ceil(Number(retryAfter) * 1000);
     const at = Date.parse(retryAfter);
     if (!Number.isNaN(at)) return Math.max(0, at - nowMs);
   }
   for (const name of ['ratelimit-reset', 'x-ratelimit-reset']) {
-    const v = header(headers, name)?.trim();
+    const v = firstHeader(headers, name)?.trim();
     if (v && /^\d+(\.\d+)?$/.test(v)) {
       const n = Number(v);
       return n >= EPOCH_THRESHOLD_S ? Math.max(0, Math.ceil(n * 1000 - nowMs)) : Math.ceil(n * 1000);

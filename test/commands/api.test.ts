@@ -44,6 +44,16 @@ describe('svc api', () => {
     expect(body.id).toMatch(/^ct_/);
   });
 
+  it('-f (raw field) sends strings where -F would type them, and goes to the query for GET', async () => {
+    const r = await svc(['api', 'POST', '/v1/contacts', '-F', 'email=api3@example.com', '-f', 'first_name=123', '-f', 'last_name=true']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ first_name: '123', last_name: 'true' });
+    const typed = await svc(['api', 'POST', '/v1/contacts', '-F', 'email=api4@example.com', '-F', 'first_name=123']);
+    expect(typed.code).toBe(1);
+    const q = await svc(['api', 'GET', '/v1/contacts', '-f', 'email=api3@example.com']);
+    expect(JSON.parse(q.stdout).data.map((c: { email: string }) => c.email)).toEqual(['api3@example.com']);
+  });
+
   it('GET with -F fields sends a query string', async () => {
     const r = await svc(['api', 'GET', '/v1/contacts', '-F', 'email=api1@example.com', '-F', 'limit=5']);
     expect(r.code, r.stderr).toBe(0);
@@ -70,7 +80,14 @@ describe('svc api', () => {
     const nf = await svc(['api', 'GET', '/v1/contacts/ct_missing']);
     expect(nf.code).toBe(1);
     expect(JSON.parse(nf.stdout).error.code).toBe('not_found');
-    expect(nf.stderr).toMatch(/error: GET \/v1\/contacts\/ct_missing answered HTTP 404 not_found/);
+    expect(nf.stderr).toMatch(/^error: .*HTTP 404 \(GET \/v1\/contacts\/ct_missing\), request id \S+\n$/);
+    // --json: the body still on stdout, the error JSON of the contract on stderr (and nothing else).
+    const nfJson = await svc(['api', 'GET', '/v1/contacts/ct_missing', '--json']);
+    expect(nfJson.code).toBe(1);
+    expect(JSON.parse(nfJson.stdout).error.code).toBe('not_found');
+    const err = JSON.parse(nfJson.stderr).error;
+    expect(err).toMatchObject({ code: 'not_found', status: 404 });
+    expect(err.request_id).toMatch(/\S/);
     const bad = await svc(['api', 'GET', '/v1/contacts'], { env: { SVC_TOKEN: 'revoked-or-wrong' } });
     expect(bad.code).toBe(3);
     expect(bad.stdout + bad.stderr).not.toContain('revoked-or-wrong');

@@ -34,6 +34,11 @@ describe('--sandbox', () => {
       scopes: ['contacts_read', 'contacts_write', 'events_write', 'orders_write'],
     });
 
+    const human = await runCli(['auth', 'status', '--sandbox'], { env });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^profile\s+embedded-sandbox \(--sandbox: the embedded sandbox\)$/m);
+    expect(human.stdout).not.toContain('SVC_PROFILE');
+
     const token = await runCli(['auth', 'token', '--sandbox'], { env });
     expect(token.code, token.stderr).toBe(0);
     expect(token.stdout.trim().length).toBeGreaterThan(10);

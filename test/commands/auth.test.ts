@@ -193,6 +193,12 @@ describe('auth login with client credentials', () => {
       client_id: app.client_id,
       error: expect.stringMatching(/^invalid_client: /),
     });
+    // ... and prints the error the contract's way on stderr, as JSON with --json.
+    expect(JSON.parse(status.stderr).error).toMatchObject({ code: 'invalid_client', status: 401 });
+    const human = await svc(['auth', 'status']);
+    expect(human.code).toBe(3);
+    expect(human.stderr).toMatch(/^error: .*invalid_client|^error: /m);
+    expect(human.stderr).toMatch(/^hint: check the client id and secret/m);
   });
 });
 
@@ -205,6 +211,32 @@ describe('auth login with an API token', () => {
     const s = JSON.parse((await svc(['auth', 'status', '--json'])).stdout);
     expect(s).toMatchObject({ method: 'api_token', credentials_source: 'profile', scopes: null, token_expires_in: null });
     expect((await svc(['auth', 'token'])).stdout.trim()).toBe(token);
+  });
+
+  it('auth token --json prints one JSON document; the bare token without it', async () => {
+    const app = await sb.admin.createApp(['contacts_read']);
+    await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin'], { stdin: app.client_secret });
+    const bare = await svc(['auth', 'token']);
+    expect(bare.code, bare.stderr).toBe(0);
+    const j = await svc(['auth', 'token', '--json']);
+    expect(j.code, j.stderr).toBe(0);
+    const doc = JSON.parse(j.stdout);
+    expect(doc).toMatchObject({ access_token: bare.stdout.trim(), token_type: 'Bearer', scopes: ['contacts_read'] });
+    expect(doc.expires_in).toBeGreaterThan(7000);
+    expect(j.stdout).not.toContain(app.client_secret);
+  });
+
+  it('not logged in: the report on stdout, then the error on stderr with exit 3 (JSON with --json)', async () => {
+    const human = await svc(['auth', 'status'], { env: { SVC_BASE_URL: undefined } });
+    expect(human.code).toBe(3);
+    expect(human.stdout).toMatch(/logged in\s+no/);
+    expect(human.stderr).toMatch(/^error: not logged in \(profile default\)\nhint: run `svc auth login`/);
+    const json = await svc(['auth', 'status', '--json']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ logged_in: false });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: expect.objectContaining({ code: 'not_logged_in', message: 'not logged in (profile default)' }),
+    });
   });
 
   it('refuses a wrong token with exit 3 and stores nothing', async () => {

@@ -101,6 +101,14 @@ describe('table and tsv', () => {
     for (const c of all) expect(r.stdout).toContain(c.id);
   });
 
+  it('a terminal table keeps every email and the update time whole, even 80 columns wide', async () => {
+    const r = await fx.svc(['contacts', 'list', '--all'], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('…');
+    for (const c of plain) expect(r.stdout).toContain(`${c.email}  `);
+    expect(r.stdout).toMatch(/just now|min ago/);
+  });
+
   it('a pipe without --format gets TSV rows of the same columns, no header', async () => {
     const r = await fx.svc(['contacts', 'list', '--all', '--email-consent', 'subscribed']);
     expect(r.code).toBe(0);

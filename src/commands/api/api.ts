@@ -1,10 +1,13 @@
 /**
  * svc api METHOD PATH: a raw authenticated request, like `gh api`. Prints the response body on
  * stdout (pretty JSON on a terminal), with -i the status line and headers first. Exit 0 on 2xx/3xx;
- * on 4xx/5xx the body is still printed, a one-line error goes to stderr, and the exit code is 3 for
- * authentication failures (401, insufficient_scope) and 1 otherwise.
+ * on 4xx/5xx the body is still printed, the error goes to stderr like every command's (one line, or
+ * the error JSON with --json), and the exit code is 3 for authentication failures (401,
+ * insufficient_scope) and 1 otherwise.
  */
 import { readFileSync } from 'node:fs';
+import { ApiError } from '../../client/errors.js';
+import { parseErrorBody } from '../../client/response.js';
 import type { ApiResult } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -13,6 +16,7 @@ import { readAll } from '../auth/shared.js';
 
 export interface ApiOptions {
   field?: string[];
+  rawField?: string[];
   header?: string[];
   input?: string;
   include?: boolean;
@@ -35,9 +39,9 @@ export async function run(args: string[], opts: ApiOptions, ctx: Context): Promi
     headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
   }
 
-  const fields = opts.field ?? [];
+  const fields = [...(opts.field ?? []), ...(opts.rawField ?? [])];
   if (opts.input !== undefined && fields.length && !QUERY_METHODS.has(method)) {
-    throw new UsageError('--input and -F/--field both give a body; use one of them');
+    throw new UsageError('--input and -F/-f fields both give a body; use one of them');
   }
   let query: Record<string, string[]> | undefined;
   let body: unknown;
@@ -47,15 +51,16 @@ export async function run(args: string[], opts: ApiOptions, ctx: Context): Promi
       query = {};
       for (const f of fields) {
         const i = f.indexOf('=');
-        if (i <= 0) throw new UsageError(`-F ${JSON.stringify(f)} is not key=value`);
+        if (i <= 0) throw new UsageError(`-F/-f ${JSON.stringify(f)} is not key=value`);
         const k = f.slice(0, i);
         query[k] = [...(query[k] ?? []), f.slice(i + 1)];
       }
     } else {
       try {
-        body = parseProps(fields);
+        // -f key=value (gh's --raw-field) is always a string: key:="value" for the typed parser.
+        body = parseProps([...(opts.field ?? []), ...(opts.rawField ?? []).map(rawFieldAsTyped)]);
       } catch (e) {
-        if (e instanceof PropError) throw new UsageError(e.message.replace(/--prop/g, '-F'));
+        if (e instanceof PropError) throw new UsageError(e.message.replace(/--prop/g, '-F/-f'));
         throw e;
       }
     }
@@ -81,11 +86,22 @@ export async function run(args: string[], opts: ApiOptions, ctx: Context): Promi
   });
   printResponse(ctx, res, opts.include === true);
   if (res.status < 400) return 0;
-  const err = (res.body as { error?: unknown } | undefined)?.error;
-  const code = typeof err === 'string' ? err : typeof err === 'object' && err ? (err as { code?: string }).code : undefined;
-  const message = typeof err === 'object' && err ? (err as { message?: string }).message : undefined;
-  ctx.io.stderr.write(`error: ${method} ${path} answered HTTP ${res.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}\n`);
-  return res.status === 401 || code === 'insufficient_scope' ? 3 : 1;
+  // The body is on stdout as it came; the error goes to stderr the contract's way (JSON with
+  // --json), with the exit code of the one table in main.ts (3 for authentication, else 1).
+  const text = typeof res.body === 'string' ? res.body : '';
+  throw new ApiError({ ...parseErrorBody(res.status, res.body, text, res.headers), method, path: path.split('?')[0] });
+}
+
+/** `key=value` → `key:="value"` (the key keeps its escapes; the first unescaped `=` ends it). */
+function rawFieldAsTyped(field: string): string {
+  for (let i = 0; i < field.length; i++) {
+    if (field[i] === '\\') i++;
+    else if (field[i] === '=') {
+      if (i === 0) break;
+      return `${field.slice(0, i)}:=${JSON.stringify(field.slice(i + 1))}`;
+    }
+  }
+  throw new UsageError(`-f ${JSON.stringify(field)} is not key=value`);
 }
 
 function printResponse(ctx: Context, res: ApiResult<unknown>, include: boolean): void {

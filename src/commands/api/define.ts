@@ -8,6 +8,7 @@ export function defineApi(program: Command, action: ActionFactory): void {
     .argument('<method>', 'HTTP method: GET, POST, PATCH, DELETE, …')
     .argument('<path>', 'path relative to the base URL, e.g. /v1/contacts?limit=5')
     .option('-F, --field <key=value>', 'a body field (typed like events --prop); query parameter for GET (repeatable)', collect)
+    .option('-f, --raw-field <key=value>', 'a body field that is always a string (query parameter for GET) (repeatable)', collect)
     .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
     .option('--input <file>', 'request body from a file (- for stdin)')
     .option('-i, --include', 'print the status line and response headers too')

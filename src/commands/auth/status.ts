@@ -5,7 +5,7 @@
  * the credentials work. Never prints a secret. Exit 3 when not logged in.
  */
 import type { ServiceClient } from '../../client/client.js';
-import { ApiError, NetworkError } from '../../client/errors.js';
+import { ApiError, CredentialsError, NetworkError } from '../../client/errors.js';
 import { buildSandboxClient, buildServiceClient, EMBEDDED_SANDBOX_PROFILE } from '../../client/factory.js';
 import type { Context } from '../../context.js';
 import { resolveAuth } from '../../store/credentials.js';
@@ -35,20 +35,17 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
     error: null,
   };
 
-  let exitCode = creds ? 0 : 3;
+  let failure: unknown;
   if (creds && auth.baseUrl) {
     const { client } = await buildServiceClient(ctx);
     try {
       if (creds.method === 'client_credentials') await addTokenState(ctx, client, report);
     } catch (err) {
       // The report is still useful when the credentials are rejected or the service is unreachable.
-      if (err instanceof ApiError) {
-        report.error = `${err.code}: ${err.message} (HTTP ${err.status})`;
-        exitCode = err.isAuthError ? 3 : 1;
-      } else if (err instanceof NetworkError) {
-        report.error = err.message;
-        exitCode = 1;
-      } else throw err;
+      if (err instanceof ApiError) report.error = `${err.code}: ${err.message} (HTTP ${err.status})`;
+      else if (err instanceof NetworkError) report.error = err.message;
+      else throw err;
+      failure = err;
     } finally {
       await client.close();
     }
@@ -56,7 +53,16 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
 
   if (ctx.settings.json) ctx.out.json(report);
   else printHuman(ctx, report);
-  return exitCode;
+  // Then the error on stderr the contract's way (the JSON error with --json), with its exit code:
+  // 3 when not logged in or the credentials are refused, 1 when the service cannot be reached.
+  if (!creds) {
+    throw new CredentialsError(
+      `not logged in (profile ${auth.profileName})`,
+      'run `svc auth login`, or set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET',
+    );
+  }
+  if (failure !== undefined) throw failure;
+  return 0;
 }
 
 /** Fills scopes and expiry from a valid token (renewed first if due). */
@@ -110,7 +116,6 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
       ['logged in', 'no'],
       ['base URL', r.base_url ?? '(none)'],
     ]);
-    ctx.io.stderr.write('hint: run `svc auth login`, or set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET\n');
     return;
   }
   const scopes = r.scopes as string[] | null;
@@ -119,10 +124,7 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
       ? 'API token'
       : `client credentials (client ${r.client_id}, ${r.client_auth === 'basic' ? 'HTTP Basic' : 'secret in form body'})`;
   const fields: Array<[string, unknown]> = [
-    [
-      'profile',
-      `${r.profile}${r.profile_source === 'default' ? '' : ` (from ${r.profile_source === 'flag' ? '--profile' : 'SVC_PROFILE'})`}`,
-    ],
+    ['profile', `${r.profile}${PROFILE_SOURCE_TEXT[r.profile_source as string] ?? ''}`],
     [
       'base URL',
       r.base_url ? `${r.base_url} (from ${sourceText(r.base_url_source as string)})` : '(none: pass --base-url or set SVC_BASE_URL)',
@@ -142,8 +144,13 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
   if (r.token_expires_in !== null) fields.push(['token expires', `in ${r.token_expires_in} s (${r.token_expires_at})`]);
   if (r.error) fields.push(['problem', r.error]);
   ctx.out.record(fields);
-  if (r.error) ctx.io.stderr.write('hint: check the credentials, then `svc auth login` again\n');
 }
+
+const PROFILE_SOURCE_TEXT: Record<string, string> = {
+  flag: ' (from --profile)',
+  env: ' (from SVC_PROFILE)',
+  sandbox: ' (--sandbox: the embedded sandbox)',
+};
 
 function sourceText(source: string): string {
   if (source === 'sandbox') return 'the embedded sandbox, started for this command';

@@ -1,8 +1,12 @@
-/** svc auth token: prints a valid bearer token (renewed first if due), for scripts: `curl -H "Authorization: Bearer $(svc auth token)"`. */
+/**
+ * svc auth token: prints a valid bearer token (renewed first if due), for scripts:
+ * `curl -H "Authorization: Bearer $(svc auth token)"`. With --json, one object with its expiry.
+ */
 
 import type { ServiceClient } from '../../client/client.js';
 import { buildSandboxClient, buildServiceClient } from '../../client/factory.js';
 import type { Context } from '../../context.js';
+import { secondsUntil } from './shared.js';
 
 export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
   let client: ServiceClient;
@@ -14,7 +18,17 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
   }
   try {
     const token = await client.accessToken(ctx.signal);
-    ctx.out.stdout(`${token}\n`);
+    if (ctx.settings.json) {
+      // --json promises one JSON document on stdout: the token with what a script needs to cache it.
+      const expiresAt = client.tokens.expiresAt();
+      ctx.out.json({
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: expiresAt !== undefined ? secondsUntil(expiresAt, ctx.now()) : null,
+        expires_at: expiresAt !== undefined ? new Date(expiresAt).toISOString() : null,
+        scopes: client.tokens.grantedScopes() ?? null,
+      });
+    } else ctx.out.stdout(`${token}\n`);
   } finally {
     await close();
   }

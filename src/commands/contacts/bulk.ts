@@ -8,6 +8,7 @@ import { ApiError, MissingScopeError, NetworkError, RetryWaitTooLongError } from
 import type { Context } from '../../context.js';
 import { Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { escapeFormula } from '../../io/csv.js';
+import { readAll } from '../auth/shared.js';
 
 export interface IdLine {
   line: number;
@@ -44,11 +45,8 @@ const ID_OK = /^[^\s/?#]+$/;
  */
 export async function readIds(ctx: Context, file: string): Promise<IdLine[]> {
   let text: string;
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-    text = Buffer.concat(chunks).toString('utf8');
-  } else {
+  if (file === '-') text = await readAll(ctx.io.stdin);
+  else {
     try {
       text = await readFile(file, 'utf8');
     } catch (err) {

@@ -86,15 +86,9 @@ async function onConflict(
 ): Promise<number> {
   const id = err.id as string;
   if (mode === 'fail') {
-    throw new ApiError({
-      status: err.status,
-      code: err.code,
-      message: `a contact with this email or phone already exists: ${id} (use --if-exists skip to print it, or --if-exists update to change it)`,
-      id,
-      requestId: err.requestId,
-      method: err.method,
-      path: err.path,
-    });
+    throw err.withMessage(
+      `a contact with this email or phone already exists: ${id} (use --if-exists skip to print it, or --if-exists update to change it)`,
+    );
   }
   if (mode === 'skip') {
     const current = await fetchBeforeWrite(ctx, client, id);

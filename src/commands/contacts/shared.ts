@@ -52,16 +52,18 @@ export function relativeTime(value: string | null | undefined, now: number): str
 
 /**
  * Table columns (human view): id, email, phone, email consent, SMS consent, updated (relative).
- * Only the email and the time shrink to fit the terminal: ids, phones and consent values stay whole.
+ * Every cell stays whole, as gh keeps identifiers whole: people copy ids and emails out of this
+ * table, and the id, phone and consent columns alone are already wider than an 80-column
+ * terminal, so shrinking the email ("a@ex…") would make the table useless without making it fit.
  */
 export function contactTableColumns(now: number): Column<Contact>[] {
   return [
     { header: 'id', get: (c) => c.id, maxWidth: 64, noTruncate: true },
-    { header: 'email', get: (c) => c.email, maxWidth: 40 },
+    { header: 'email', get: (c) => c.email, maxWidth: 254, noTruncate: true },
     { header: 'phone', get: (c) => c.phone, noTruncate: true },
     { header: 'email consent', get: (c) => c.email_consent, noTruncate: true },
     { header: 'sms consent', get: (c) => c.sms_consent, noTruncate: true },
-    { header: 'updated', get: (c) => relativeTime(c.updated_at, now) },
+    { header: 'updated', get: (c) => relativeTime(c.updated_at, now), noTruncate: true },
   ];
 }
 
@@ -263,33 +265,16 @@ export function reportWelcomeSms(ctx: Context, outcome: WelcomeSms, id: string):
   }
 }
 
-function copy(err: ApiError, message: string): ApiError {
-  return new ApiError({
-    status: err.status,
-    code: err.code,
-    message,
-    id: err.id,
-    requestId: err.requestId,
-    requiredScope: err.requiredScope,
-    details: err.details,
-    retryAfterMs: err.retryAfterMs,
-    method: err.method,
-    path: err.path,
-    uncertain: err.uncertain,
-  });
-}
-
 /** Rewrites the service's 404 and 422 into messages that say what to do; other errors unchanged. */
 export function explainContactError(err: unknown, id?: string): unknown {
   if (!(err instanceof ApiError)) return err;
   if (err.status === 422 || err.code === 'compliance_suppressed') {
     const who = id ? `contact ${id}` : 'the contact with this email or phone';
-    return copy(
-      err,
+    return err.withMessage(
       `${who} is suppressed by the system (compliance: email_consent compliance_suppressed) and cannot be changed; nothing was changed`,
     );
   }
-  if (err.status === 404 && id) return copy(err, `no contact with id ${id} (check the id with \`svc contacts list\`)`);
+  if (err.status === 404 && id) return err.withMessage(`no contact with id ${id} (check the id with \`svc contacts list\`)`);
   return err;
 }
 

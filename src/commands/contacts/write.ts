@@ -33,15 +33,9 @@ export async function patchWithChecks(
     after = (await client.patchContact(id, body, { signal: ctx.signal })).body;
   } catch (err) {
     if (err instanceof ApiError && err.status === 409) {
-      throw new ApiError({
-        status: err.status,
-        code: err.code,
-        message: `another contact${err.id ? ` (${err.id})` : ''} already has this email or phone; contact ${id} was not changed`,
-        id: err.id,
-        requestId: err.requestId,
-        method: err.method,
-        path: err.path,
-      });
+      throw err.withMessage(
+        `another contact${err.id ? ` (${err.id})` : ''} already has this email or phone; contact ${id} was not changed`,
+      );
     }
     throw explainContactError(err, id);
   }
