@@ -142,6 +142,12 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   const { buildProgram, CommanderError } = await import('./program.js');
   const program = buildProgram({
     io,
+    // With --json, commander's usage errors (unknown option, bad choice) are the error JSON too.
+    outputError: (message, write) => {
+      if (!wantsJson) return write(message);
+      const text = message.replace(/^error: /, '').trim();
+      write(`${JSON.stringify({ error: { code: 'usage', message: text } })}\n`);
+    },
     async run(load, args, opts, flags: GlobalFlags) {
       const { createContext } = await import('./context.js');
       ctx = createContext({ io, env, flags, now: overrides.now, random: overrides.random, signal });

@@ -21,6 +21,8 @@ export { CommanderError };
 export interface ProgramDeps {
   io: IOStreams;
   run(load: () => Promise<CommandModule>, args: string[], opts: Record<string, unknown>, flags: GlobalFlags): Promise<void>;
+  /** How commander's own usage errors are printed (main.ts prints the error JSON with --json). */
+  outputError?: (message: string, write: (s: string) => void) => void;
 }
 
 const GLOBAL_FLAG_KEYS = ['profile', 'baseUrl', 'sandbox', 'json', 'debug', 'color', 'quiet', 'insecure', 'maxRetryWait'] as const;
@@ -37,6 +39,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .configureOutput({
       writeOut: (s) => deps.io.stdout.write(s),
       writeErr: (s) => deps.io.stderr.write(s),
+      ...(deps.outputError ? { outputError: deps.outputError } : {}),
     })
     .addOption(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'))
     .addOption(new Option('--base-url <url>', 'service address [env: SVC_BASE_URL]'))

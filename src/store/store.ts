@@ -3,7 +3,9 @@
  * its owner only (file 0600, folder 0700).
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import Conf from 'conf';
+import { CliError, EXIT } from '../errors.js';
 import { redactor } from './redact.js';
 
 export type AuthMethod = 'api_token' | 'client_credentials';
@@ -52,13 +54,23 @@ export class CredentialStore {
   constructor(dir: string) {
     this.dir = dir;
     tightenFolder(dir);
-    this.conf = new Conf<StoreShape>({
-      cwd: dir,
-      configName: 'credentials',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      defaults: { profiles: {} },
-    });
+    try {
+      this.conf = new Conf<StoreShape>({
+        cwd: dir,
+        configName: 'credentials',
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+        defaults: { profiles: {} },
+      });
+    } catch (err) {
+      // A hand-edited or truncated file: say which file and what to do, not "unexpected error".
+      if (!(err instanceof SyntaxError)) throw err;
+      throw new CliError(`the credential store ${join(dir, 'credentials.json')} is not valid JSON (${err.message})`, {
+        exitCode: EXIT.failure,
+        code: 'invalid_credential_store',
+        hint: 'fix the file, or remove it and `svc auth login` again',
+      });
+    }
     // conf keeps an existing file's mode; make sure an older or hand-made file is private too.
     try {
       chmodSync(this.conf.path, 0o600);

@@ -265,6 +265,18 @@ describe('auth login with an API token', () => {
   });
 });
 
+describe('credential store', () => {
+  it('a store that is not valid JSON is named, with what to do (exit 1, not an unexpected error)', async () => {
+    writeFileSync(`${cfg.dir}/credentials.json`, '{"profiles": {');
+    const r = await svc(['auth', 'status']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: the credential store ${cfg.dir}/credentials.json is not valid JSON`);
+    expect(r.stderr).toMatch(/^hint: fix the file, or remove it/m);
+    const j = await svc(['contacts', 'list', '--json'], { env: { SVC_TOKEN: 'tok_abcdef' } });
+    expect(JSON.parse(j.stderr).error.code).toBe('invalid_credential_store');
+  });
+});
+
 describe('profiles', () => {
   it('logs in to a named profile with a default country; --profile and SVC_PROFILE select it', async () => {
     const token = await sb.tokenWithAllScopes();

@@ -83,6 +83,22 @@ describe('contacts create / patch checks', () => {
     const body = JSON.parse(r.stderr) as { error: { code: string; message: string } };
     expect(body.error.message).toMatch(/read-only/);
   });
+
+  it('usage errors found by the option parser are the error JSON too with --json', async () => {
+    for (const argv of [
+      ['contacts', 'list', '--json', '--limit', '0'],
+      ['contacts', 'list', '--json', '--format', 'xml'],
+      ['contacts', 'list', '--json', '--bogus'],
+      ['contacts', 'create', '--json', '--email', 'a@example.com', '--if-exists', 'merge'],
+    ]) {
+      const r = await runCli(argv, { env });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'usage', message: expect.stringMatching(/\S/) } });
+    }
+    const plain = await runCli(['contacts', 'list', '--limit', '0'], { env });
+    expect(plain.stderr).toMatch(/^error: option '--limit <n>' argument '0' is invalid/);
+  });
 });
 
 describe('contacts delete / unsubscribe checks', () => {
