@@ -14,17 +14,23 @@
  *   Types: Scheduler, SchedulerOptions, WorkerContext, Settled, SchedulerStats.
  *
  * Rules:
+ * - A task that reports a server-directed wait through its ctx.throttle gives its slot back for
+ *   that wait (it may briefly exceed the limit when it resumes), and its coming retry is charged
+ *   to the rate cap, so that retries and new starts together stay under the cap.
  * - Key affinity: two items with the same `keyOf(item)` are never in flight together; later ones
  *   wait (parked, not counted as in flight) and run in input order after the earlier one settled.
  * - AIMD: a throttle starts a "congestion event" (at most one per `cooldownMs`, so a burst of
- *   429s from the requests already in flight counts once): the concurrency limit is halved, a
- *   start-rate cap is set to 90% of the completion rate measured over the last second (or lowered
- *   by 10% when already set), and new starts pause for the server's wait when no cap existed yet
- *   or the previous event was recent (a fixed-window limiter would otherwise cost a whole window
- *   per event). Each success without a throttle probes back up: +1 to the concurrency limit per
- *   `limit` successes; the rate cap grows 3% per 250 ms up to 97% of the rate measured at the
- *   last event, then 0.125% per 250 ms, that step doubling every 4 s of quiet. The rate cap matters when the service limits requests per second while
- *   answering fast: a concurrency limit alone cannot go below one request in flight.
+ *   429s from the requests already in flight counts once): the concurrency limit is halved and a
+ *   start-rate cap is set to 90% of the completion rate measured over the last second (later
+ *   events: 95% of the cap in force, or of the measured rate when that is well below the cap or
+ *   when over 5% of the answers since the last event were throttled). New starts pause for the server's wait
+ *   only when no rate could be measured yet; otherwise the cap does the job (the throttled
+ *   requests themselves wait as told; pausing at every event would waste the rest of a fixed
+ *   rate-limit window each time). Each success without a throttle probes back up: +1 to the
+ *   concurrency limit per `limit` successes; the rate cap grows 3% per 250 ms up to 97% of the
+ *   rate measured at the last event, then 0.25% per 250 ms, that step doubling every 4 s of
+ *   quiet. The rate cap matters when the service limits requests per second while answering
+ *   fast: a concurrency limit alone cannot go below one request in flight.
  * - Abort (options.signal): no new item starts; the worker sees the same signal; run() resolves
  *   once the tasks in flight have settled (their errors reach onSettled) with stats.aborted true.
  * - onSettled is called in completion order and awaited (back-pressure for slow sinks); if it
@@ -124,6 +130,8 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
   let lastRateIncrease = 0;
   let successesSinceIncrease = 0;
   let lastCongestion = Number.NEGATIVE_INFINITY;
+  let throttlesSinceEvent = 0;
+  let successesSinceEvent = 0;
   let pausedUntil = 0;
   let started = 0;
   let settled = 0;
@@ -154,41 +162,63 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     buckets[epoch % 10] = (buckets[epoch % 10] ?? 0) + 1;
   }
 
-  /** Completions per second over the last second (or since the run started, when shorter). */
-  function completionRate(): number {
+  /**
+   * Completions per second over the last second. When the run is younger than that, over the time
+   * since it started — but never less than the server's wait, which is the best guess of its
+   * rate-limit window (200 answers in the first 150 ms of a 1 s window mean 200/s, not 1,333/s).
+   */
+  function completionRate(windowHintMs: number): number {
     tick();
     const count = buckets.reduce((a, b) => a + b, 0);
-    const covered = Math.min(1000, Math.max(20, now() - runStartedAt));
+    const covered = Math.min(1000, Math.max(20, now() - runStartedAt, Math.min(1000, windowHintMs)));
     return (count * 1000) / covered;
   }
 
   function throttle(waitMs: number): void {
     throttles++;
+    throttlesSinceEvent++;
+    // The throttled request will be sent again: charge it to the rate cap, so that retries and
+    // new starts together stay under the cap.
+    if (rate !== undefined) tokens -= 1;
     const t = now();
     if (t - lastCongestion < cooldownMs) return;
-    const previous = lastCongestion;
-    const hadRate = rate !== undefined;
     lastCongestion = t;
     congestionEvents++;
     limit = Math.max(floor, Math.floor(limit / 2));
     minLimitSeen = Math.min(minLimitSeen, limit);
-    const measured = completionRate();
+    const measured = completionRate(waitMs);
     // Nothing finished yet: no basis for a rate; the halved concurrency and the pause must do.
-    if (measured > 0) ceilingRate = measured;
-    if (measured > 0 || rate !== undefined) rate = Math.max(1, (rate === undefined ? measured : Math.min(rate, measured || rate)) * 0.9);
-    tokens = 0;
+    if (rate === undefined) {
+      if (measured > 0) {
+        ceilingRate = measured;
+        rate = Math.max(1, measured * 0.9);
+      }
+    } else {
+      // The cap we were sending at is what hit the limit; the measured rate (which lags) only
+      // matters when it is well below the cap (the cap was not what limited us).
+      // Many 429s since the last event (over 5% of the answers): the cap was far off, trust the
+      // measured rate of successes instead.
+      const storm = throttlesSinceEvent > 0.05 * (throttlesSinceEvent + successesSinceEvent);
+      const base = storm && measured > 0 ? Math.min(rate, measured) : Math.min(rate, Math.max(measured, rate * 0.9));
+      ceilingRate = base;
+      rate = Math.max(1, base * 0.95);
+    }
+    tokens = Math.min(tokens, 0);
     tokensAt = t;
     lastRateIncrease = t;
     successesSinceIncrease = 0;
-    // Pause for the server's wait when we were sending blind (no rate cap yet) or when the cap
-    // just set did not stop the 429s; otherwise the lowered cap is enough and a pause would only
-    // waste the rest of a rate-limit window.
-    const sustained = t - previous < 3 * Math.max(cooldownMs, waitMs);
-    if (pauseOnThrottle && waitMs > 0 && (!hadRate || sustained)) pausedUntil = Math.max(pausedUntil, t + waitMs);
+    throttlesSinceEvent = 0;
+    successesSinceEvent = 0;
+    // Pause for the server's wait only when there is no basis for a rate cap yet. Otherwise the
+    // lowered cap does the job (the throttled requests themselves wait as told, and a cap that is
+    // still too high is cut again one cooldown later); a pause would waste the rest of a
+    // fixed rate-limit window at every event.
+    if (pauseOnThrottle && waitMs > 0 && rate === undefined) pausedUntil = Math.max(pausedUntil, t + waitMs);
   }
 
   function onSuccess(): void {
     recordCompletion();
+    successesSinceEvent++;
     const t = now();
     if (t - lastCongestion < cooldownMs) return;
     successesSinceIncrease++;
@@ -201,7 +231,7 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       // it gently; the longer it stays quiet, the faster the probe grows.
       const quietSeconds = (t - lastCongestion) / 1000;
       const near = ceilingRate !== undefined && rate >= ceilingRate * 0.97;
-      const step = near ? 0.00125 * 2 ** Math.floor(quietSeconds / 4) : 0.03;
+      const step = near ? 0.0025 * 2 ** Math.floor(quietSeconds / 4) : 0.03;
       rate *= 1 + Math.min(1, step);
       lastRateIncrease = t;
     }
@@ -212,7 +242,7 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     const t = now();
     if (pausedUntil > t) return pausedUntil - t;
     if (rate === undefined) return 0;
-    const burst = Math.max(1, rate * 0.02);
+    const burst = Math.max(1, rate * 0.05);
     tokens = Math.min(burst, tokens + ((t - tokensAt) * rate) / 1000);
     tokensAt = t;
     if (tokens >= 1) return 0;
@@ -244,21 +274,40 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     let buffered = 0;
     let sinkError: { error: unknown } | undefined;
     const running = new Set<Promise<void>>();
-    const workerCtx: WorkerContext = { signal, throttle };
     const onAbort = () => changed.wake();
     signal.addEventListener('abort', onAbort, { once: true });
 
     const launch = (item: T) => {
       started++;
       inFlight++;
+      // A task told by the server to wait does not hold its slot meanwhile: it loads nobody, and
+      // with a halved limit a few such tasks would otherwise stall the whole run.
+      let parked: ReturnType<typeof setTimeout> | undefined;
+      const unpark = () => {
+        if (parked === undefined) return;
+        clearTimeout(parked);
+        parked = undefined;
+        inFlight++;
+      };
+      const ctx: WorkerContext = {
+        signal,
+        throttle(waitMs) {
+          throttle(waitMs);
+          if (parked !== undefined || waitMs <= 0) return;
+          inFlight--;
+          parked = setTimeout(unpark, waitMs);
+          changed.wake();
+        },
+      };
       const task = (async () => {
         let result: Settled<R>;
         try {
-          result = { ok: true, value: await worker(item, workerCtx) };
+          result = { ok: true, value: await worker(item, ctx) };
           onSuccess();
         } catch (error) {
           result = { ok: false, error };
         }
+        unpark();
         inFlight--;
         settled++;
         const key = options.keyOf?.(item);

@@ -1,0 +1,246 @@
+// npm run bench:import — `svc orders import` against a sandbox running in its own process
+// (`svc sandbox start --memory --port 0 --seed --json`). Prints figures; asserts nothing.
+// Needs a build (node build.mjs).
+//
+//   node bench/import.mjs [N]                    throughput: autocannon on POST /v1/orders/placed with C
+//                                                connections, then an import of N rows (default 200,000)
+//                                                with --concurrency C; prints both rates and the ratio
+//   node bench/import.mjs --memory [N1] [N2]     peak RSS (VmHWM) of imports of N1 and N2 rows
+//                                                (default 100,000 and 1,000,000)
+//   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
+//                                                200), N rows (default 5,000): achieved rate and 429s
+// Options: --concurrency C (default 16), --duration S for autocannon (default 10). N also from $N.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'svc.js');
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = argv.indexOf(name);
+  if (i < 0) return fallback;
+  const v = Number(argv[i + 1]);
+  argv.splice(i, 2);
+  return v;
+};
+const CONCURRENCY = option('--concurrency', 16);
+const DURATION = option('--duration', 10);
+const mode = argv[0]?.startsWith('--') ? argv.shift() : '--throughput';
+const numbers = argv.map(Number).filter((n) => Number.isFinite(n) && n > 0);
+const work = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
+
+function fmt(n) {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Writes N order rows (about 40 contacts per 1,000 orders, four currencies), streaming. */
+async function writeCsv(path, n, prefix) {
+  const out = createWriteStream(path);
+  const currencies = ['EUR', 'USD', 'GBP', 'CHF'];
+  out.write('order_id,total,currency,order_date,email\n');
+  for (let i = 1; i <= n; i++) {
+    const line = `${prefix}-${i},${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},${currencies[i % 4]},2024-0${(i % 9) + 1}-1${i % 10},c${i % Math.max(40, Math.floor(n / 25))}@example.com\n`;
+    if (!out.write(line)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
+}
+
+/** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */
+function startSandbox() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--memory', '--port', '0', '--seed', '--json'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CONFIG_DIR: join(work, 'sandbox-config') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d.toString();
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      try {
+        const doc = JSON.parse(buf.slice(0, nl));
+        resolve({
+          baseUrl: doc.base_url,
+          token: doc.seed.api_token,
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', r);
+              child.kill('SIGINT');
+            }),
+        });
+      } catch (e) {
+        reject(new Error(`unexpected sandbox output: ${buf} (${e.message})`));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+}
+
+async function setFaults(sb, faults) {
+  const res = await fetch(`${sb.baseUrl}/_sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  if (!res.ok) throw new Error(`PUT /_sandbox/faults answered ${res.status}`);
+}
+
+/** Runs `svc orders import`; returns wall seconds, the summary, stderr and the peak RSS (VmHWM, kB). */
+function runImport(sb, file, extra = [], env = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [bin, 'orders', 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...extra], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SVC_CONFIG_DIR: join(work, 'cli-config'),
+        SVC_BASE_URL: sb.baseUrl,
+        SVC_TOKEN: sb.token,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let peakKb = 0;
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        /* exited */
+      }
+    }, 100);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      let summary;
+      try {
+        summary = JSON.parse(stdout);
+      } catch {
+        return reject(new Error(`import exited ${code}: ${stderr.slice(-2000)}`));
+      }
+      resolve({ code, seconds, summary, stderr, peakKb });
+    });
+  });
+}
+
+async function autocannonRate(sb) {
+  let n = 0;
+  const result = await autocannon({
+    url: sb.baseUrl,
+    connections: CONCURRENCY,
+    duration: DURATION,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/orders/placed',
+        headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          n++;
+          return {
+            ...req,
+            body: JSON.stringify({
+              order_id: `AC-${n}`,
+              total: '12.50',
+              currency: 'EUR',
+              order_date: '2024-03-01',
+              email: `c${n % 8000}@example.com`,
+            }),
+          };
+        },
+      },
+    ],
+  });
+  const non2xx = result.non2xx ?? 0;
+  return { rate: result.requests.average, non2xx, total: result.requests.total };
+}
+
+async function throughput() {
+  const n = numbers[0] ?? Number(process.env.N ?? 200_000);
+  const file = join(work, 'orders.csv');
+  await writeCsv(file, n, 'IM');
+  const sb = await startSandbox();
+  try {
+    console.log(`autocannon: POST /v1/orders/placed, ${CONCURRENCY} connections, ${DURATION} s …`);
+    const ac = await autocannonRate(sb);
+    console.log(`  ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx)`);
+    console.log(`svc orders import: ${fmt(n)} rows, --concurrency ${CONCURRENCY} …`);
+    const imp = await runImport(sb, file);
+    const rate = n / imp.seconds;
+    console.log(
+      `  ${fmt(rate)} rows/s (${imp.seconds.toFixed(1)} s, exit ${imp.code}, peak RSS ${fmt(imp.peakKb / 1024)} MB) ${JSON.stringify(imp.summary)}`,
+    );
+    console.log(`ratio import/autocannon: ${(rate / ac.rate).toFixed(2)} (target ≥ 0.8)`);
+  } finally {
+    await sb.stop();
+  }
+}
+
+async function memory() {
+  const sizes = numbers.length ? numbers : [100_000, 1_000_000];
+  const sb = await startSandbox();
+  const peaks = [];
+  try {
+    for (const n of sizes) {
+      const file = join(work, `orders-${n}.csv`);
+      await writeCsv(file, n, `MEM${n}`);
+      const imp = await runImport(sb, file);
+      rmSync(file, { force: true });
+      peaks.push(imp.peakKb);
+      console.log(
+        `${fmt(n)} rows: peak RSS ${(imp.peakKb / 1024).toFixed(1)} MB, ${fmt(n / imp.seconds)} rows/s, exit ${imp.code} ${JSON.stringify(imp.summary)}`,
+      );
+    }
+    if (peaks.length >= 2) {
+      const growth = peaks[peaks.length - 1] / peaks[0] - 1;
+      console.log(
+        `peak RSS growth from ${fmt(sizes[0])} to ${fmt(sizes[sizes.length - 1])} rows: ${(growth * 100).toFixed(1)}% (target: < 150 MB and within 20%)`,
+      );
+    }
+  } finally {
+    await sb.stop();
+  }
+}
+
+async function rateLimit() {
+  const rps = numbers[0] ?? 200;
+  const n = numbers[1] ?? 5000;
+  const file = join(work, 'orders-rl.csv');
+  await writeCsv(file, n, 'RL');
+  const sb = await startSandbox();
+  try {
+    await setFaults(sb, { rate_limit_rps: rps });
+    const imp = await runImport(sb, file, ['--debug']);
+    const answers = imp.stderr.split('\n').filter((l) => /POST \S+\/v1\/orders\/placed → \d{3}/.test(l));
+    const limited = answers.filter((l) => /→ 429/.test(l)).length;
+    const rate = n / imp.seconds;
+    console.log(
+      `rate limit ${rps}/s, ${fmt(n)} rows: ${rate.toFixed(1)} rows/s = ${((rate / rps) * 100).toFixed(1)}% of the limit (target ≥ 90%)`,
+    );
+    console.log(
+      `  ${answers.length} requests, ${limited} answered 429 = ${((limited / Math.max(1, answers.length)) * 100).toFixed(2)}% (target ≤ 5%); exit ${imp.code} ${JSON.stringify(imp.summary)}`,
+    );
+  } finally {
+    await sb.stop();
+  }
+}
+
+try {
+  if (mode === '--memory') await memory();
+  else if (mode === '--rate-limit') await rateLimit();
+  else await throughput();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
