@@ -32,7 +32,7 @@ if (process.env.SVC_BENCH_CHILD === 'baseline') {
     if (m === 'go') cpuAtStart = process.cpuUsage();
     if (m === 'stop') {
       const cpu = process.cpuUsage(cpuAtStart);
-      process.send({ cpuMicros: cpu.user + cpu.system }, () => process.exit(0));
+      process.send({ cpuMicros: cpu.user + cpu.system, sys: cpu.system }, () => process.exit(0));
     }
   });
 } else if (process.env.SVC_BENCH_CHILD === '1') {
@@ -45,7 +45,7 @@ if (process.env.SVC_BENCH_CHILD === 'baseline') {
     if (m === 'stop') {
       const cpu = process.cpuUsage(cpuAtStart);
       await sb.close();
-      process.send({ cpuMicros: cpu.user + cpu.system }, () => process.exit(0));
+      process.send({ cpuMicros: cpu.user + cpu.system, sys: cpu.system }, () => process.exit(0));
     }
   });
 } else {
@@ -97,7 +97,7 @@ async function main() {
   });
   const stopped = new Promise((resolve) => child.once('message', resolve));
   child.send('stop');
-  const { cpuMicros } = await stopped;
+  const { cpuMicros, sys } = await stopped;
   await new Promise((resolve) => child.once('exit', resolve));
   rmSync(dir, { recursive: true, force: true });
 
@@ -110,7 +110,9 @@ async function main() {
   console.log(`status codes: ${codes}; errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`);
   // CPU time is steadier than wall time on a shared machine: it says what one free core would sustain.
   const perRequest = cpuMicros / result.requests.total;
-  console.log(`server CPU: ${Math.round(perRequest)} µs per request (one free core would sustain ~${Math.round(1e6 / perRequest)} req/s)`);
+  console.log(
+    `server CPU: ${Math.round(perRequest)} µs per request, ${Math.round((100 * sys) / cpuMicros)}% of it in the kernel (one free core would sustain ~${Math.round(1e6 / perRequest)} req/s)`,
+  );
 
   if (args.includes('--baseline')) {
     const base = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SVC_BENCH_CHILD: 'baseline' } });

@@ -217,12 +217,14 @@ function scopeSet(list: string): ReadonlySet<string> {
 
 /** Resolves a bearer token (access token or API token), or undefined when missing, expired, revoked or unknown. */
 export function authenticate(d: Domain, bearer: string): Principal | undefined {
-  const hash = hashSecret(bearer);
-  const cached = d.cache.principals.get(hash);
+  // The cache is keyed by the token itself (process memory only, never persisted), which spares
+  // hashing it on every request; the database only ever sees and stores the hash.
+  const cached = d.cache.principals.get(bearer);
   if (cached) {
     if (cached.expiresAt <= d.now()) return undefined;
-    return { businessId: cached.businessId, scopes: cached.scopes, tokenHash: hash };
+    return { businessId: cached.businessId, scopes: cached.scopes, tokenHash: cached.tokenHash };
   }
+  const hash = hashSecret(bearer);
   let row: TokenRow | undefined;
   let expiresAt = Number.POSITIVE_INFINITY;
   if (bearer.startsWith('at_')) {
@@ -235,6 +237,6 @@ export function authenticate(d: Domain, bearer: string): Principal | undefined {
   if (!row || !sameHash(row.hash, hash) || expiresAt <= d.now()) return undefined;
   if (d.cache.principals.size > 10_000) d.cache.principals.clear();
   const scopes = scopeSet(row.scopes);
-  d.cache.principals.set(hash, { businessId: row.business_id, scopes, expiresAt });
+  d.cache.principals.set(bearer, { businessId: row.business_id, scopes, expiresAt, tokenHash: hash });
   return { businessId: row.business_id, scopes, tokenHash: hash };
 }

@@ -11,8 +11,8 @@ export interface Domain {
 }
 
 export interface DomainCache {
-  /** Bearer-token hash → who it is and until when (epoch ms; Infinity for API tokens). */
-  principals: Map<string, { businessId: string; scopes: ReadonlySet<string>; expiresAt: number }>;
+  /** Bearer token → who it is and until when (epoch ms; Infinity for API tokens). */
+  principals: Map<string, { businessId: string; scopes: ReadonlySet<string>; expiresAt: number; tokenHash: string }>;
   /** Business → the integration an order without header is tied to (null: none). */
   defaultIntegration: Map<string, string | null>;
 }
@@ -26,7 +26,14 @@ export function clearCaches(d: Domain): void {
   d.cache.defaultIntegration.clear();
 }
 
-/** RFC 3339 UTC with `Z`, as every timestamp in a response. */
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** RFC 3339 UTC with `Z`, as every timestamp in a response (the last one is remembered: it repeats a lot). */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }

@@ -62,13 +62,14 @@ export function findOrder(d: Domain, businessId: string, orderId: string): Order
 /** By email when the order has one, else by phone; a new contact when nothing matches. */
 /** The few contact columns the upsert needs (a narrow read: this is the hot path). */
 interface StatsRow {
+  seq: number;
   id: string;
   business_id: string;
   total_spent: string;
   last_order_at: number | null;
 }
 
-const STATS_COLUMNS = 'id, business_id, total_spent, last_order_at';
+const STATS_COLUMNS = 'seq, id, business_id, total_spent, last_order_at';
 
 /** By email when the order has one, else by phone; a new contact when nothing matches. */
 function matchContact(
@@ -92,6 +93,22 @@ function matchContact(
   });
 }
 
+const SAFE_DIGITS = 15;
+
+/** a + sign·b for canonical decimal strings; plain numbers while exact, BigInt (addDecimals) beyond. */
+function addAmounts(a: string | undefined, b: string, decimals: number, sign: 1 | -1): string {
+  const x = a ?? '0';
+  if (x.length + decimals < SAFE_DIGITS && b.length < SAFE_DIGITS) {
+    const scale = 10 ** decimals;
+    const minor = Math.round(Number(x) * scale) + sign * Math.round(Number(b) * scale);
+    const neg = minor < 0;
+    const digits = String(Math.abs(minor)).padStart(decimals + 1, '0');
+    const body = decimals > 0 ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits;
+    return neg ? `-${body}` : body;
+  }
+  return addDecimals(a ?? addDecimals('0', '0', decimals), b, decimals, sign);
+}
+
 /**
  * Adjusts a contact's statistics. `lastOrderTs` is the newest order date when it is known
  * without a query (a create, or an update that did not move the date back); otherwise the
@@ -107,16 +124,16 @@ function adjustStats(
   const spent = JSON.parse(contact.total_spent) as Record<string, string>;
   for (const [currency, amount, sign] of changes) {
     const decimals = currencyDecimals(currency);
-    spent[currency] = addDecimals(spent[currency] ?? addDecimals('0', '0', decimals), amount, decimals, sign);
+    spent[currency] = addAmounts(spent[currency], amount, decimals, sign);
   }
   if (lastOrderTs !== undefined) {
     d.db.run(
-      'UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?, last_order_at = ? WHERE id = ?',
+      'UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?, last_order_at = ? WHERE seq = ?',
       countDelta,
       JSON.stringify(spent),
       d.now(),
       contact.last_order_at === null ? lastOrderTs : Math.max(contact.last_order_at, lastOrderTs),
-      contact.id,
+      contact.seq,
     );
     return;
   }
