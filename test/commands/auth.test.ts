@@ -239,6 +239,19 @@ describe('auth login with an API token', () => {
     });
   });
 
+  it('--with-token at a terminal asks with a hidden prompt instead of reading an echoed line', async () => {
+    const token = await sb.tokenWithAllScopes();
+    const r = await svc(['auth', 'login', '--with-token'], { tty: true, stdin: `${token}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Paste your API token');
+    expect(r.stdout + r.stderr).not.toContain(token);
+    expect(JSON.parse((await svc(['auth', 'status', '--json'])).stdout)).toMatchObject({ method: 'api_token' });
+    // A terminal on stdin where no prompt can be shown (CI): refused, nothing read.
+    const ci = await svc(['auth', 'login', '--with-token', '--profile', 'ci'], { tty: true, stdin: `${token}\n`, env: { CI: 'true' } });
+    expect(ci.code).toBe(2);
+    expect(ci.stderr).toMatch(/pipe it in/);
+  });
+
   it('refuses a wrong token with exit 3 and stores nothing', async () => {
     const r = await svc(['auth', 'login', '--with-token'], { stdin: 'not-a-real-token-123' });
     expect(r.code).toBe(3);

@@ -85,11 +85,11 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
   let scopes = requestedFromFlag;
   if (opts.withToken) {
     method = 'api_token';
-    token = await readSecretFromStdin(ctx.io.stdin);
+    token = await readSecret(ctx, 'Paste your API token', '`svc auth login --with-token < token.txt`');
     if (!token) throw new UsageError('no API token on stdin', 'pipe it in: `svc auth login --with-token < token.txt`');
   } else if (opts.clientSecretStdin) {
     method = 'client_credentials';
-    clientSecret = await readSecretFromStdin(ctx.io.stdin);
+    clientSecret = await readSecret(ctx, 'Client secret', '`printf %s "$SECRET" | svc auth login --client-id ID --client-secret-stdin`');
     if (!clientSecret)
       throw new UsageError(
         'no client secret on stdin',
@@ -202,6 +202,20 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
   const envOverride = ['SVC_TOKEN', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'].filter((n) => envValue(ctx.env, n) !== undefined);
   if (envOverride.length) ctx.log.warn(`${envOverride.join(', ')} is set and takes precedence over the stored credentials`);
   return 0;
+}
+
+/**
+ * The secret of --with-token / --client-secret-stdin. Piped in, it is read from stdin; typed at a
+ * terminal it would be echoed as typed, so it is asked with a hidden prompt instead (and refused
+ * where no prompt can be shown).
+ */
+async function readSecret(ctx: Context, message: string, pipeExample: string): Promise<string> {
+  if (!ctx.io.stdinIsTTY) return readSecretFromStdin(ctx.io.stdin);
+  if (!ctx.policy.canPrompt) {
+    throw new UsageError('stdin is a terminal: typing the secret there would show it', `pipe it in: ${pipeExample}`);
+  }
+  const p = await ctx.prompter();
+  return (await p.password({ message, validate: (v) => (v.trim() ? true : 'it cannot be empty') })).trim();
 }
 
 function checkScopes(value: string): string[] | undefined {
