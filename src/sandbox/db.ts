@@ -62,6 +62,12 @@ CREATE TABLE IF NOT EXISTS outbox (
 
 export const DEFAULT_BUSINESS_ID = 'biz_default';
 
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
 export class SandboxDb {
   readonly sql: Database.Database;
   private readonly cache = new Map<string, Database.Statement>();
@@ -100,14 +106,31 @@ export class SandboxDb {
   }
 
   run(source: string, ...params: unknown[]): Database.RunResult {
+    this.writes++;
     return this.stmt(source).run(...params);
   }
 
+  /** Number of write statements run so far (tells whether a failed unit of work wrote anything). */
+  private writes = 0;
+  private batch: Batch | undefined;
+
   /**
-   * Runs `fn` atomically: a transaction of its own, or a savepoint inside an open one (a group
-   * commit batch). Statements are cached, unlike better-sqlite3's per-call transaction wrapper.
+   * Runs `fn` atomically. Inside a group-commit batch it runs without a savepoint: every domain
+   * function checks before it writes, and if one fails after writing anyway (an SQLite error),
+   * the whole batch is rolled back and every request in it fails, so nothing half-applied is
+   * ever committed. Outside a batch it is a transaction of its own (a savepoint when nested).
    */
   transaction<T>(fn: () => T): T {
+    const batch = this.batch;
+    if (batch) {
+      const before = this.writes;
+      try {
+        return fn();
+      } catch (e) {
+        if (this.writes !== before) this.abortBatch(batch, e);
+        throw e;
+      }
+    }
     const nested = this.sql.inTransaction;
     this.stmt(nested ? 'SAVEPOINT tx' : 'BEGIN').run();
     try {
@@ -125,51 +148,54 @@ export class SandboxDb {
     }
   }
 
-  private batch: Promise<void> | undefined;
-
   /**
    * Group commit: the first write of an event-loop turn opens a transaction that commits on
-   * setImmediate, so the requests handled in the same turn share one commit. Domain functions
-   * run inside it as savepoints (better-sqlite3 nests transactions that way). Callers answer
+   * setImmediate, so the requests handled in the same turn share one commit. Callers answer
    * only after `flushed()` resolves, so no response ever reports a write that is not committed.
    */
   beginBatch(): void {
     if (this.batch || this.sql.inTransaction) return;
     this.stmt('BEGIN').run();
-    this.batch = new Promise<void>((resolve, reject) => {
-      setImmediate(() => {
-        try {
-          this.commitBatch();
-          resolve();
-        } catch (e) {
-          reject(e);
-        }
-      });
+    let settle: Pick<Batch, 'resolve' | 'reject'> = { resolve: () => {}, reject: () => {} };
+    const promise = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
     });
-    // A failed commit is reported to every waiting request; never as an unhandled rejection.
-    this.batch.catch(() => undefined);
+    // A failed batch is reported to every waiting request; never as an unhandled rejection.
+    promise.catch(() => undefined);
+    const batch: Batch = { promise, ...settle };
+    this.batch = batch;
+    setImmediate(() => this.commitBatch(batch));
   }
 
-  private commitBatch(): void {
+  private commitBatch(batch: Batch): void {
+    if (this.batch !== batch) return;
     this.batch = undefined;
-    if (!this.sql.open || !this.sql.inTransaction) return;
     try {
-      this.stmt('COMMIT').run();
+      if (this.sql.open && this.sql.inTransaction) this.stmt('COMMIT').run();
+      batch.resolve();
     } catch (e) {
       if (this.sql.inTransaction) this.stmt('ROLLBACK').run();
-      throw e;
+      batch.reject(e);
     }
   }
 
-  /** Resolves once the writes made so far are committed. */
+  private abortBatch(batch: Batch, cause: unknown): void {
+    if (this.batch !== batch) return;
+    this.batch = undefined;
+    if (this.sql.inTransaction) this.stmt('ROLLBACK').run();
+    batch.reject(cause);
+  }
+
+  /** Resolves once the writes made so far are committed; rejects if their batch failed. */
   flushed(): Promise<void> {
-    return this.batch ?? Promise.resolve();
+    return this.batch?.promise ?? Promise.resolve();
   }
 
   /** Writes the WAL back into the main file and closes the database. */
   close(): void {
     if (!this.sql.open) return;
-    this.commitBatch();
+    if (this.batch) this.commitBatch(this.batch);
+    else if (this.sql.inTransaction) this.stmt('COMMIT').run();
     try {
       this.sql.pragma('wal_checkpoint(TRUNCATE)');
     } finally {

@@ -171,3 +171,38 @@ describe('faults', () => {
     expect(f.decide('a').kind).toBe('none');
   });
 });
+
+describe('group commit', () => {
+  it('commits the writes of one turn together and resolves flushed() after the commit', async () => {
+    d.db.beginBatch();
+    createContact(d, B, { email: 'g1@example.com' });
+    createContact(d, B, { email: 'g2@example.com' });
+    expect(d.db.sql.inTransaction).toBe(true);
+    await d.db.flushed();
+    expect(d.db.sql.inTransaction).toBe(false);
+    expect(d.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts')?.n).toBe(2);
+  });
+
+  it('a unit of work that fails after writing rolls back the whole batch and fails every waiter', async () => {
+    d.db.beginBatch();
+    createContact(d, B, { email: 'kept-not@example.com' });
+    const waiter = d.db.flushed();
+    expect(() =>
+      d.db.transaction(() => {
+        d.db.run("INSERT INTO flows (id, business_id, event_type, name, created_at) VALUES ('f1', 'biz_default', 'x', 'y', 0)");
+        d.db.run("INSERT INTO flows (id, business_id, event_type, name, created_at) VALUES ('f1', 'biz_default', 'x', 'y', 0)");
+      }),
+    ).toThrow(/UNIQUE/);
+    await expect(waiter).rejects.toThrow(/UNIQUE/);
+    expect(d.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts')?.n).toBe(0);
+    expect(d.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM flows')?.n).toBe(0);
+  });
+
+  it('a unit of work that fails before writing leaves the batch alone', async () => {
+    d.db.beginBatch();
+    createContact(d, B, { email: 'stay@example.com' });
+    failsWith(() => createContact(d, B, { email: 'stay@example.com' }), 409, 'contact_exists');
+    await d.db.flushed();
+    expect(d.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts')?.n).toBe(1);
+  });
+});
