@@ -109,4 +109,23 @@ describe('500s and destroyed connections through the CLI', () => {
     expect(reset.stderr).not.toMatch(/retry:/);
     await sb.admin.setFaults({});
   });
+
+  it('a delete whose first attempt was applied before a 500 is retried, and its 404 means deleted', async () => {
+    frozen = undefined;
+    const made = await runCli(['contacts', 'create', '--email', 'gone-twice@example.com', '--json'], { env: env() });
+    const id = JSON.parse(made.stdout).id as string;
+    // First DELETE: a 500 after the write was applied (dice 0.1 = fault, 0.2 = after the write); then no fault.
+    await sb.admin.setFaults({ error_rate: 0.5 });
+    dice.push(0.1, 0.2);
+    const r = await runCli(['contacts', 'delete', id, '--yes', '--debug'], { env: env() });
+    await sb.admin.setFaults({});
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/DELETE \S+ → 500 .*attempt 1/);
+    expect(r.stderr).toMatch(/DELETE \S+ → 404 .*attempt 2/);
+    expect(r.stderr).toContain(`Deleted contact ${id} (an earlier, interrupted attempt had deleted it)`);
+    // A 404 on the first attempt is still an error.
+    const again = await runCli(['contacts', 'delete', id, '--yes'], { env: env() });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/no contact with id/);
+  });
 });

@@ -2,6 +2,8 @@
  * svc contacts delete ID: asks first on a terminal; without one --yes is required (exit 2,
  * nothing sent). --ids-file deletes many, with a summary like the importer's and --report.
  */
+import { ApiError } from '../../client/errors.js';
+import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, UsageError } from '../../errors.js';
 import { finishBulk, readIds, runBulk } from './bulk.js';
@@ -54,7 +56,9 @@ export async function run(args: string[], opts: DeleteOptions, ctx: Context): Pr
     ) {
       throw cancelled(`${ids.length} contacts`);
     }
-    const result = await runBulk(ctx, ids, (id) => client.deleteContact(id, { signal: ctx.signal }));
+    const result = await runBulk(ctx, ids, async (id) => {
+      await deleteOne(client, id, ctx.signal);
+    });
     return finishBulk(ctx, result, { doneWord: 'deleted', report: opts.report, total: ids.length });
   }
 
@@ -73,12 +77,28 @@ export async function run(args: string[], opts: DeleteOptions, ctx: Context): Pr
     }
     if (!(await confirm(ctx, `Delete contact ${id}${label}? This cannot be undone.`))) throw cancelled(`contact ${id}`);
   }
+  let outcome: Awaited<ReturnType<typeof deleteOne>>;
   try {
-    await client.deleteContact(id, { signal: ctx.signal });
+    outcome = await deleteOne(client, id, ctx.signal);
   } catch (err) {
     throw explainContactError(err, id);
   }
   if (ctx.settings.json) ctx.out.json({ deleted: true, id });
-  else ctx.out.success(`Deleted contact ${id}`);
+  else ctx.out.success(`Deleted contact ${id}${outcome === 'gone_after_retry' ? ' (an earlier, interrupted attempt had deleted it)' : ''}`);
   return 0;
+}
+
+/**
+ * DELETE is retried after a 500 or a lost connection, which may follow a delete the service
+ * applied: a 404 on the retry then means our own earlier attempt removed it, and the contact is
+ * gone as asked. A 404 on the first attempt stays an error (no such contact).
+ */
+async function deleteOne(client: ApiClient, id: string, signal: AbortSignal): Promise<'deleted' | 'gone_after_retry'> {
+  try {
+    await client.deleteContact(id, { signal });
+    return 'deleted';
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && err.uncertain) return 'gone_after_retry';
+    throw err;
+  }
 }
