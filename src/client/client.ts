@@ -379,9 +379,12 @@ export class ServiceClient implements ApiClient {
     return res.body;
   }
 
+  /**
+   * A next-page URL (absolute, or an absolute path as a Link header may give) as a path relative
+   * to the base URL: a path already under the base URL's own path prefix is not prefixed twice.
+   */
   private sameOriginPath(url: string): string {
-    if (url.startsWith('/')) return url;
-    const u = new URL(url);
+    const u = new URL(url, `${this.origin}/`);
     if (u.origin !== this.origin) {
       throw new ApiError({
         status: 0,
