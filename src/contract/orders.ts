@@ -51,9 +51,10 @@ export function validateOrderInput(input: unknown): ValidationResult<ValidOrder>
 
   const orderId = input.order_id;
   if (orderId !== undefined && orderId !== null && orderId !== '') {
-    if (typeof orderId === 'number' && Number.isFinite(orderId)) out.order_id = String(orderId);
+    // A JSON number must be a whole number a double holds exactly: 1e21 or 1.5 have no faithful decimal-string key.
+    if (typeof orderId === 'number' && Number.isSafeInteger(orderId) && orderId >= 0) out.order_id = String(orderId);
     else if (typeof orderId === 'string' && orderId.length <= 255) out.order_id = orderId;
-    else errors.push({ field: 'order_id', message: 'must be a string of 1 to 255 characters' });
+    else errors.push({ field: 'order_id', message: 'must be a string of 1 to 255 characters, or a whole number below 2^53' });
   }
 
   let decimals = 2;

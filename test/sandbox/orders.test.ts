@@ -224,6 +224,8 @@ describe('field types (open-points)', () => {
       [{ order_date: '2026-06-22T10:00:00' }, 'order_date'],
       [{ initial_sync: 'yes' }, 'initial_sync'],
       [{ order_id: 'x'.repeat(256) }, 'order_id'],
+      [{ order_id: 1e21 }, 'order_id'],
+      [{ order_id: 1.5 }, 'order_id'],
       [{ line_items: [{ name: 'A', quantity: 0, price: 1 }] }, 'line_items[0].quantity'],
       [{ coupon: 'X' }, 'coupon'],
     ];
@@ -235,7 +237,7 @@ describe('field types (open-points)', () => {
         r.body.error.details.map((d: { field: string }) => d.field),
         field,
       ).toContain(field);
-      if (field !== 'order_id') expect(await sb.admin.order(String(o.order_id))).toBeUndefined();
+      if (typeof o.order_id === 'string' && o.order_id.length < 256) expect(await sb.admin.order(o.order_id)).toBeUndefined();
     }
   });
 });
