@@ -2,9 +2,11 @@
  * Output formats of `svc contacts list` against the real sandbox: CSV parsed back equals the JSON
  * output, formula escaping on crafted names (E.164 phones untouched), table and TSV.
  */
+import { PassThrough, Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/contract/types.js';
+import { main } from '../../src/main.js';
 import { type ContactsFixture, contactsFixture } from './contacts-fixture.js';
 
 let fx: ContactsFixture;
@@ -124,5 +126,46 @@ describe('table and tsv', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/No contacts match/);
+  });
+});
+
+describe('back-pressure', () => {
+  it('--all fetches the next page only when stdout has taken the last one', async () => {
+    // A reader that takes nothing until released: one page fills its buffer.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let out = '';
+    const stdout = new Writable({
+      highWaterMark: 16,
+      write(chunk, _enc, done) {
+        out += chunk.toString();
+        gate.then(() => done());
+      },
+    });
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const stdin = new PassThrough();
+    stdin.end();
+    const io = { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+    const pages = () => (err.match(/GET \S+\/v1\/contacts\S* → 200/g) ?? []).length;
+    const run = main(['contacts', 'list', '--all', '--format', 'ndjson', '--page-size', '2', '--debug'], { io, env: fx.env });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(pages()).toBe(1);
+    release();
+    expect(await run, err).toBe(0);
+    const all = await fx.json<Contact[]>(['contacts', 'list', '--all']);
+    expect(all.length).toBeGreaterThan(4);
+    expect(pages()).toBe(Math.ceil(all.length / 2));
+    expect(
+      out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(all.map((c) => c.id));
   });
 });

@@ -3,6 +3,7 @@
  * (never more than one page held), --limit stops after N, --all walks every page.
  */
 
+import { once } from 'node:events';
 import type { Context } from '../../context.js';
 import type { ContactListFilter } from '../../contract/types.js';
 import { Interrupted, UsageError } from '../../errors.js';
@@ -78,6 +79,9 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
       more = cursor !== undefined || rows.length < page.data.length;
       if (!cursor) break;
       if (limit !== undefined && writer.count >= limit) break;
+      // A slow reader (`| less`, a slow pipe) sets the pace: the next page is fetched only once
+      // stdout has taken this one, so memory stays at one page however long the list.
+      if (ctx.io.stdout.writableNeedDrain) await once(ctx.io.stdout, 'drain', { signal: ctx.signal });
     }
   } finally {
     // Keep the JSON array well-formed even when a later page failed or the user pressed Ctrl-C.
