@@ -127,6 +127,14 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       process.off('SIGTERM', onSignal);
     };
   }
+  if (real) {
+    // `svc contacts list --all | head`: the reader closed the pipe. Stop quietly like any Unix
+    // filter (no stack trace), with exit 0: the reader took what it wanted.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
 
   // `svc --version` is the start-up path scripts hit most: answer it before loading commander.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
