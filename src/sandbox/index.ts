@@ -66,7 +66,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
-  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // A wildcard bind answers on loopback too; that is the address a local client can use.
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  baseUrl = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     baseUrl,
