@@ -203,7 +203,7 @@ function rateKey(req: FastifyRequest): string {
 }
 
 /** Applies latency, 503 and 429 faults; returns the decision for the later 500/reset faults. */
-async function faultsBefore(deps: ServerDeps, req: FastifyRequest, reply: FastifyReply, key: string) {
+async function faultsBefore(deps: ServerDeps, reply: FastifyReply, key: string) {
   const f = deps.faults;
   if (f.latencyMs > 0) await sleep(f.latencyMs);
   const decision = f.decide(key);
@@ -230,7 +230,6 @@ async function faultsBefore(deps: ServerDeps, req: FastifyRequest, reply: Fastif
       ),
     );
   }
-  void req;
   return decision;
 }
 
@@ -253,7 +252,7 @@ function serviceRoute(deps: ServerDeps, spec: RouteSpec, handler: Handler) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     let decision: Awaited<ReturnType<typeof faultsBefore>> | undefined;
     if (deps.faults.active) {
-      decision = await faultsBefore(deps, req, reply, rateKey(req));
+      decision = await faultsBefore(deps, reply, rateKey(req));
       if (reply.sent) return reply;
     }
     try {
@@ -320,7 +319,7 @@ function tokenRoute(deps: ServerDeps) {
     let decision: Awaited<ReturnType<typeof faultsBefore>> | undefined;
     if (deps.faults.active) {
       const clientKey = typeof form?.client_id === 'string' ? `client:${form.client_id}` : rateKey(req);
-      decision = await faultsBefore(deps, req, reply, clientKey);
+      decision = await faultsBefore(deps, reply, clientKey);
       if (reply.sent) return reply;
     }
     reply.header('cache-control', 'no-store');
