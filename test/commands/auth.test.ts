@@ -252,6 +252,15 @@ describe('auth login with an API token', () => {
     expect(ci.stderr).toMatch(/pipe it in/);
   });
 
+  it('a base URL that does not lead to the service (404) saves nothing and says so', async () => {
+    const token = await sb.tokenWithAllScopes();
+    const r = await svc(['auth', 'login', '--with-token', '--base-url', `${sb.baseUrl}/wrong-prefix`], { stdin: token });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/could not check the API token at .*\/wrong-prefix: .*nothing was saved \(is the base URL right\?\)/);
+    expect(r.stdout + r.stderr).not.toContain(token);
+    expect((await svc(['auth', 'status', '--json'])).code).toBe(3);
+  });
+
   it('refuses a wrong token with exit 3 and stores nothing', async () => {
     const r = await svc(['auth', 'login', '--with-token'], { stdin: 'not-a-real-token-123' });
     expect(r.code).toBe(3);

@@ -4,9 +4,11 @@
  * without a TTY); otherwise entirely driven by flags and stdin. Secrets never come from argv.
  */
 
+import { missingScopes } from '../../client/auth.js';
 import { ServiceClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
 import { baseClientOptions } from '../../client/factory.js';
+import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
 import { isScope, SCOPES } from '../../contract/scopes.js';
 import { AuthError, UsageError } from '../../errors.js';
@@ -152,7 +154,7 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
     }
     const granted = client.tokens.grantedScopes();
     const expiresAt = client.tokens.expiresAt();
-    const missing = scopes && granted ? scopes.filter((s) => !granted.includes(s)) : [];
+    const missing = scopes && granted ? missingScopes(scopes, granted) : [];
     if (missing.length > 0 && opts.requireScopes) {
       throw new AuthError(
         `the application was granted fewer scopes than required: missing ${missing.join(' ')}; nothing was saved`,
@@ -229,7 +231,8 @@ function checkScopes(value: string): string[] | undefined {
 
 /**
  * An API token's scopes cannot be read back, so the check is a cheap request: 401 means the token
- * is wrong; any other answer (even 403 for a token without contacts_read) means it authenticates.
+ * is wrong; a 2xx, or a 403 for a token without contacts_read, means it authenticates. Anything
+ * else (a 404 from a wrong base URL, a 5xx) proves nothing, so nothing is saved.
  */
 async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Promise<void> {
   const client = new ServiceClient({ ...baseClientOptions(ctx), baseUrl, credentials: { kind: 'api_token', token } });
@@ -241,10 +244,15 @@ async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Pro
         'check the token, or create a new one in the dashboard',
       );
     }
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401)
-      throw new AuthError('the service rejected the API token (HTTP 401); nothing was saved');
-    throw err;
+    if (res.status >= 300 && res.status !== 403) {
+      const init = parseErrorBody(res.status, res.body, typeof res.body === 'string' ? res.body : '', res.headers);
+      throw new ApiError({
+        ...init,
+        method: 'GET',
+        path: '/v1/contacts',
+        message: `could not check the API token at ${baseUrl}: ${init.message}; nothing was saved${res.status === 404 ? ' (is the base URL right?)' : ''}`,
+      });
+    }
   } finally {
     await client.close();
   }
