@@ -28,7 +28,10 @@ export function normalizePhone(input: string, defaultCountry?: CountryCode): Pho
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     if (reason === 'INVALID_COUNTRY' && !defaultCountry) {
-      return { ok: false, message: `${JSON.stringify(input)} has no country code: write it as +<country><number> or give --default-country` };
+      return {
+        ok: false,
+        message: `${JSON.stringify(input)} has no country code: write it as +<country><number> or give --default-country`,
+      };
     }
     return { ok: false, message: `${JSON.stringify(input)} is not a phone number (${reason.toLowerCase().replace(/_/g, ' ')})` };
   }

@@ -34,7 +34,9 @@ describe('error → exit code', () => {
   });
 
   it('a rejected client secret hints at the secret, not at logging in', () => {
-    expect(describeError(new ApiError({ status: 401, code: 'invalid_client', message: 'bad secret' })).hint).toMatch(/client id and secret/);
+    expect(describeError(new ApiError({ status: 401, code: 'invalid_client', message: 'bad secret' })).hint).toMatch(
+      /client id and secret/,
+    );
     expect(describeError(new ApiError({ status: 401, code: 'unauthorized', message: 'expired' })).hint).toMatch(/svc auth login/);
   });
 
