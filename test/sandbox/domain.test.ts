@@ -206,3 +206,27 @@ describe('group commit', () => {
     expect(d.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts')?.n).toBe(1);
   });
 });
+
+describe('exact sums of amounts', () => {
+  it('the fast minor-unit path agrees with the BigInt addDecimals on random amounts', async () => {
+    const { addAmounts } = await import('../../src/sandbox/domain/orders.js');
+    const { addDecimals } = await import('../../src/contract/formats.js');
+    let seed = 42;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (const decimals of [0, 2, 3]) {
+      let fast = decimals > 0 ? `0.${'0'.repeat(decimals)}` : '0';
+      let exact = fast;
+      for (let i = 0; i < 2000; i++) {
+        const whole = String(Math.floor(rand() * 10 ** Math.floor(rand() * 12)));
+        const amount = decimals > 0 ? `${whole}.${String(Math.floor(rand() * 10 ** decimals)).padStart(decimals, '0')}` : whole;
+        const sign = rand() < 0.3 ? -1 : 1;
+        fast = addAmounts(fast, amount, decimals, sign);
+        exact = addDecimals(exact, amount, decimals, sign);
+        expect(fast, `${decimals} decimals, step ${i}`).toBe(exact);
+      }
+    }
+  });
+});

@@ -96,7 +96,7 @@ function matchContact(
 const SAFE_DIGITS = 15;
 
 /** a + sign·b for canonical decimal strings; plain numbers while exact, BigInt (addDecimals) beyond. */
-function addAmounts(a: string | undefined, b: string, decimals: number, sign: 1 | -1): string {
+export function addAmounts(a: string | undefined, b: string, decimals: number, sign: 1 | -1): string {
   const x = a ?? '0';
   if (x.length + decimals < SAFE_DIGITS && b.length < SAFE_DIGITS) {
     const scale = 10 ** decimals;
