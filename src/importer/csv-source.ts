@@ -174,26 +174,39 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
   let lastEndLine = first.value.info.lines;
 
   async function* items(): AsyncGenerator<CsvItem> {
-    const flushSkipped = function* (): Generator<CsvItem> {
-      for (const s of skipped.splice(0)) {
-        const line = lastEndLine + 1;
+    // The parser reads ahead, so its 'skip' events can arrive before records that precede them:
+    // place each error before the first record that starts after it. An unclosed quote swallows
+    // the rest of the input, so it always comes last.
+    const flushSkipped = function* (beforeLine: number): Generator<CsvItem> {
+      for (let i = 0; i < skipped.length; ) {
+        const s = skipped[i] as (typeof skipped)[number];
+        const atEnd = beforeLine === Number.POSITIVE_INFINITY;
+        if (s.code === 'CSV_QUOTE_NOT_CLOSED' ? !atEnd : s.lines >= beforeLine) {
+          i++;
+          continue;
+        }
+        skipped.splice(i, 1);
         if (s.code === 'CSV_QUOTE_NOT_CLOSED') {
+          const line = lastEndLine + 1;
           yield {
             kind: 'error',
             line,
             code: 'unclosed_quote',
             message: `a quoted field opened on line ${line} is never closed, so lines ${line}–${s.lines} could not be read as rows; close the quote (or double it inside the field) and import again`,
           };
-        } else yield { kind: 'error', line, code: 'csv_error', message: `unreadable CSV near line ${line}: ${s.message}` };
+        } else yield { kind: 'error', line: s.lines, code: 'csv_error', message: `unreadable CSV on line ${s.lines}: ${s.message}` };
       }
     };
     try {
       for (;;) {
         const next = await records.next();
-        yield* flushSkipped();
-        if (next.done) break;
+        if (next.done) {
+          yield* flushSkipped(Number.POSITIVE_INFINITY);
+          break;
+        }
         const { record, info } = next.value;
         const line = info.lines - countNewlines(record);
+        yield* flushSkipped(line);
         lastEndLine = info.lines;
         // A line of bare delimiters (spreadsheets add them) is a blank line.
         if (record.every((c) => c.trim() === '')) continue;

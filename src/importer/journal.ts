@@ -8,13 +8,15 @@
  *   S <seq>                                                 every row up to seq may have been sent
  *   D [seq,line,id,outcome,status,error_code,message]      a finished row
  * Durability: `S` marks are written and fsynced *before* the rows they cover are sent, a window of
- * 256 rows at a time; `D` records are fsynced in batches (256 rows or 200 ms), so a killed process
+ * 256 rows at a time (the next written ahead); `D` records are fsynced in batches (256 rows or
+ * 200 ms); all writes go through the thread pool, never blocking the event loop. A killed process
  * loses at most the rows in flight plus one batch — all of them sent again by the resumed run,
  * which reports them `unconfirmed` when they answer 200 (their first attempt may have applied).
  * A torn last line (killed mid-write) is ignored.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { RowResult } from './report.js';
@@ -75,27 +77,35 @@ function describeMismatch(a: JournalIdentity, b: JournalIdentity): string | unde
 }
 
 export class Journal {
-  private fd: number;
+  private fh: FileHandle | undefined;
   private pending: string[] = [];
   private lastFlush = Date.now();
-  private startedUpTo: number;
+  /** Rows up to this seq are covered by an `S` mark on disk. */
+  private durableUpTo: number;
+  /** The highest seq covered by an `S` mark written or being written. */
+  private announcedUpTo: number;
+  private markInFlight: Promise<void> | undefined;
+  /** Writes happen one after the other, off the event loop (fsync on the thread pool). */
+  private tail: Promise<void> = Promise.resolve();
+  private failure: unknown;
 
   private constructor(
     readonly path: string,
-    fd: number,
+    fh: FileHandle,
     startedUpTo: number,
   ) {
-    this.fd = fd;
-    this.startedUpTo = startedUpTo;
+    this.fh = fh;
+    this.durableUpTo = startedUpTo;
+    this.announcedUpTo = startedUpTo;
   }
 
   /** A new journal (replacing any earlier one at that path). */
-  static create(path: string, identity: JournalIdentity): Journal {
+  static async create(path: string, identity: JournalIdentity): Promise<Journal> {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const fd = openSync(path, 'w', 0o600);
-    writeSync(fd, `${JSON.stringify({ svc_journal: 1, ...identity })}\n`);
-    fsyncSync(fd);
-    return new Journal(path, fd, 0);
+    const fh = await open(path, 'w', 0o600);
+    await fh.write(`${JSON.stringify({ svc_journal: 1, ...identity })}\n`);
+    await fh.sync();
+    return new Journal(path, fh, 0);
   }
 
   /** Whether a journal exists at the path (an unfinished earlier run). */
@@ -107,7 +117,7 @@ export class Journal {
    * Opens an existing journal to continue it. Refuses (UsageError, exit 2) when there is none or it
    * was made from another file or with other request-shaping options.
    */
-  static resume(path: string, identity: JournalIdentity, resumeHint: string): { journal: Journal; state: ResumeState } {
+  static async resume(path: string, identity: JournalIdentity, resumeHint: string): Promise<{ journal: Journal; state: ResumeState }> {
     if (!existsSync(path)) {
       throw new UsageError(`nothing to resume: no journal at ${path}`, 'the earlier run finished (or never started); run without --resume');
     }
@@ -153,42 +163,91 @@ export class Journal {
         }
       }
     }
-    const fd = openSync(path, 'a', 0o600);
-    return { journal: new Journal(path, fd, maybeSentUpTo), state: { done, maybeSentUpTo } };
+    // A torn last line would glue onto the next record: start on a fresh line.
+    const fh = await open(path, 'a', 0o600);
+    if (text.length > 0 && !text.endsWith('\n')) await fh.write('\n');
+    return { journal: new Journal(path, fh, maybeSentUpTo), state: { done, maybeSentUpTo } };
   }
 
-  /** Before sending row `seq`: makes sure a durable mark covers it (one fsync per 256 rows). */
-  markStarted(seq: number): void {
-    if (seq <= this.startedUpTo) return;
-    this.startedUpTo = seq + START_WINDOW - 1;
-    this.pending.push(`S ${this.startedUpTo}\n`);
-    this.flush();
+  private check(): void {
+    if (this.failure !== undefined) {
+      const reason = this.failure instanceof Error ? this.failure.message : String(this.failure);
+      throw new Error(`cannot write the resume journal ${this.path}: ${reason}`);
+    }
   }
 
-  /** Records a finished row; durable within a batch. */
-  markDone(r: RowResult<string>): void {
-    this.pending.push(`D ${JSON.stringify([r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null])}\n`);
-    if (this.pending.length >= DONE_BATCH || Date.now() - this.lastFlush >= DONE_INTERVAL_MS) this.flush();
-  }
-
-  flush(): void {
-    if (this.pending.length === 0) return;
-    writeSync(this.fd, this.pending.join(''));
+  /** Queues a write of everything pending, then fsync; resolves when it is on disk. */
+  private write(): Promise<void> {
+    const chunk = this.pending.join('');
     this.pending = [];
-    fsyncSync(this.fd);
     this.lastFlush = Date.now();
+    const fh = this.fh;
+    if (!fh || chunk === '') return this.tail;
+    this.tail = this.tail.then(async () => {
+      if (this.failure !== undefined) return;
+      try {
+        await fh.write(chunk);
+        await fh.sync();
+      } catch (err) {
+        this.failure ??= err;
+      }
+    });
+    return this.tail;
   }
 
-  close(): void {
-    if (this.fd < 0) return;
-    this.flush();
-    closeSync(this.fd);
-    this.fd = -1;
+  private announce(upTo: number): Promise<void> {
+    this.announcedUpTo = upTo;
+    this.pending.push(`S ${upTo}\n`);
+    const written = this.write().then(() => {
+      this.durableUpTo = Math.max(this.durableUpTo, upTo);
+      if (this.markInFlight === written) this.markInFlight = undefined;
+    });
+    this.markInFlight = written;
+    return written;
+  }
+
+  /**
+   * Before sending row `seq`: makes sure a durable mark covers it. Marks cover 256 rows and the
+   * next one is written ahead, in the background, so sending rarely waits for the disk.
+   */
+  markStarted(seq: number): void | Promise<void> {
+    this.check();
+    if (seq <= this.durableUpTo) {
+      if (seq > this.durableUpTo - START_WINDOW / 2 && this.announcedUpTo <= this.durableUpTo)
+        this.announce(this.durableUpTo + START_WINDOW);
+      return;
+    }
+    if (seq <= this.announcedUpTo && this.markInFlight) return this.markInFlight.then(() => this.markStarted(seq));
+    return this.announce(seq + START_WINDOW - 1).then(() => this.markStarted(seq));
+  }
+
+  /** Records a finished row; on disk within a batch (256 rows or 200 ms). */
+  markDone(r: RowResult<string>): void {
+    this.check();
+    this.pending.push(`D ${JSON.stringify([r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null])}\n`);
+    if (this.pending.length >= DONE_BATCH || Date.now() - this.lastFlush >= DONE_INTERVAL_MS) void this.write();
+  }
+
+  /** Writes and fsyncs everything recorded so far. */
+  async flush(): Promise<void> {
+    await this.write();
+    this.check();
+  }
+
+  async close(): Promise<void> {
+    if (!this.fh) return;
+    try {
+      await this.flush();
+    } finally {
+      const fh = this.fh;
+      this.fh = undefined;
+      await fh.close();
+    }
   }
 
   /** The import finished: the journal is no longer needed. */
-  remove(): void {
-    this.close();
+  async remove(): Promise<void> {
+    await this.close().catch(() => undefined);
     rmSync(this.path, { force: true });
   }
 }

@@ -247,7 +247,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
       if (settled.ok) finish(settled.value, work, false);
       // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
     });
-    opts.journal?.flush();
+    await opts.journal?.flush();
     problems.sort((a, b) => a.seq - b.seq);
     return {
       summary,

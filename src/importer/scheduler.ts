@@ -34,7 +34,7 @@
  * - Abort (options.signal): no new item starts; the worker sees the same signal; run() resolves
  *   once the tasks in flight have settled (their errors reach onSettled) with stats.aborted true.
  * - onSettled is called in completion order and awaited (back-pressure for slow sinks); if it
- *   throws, the run stops starting new items and run() rejects with that error after the tasks in
+ *   (or beforeStart) throws, the run stops starting new items and run() rejects with that error after the tasks in
  *   flight settled.
  */
 
@@ -375,7 +375,11 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
         continue;
       }
       tokens -= rate === undefined ? 0 : 1;
-      await options.beforeStart?.(item);
+      try {
+        await options.beforeStart?.(item);
+      } catch (error) {
+        sinkError ??= { error };
+      }
       if (stopped()) {
         ready.unshift(item);
         break;

@@ -110,7 +110,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       },
     };
     if (opts.resume) {
-      const opened = Journal.resume(
+      const opened = await Journal.resume(
         journalPath,
         identity,
         'run with the options of the interrupted import, or without --resume to start over',
@@ -122,7 +122,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         ctx.log.warn(
           `starting over: the journal of an unfinished import at ${journalPath} is replaced (use --resume to continue it instead)`,
         );
-      journal = Journal.create(journalPath, identity);
+      journal = await Journal.create(journalPath, identity);
     }
   }
 
@@ -147,15 +147,15 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     result = await job.run();
   } catch (err) {
     stopProgress();
-    journal?.close();
+    await journal?.close().catch(() => undefined);
     report?.close({ complete: false });
     throw err;
   }
   stopProgress();
   const complete = !result.interrupted && result.fatal === undefined;
   report?.close({ complete });
-  if (complete) journal?.remove();
-  else journal?.close();
+  if (complete) await journal?.remove();
+  else await journal?.close();
 
   if (result.fatal !== undefined) {
     ctx.out.info(`stopped after ${result.summary.rows} row(s): every further row would fail the same way`);
