@@ -192,8 +192,16 @@ export class ClientCredentialsProvider implements TokenProvider {
     if (!res || typeof res.access_token !== 'string' || res.access_token.length === 0) {
       throw new ApiError({ status: 200, code: 'invalid_token_response', message: 'the token endpoint answered without an access_token' });
     }
-    const expiresIn = typeof res.expires_in === 'number' && res.expires_in > 0 ? res.expires_in : 3600;
-    const scopes = typeof res.scope === 'string' ? parseScopeString(res.scope) : undefined;
+    // Tolerant of services that send expires_in as a string or scope as an array.
+    const lifetime = Number(res.expires_in);
+    const expiresIn = Number.isFinite(lifetime) && lifetime > 0 ? lifetime : 3600;
+    const rawScope: unknown = res.scope;
+    const scopes =
+      typeof rawScope === 'string'
+        ? parseScopeString(rawScope)
+        : Array.isArray(rawScope)
+          ? rawScope.filter((s): s is string => typeof s === 'string')
+          : undefined;
     const fresh: CachedToken = { accessToken: res.access_token, expiresAt: issuedAt + expiresIn * 1000, issuedAt, scopes };
     this.adopt(fresh);
     this.creds.cache?.save(fresh);

@@ -35,6 +35,19 @@ describe('client authentication encoding', () => {
 });
 
 describe('ClientCredentialsProvider (injected clock and exchange)', () => {
+  it('reads expires_in given as a string and scope given as an array (other services do)', async () => {
+    const now = 5_000_000;
+    const p = new ClientCredentialsProvider(
+      { kind: 'client_credentials', clientId: 'a', clientSecret: 'sssss' },
+      async () => ({ access_token: 'tokS', token_type: 'Bearer', expires_in: '7200', scope: ['contacts_read', 'orders_write'] }),
+      silent,
+      () => now,
+    );
+    expect(await p.get()).toBe('tokS');
+    expect(p.expiresAt()).toBe(now + 7_200_000);
+    expect(p.grantedScopes()).toEqual(['contacts_read', 'orders_write']);
+  });
+
   it('shares one renewal between concurrent callers and renews ahead of expiry', async () => {
     let now = 1_000_000;
     let calls = 0;
