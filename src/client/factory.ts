@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { SCOPES } from '../contract/scopes.js';
 import { type ResolvedAuth, type ResolvedCredentials, resolveAuth } from '../store/credentials.js';
 import { redactor } from '../store/redact.js';
-import { validateBaseUrl } from '../store/settings.js';
+import { isLoopbackHost, validateBaseUrl } from '../store/settings.js';
 import type { CredentialStore } from '../store/store.js';
 import type { Credentials, TokenCache } from './auth.js';
 import { ServiceClient } from './client.js';
@@ -67,6 +67,14 @@ function userAgent(): string {
   return `svc/${version} (node ${process.versions.node})`;
 }
 
+/** --insecure let plain http:// through to a host that is not loopback: say what that means, once. */
+export function warnIfPlainHttp(ctx: Context, baseUrl: string): void {
+  const url = new URL(baseUrl);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    ctx.log.warn(`--insecure: credentials and data travel unencrypted to ${url.host}`);
+  }
+}
+
 /** Client options common to every run of this context. */
 export function baseClientOptions(ctx: Context) {
   return {
@@ -102,6 +110,7 @@ export async function buildServiceClient(ctx: Context): Promise<BuiltClient> {
     );
   }
   const baseUrl = validateBaseUrl(auth.baseUrl, ctx.settings.insecure);
+  warnIfPlainHttp(ctx, baseUrl);
   const client = new ServiceClient({
     ...baseClientOptions(ctx),
     baseUrl,

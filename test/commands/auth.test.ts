@@ -343,6 +343,22 @@ describe('never prompts without a terminal', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/refusing plain http/);
   });
+
+  it('--insecure lets plain http to a non-loopback address through, with a warning', async () => {
+    // 0.0.0.0 is not a loopback name, yet on Linux it reaches the sandbox listening on 127.0.0.1.
+    const plain = sb.baseUrl.replace('127.0.0.1', '0.0.0.0');
+    const token = await sb.tokenWithAllScopes();
+    const env = { SVC_TOKEN: token, SVC_BASE_URL: plain };
+    const refused = await svc(['contacts', 'list', '--json', '--debug'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toMatch(/→/);
+    const ok = await svc(['contacts', 'list', '--json', '--insecure'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toBeInstanceOf(Array);
+    expect(ok.stderr).toMatch(/warning: --insecure: credentials and data travel unencrypted to 0\.0\.0\.0:\d+/);
+    const loopback = await svc(['contacts', 'list', '--json'], { env: { ...env, SVC_BASE_URL: sb.baseUrl } });
+    expect(loopback.stderr).not.toMatch(/insecure/);
+  });
 });
 
 describe('token expiry mid-run', () => {

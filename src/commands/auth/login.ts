@@ -7,7 +7,7 @@
 import { missingScopes } from '../../client/auth.js';
 import { ServiceClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
-import { baseClientOptions } from '../../client/factory.js';
+import { baseClientOptions, warnIfPlainHttp } from '../../client/factory.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
 import { isScope, SCOPES } from '../../contract/scopes.js';
@@ -79,6 +79,7 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
     });
   }
   const baseUrl = validateBaseUrl(baseUrlRaw, ctx.settings.insecure);
+  warnIfPlainHttp(ctx, baseUrl);
 
   let method: Method;
   let token: string | undefined;
