@@ -49,6 +49,12 @@ describe('POST /oauth/token', () => {
     expect(list.status).toBe(403);
   });
 
+  it('an empty scope counts as absent', async () => {
+    const app = await sb.admin.createApp(['contacts_read', 'events_write']);
+    const r = await grant({ client_id: app.client_id, client_secret: app.client_secret, scope: ' ' });
+    expect(r.body.scope).toBe('contacts_read events_write');
+  });
+
   it('the parameter `scopes` is a synonym of `scope`', async () => {
     const app = await sb.admin.createApp(ALL);
     const r = await grant({ client_id: app.client_id, client_secret: app.client_secret, scopes: 'events_write' });

@@ -157,7 +157,8 @@ export function grantClientCredentials(d: Domain, input: TokenGrantInput, viaBas
   const business = getBusiness(d, app.business_id);
   const available = new Set(business.available_scopes ? business.available_scopes.split(' ') : []);
   let requested: string[];
-  if (input.scope === undefined) requested = appScopes;
+  // An empty or blank `scope` counts as absent (RFC 6749: the parameter is optional).
+  if (input.scope === undefined || input.scope.trim() === '') requested = appScopes;
   else {
     requested = [...new Set(input.scope.split(/[ ]+/).filter((s) => s.length > 0))];
     const unknown = requested.filter((s) => !isScope(s));
