@@ -136,8 +136,10 @@ function runImport(sb, file, extra = [], env = {}) {
   });
 }
 
+let acRun = 0;
 async function autocannonRate(sb) {
   let n = 0;
+  const prefix = `AC${++acRun}`;
   const result = await autocannon({
     url: sb.baseUrl,
     connections: CONCURRENCY,
@@ -183,6 +185,9 @@ async function throughput() {
       `  ${fmt(rate)} rows/s (${imp.seconds.toFixed(1)} s, exit ${imp.code}, peak RSS ${fmt(imp.peakKb / 1024)} MB) ${JSON.stringify(imp.summary)}`,
     );
     console.log(`ratio import/autocannon: ${(rate / ac.rate).toFixed(2)} (target ≥ 0.8)`);
+    // The sandbox now holds N more orders: how fast does it answer autocannon now?
+    const after = await autocannonRate(sb);
+    console.log(`autocannon again, after the import: ${fmt(after.rate)} requests/s; ratio against that: ${(rate / after.rate).toFixed(2)}`);
   } finally {
     await sb.stop();
   }

@@ -149,8 +149,13 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
           const text = decoder.write(chunk);
           if (text && !parser.write(text)) {
             await new Promise<void>((resolve) => {
-              parser.once('drain', resolve);
-              parser.once('close', resolve);
+              const done = () => {
+                parser.off('drain', done);
+                parser.off('close', done);
+                resolve();
+              };
+              parser.on('drain', done);
+              parser.on('close', done);
             });
           }
           if (parser.destroyed) return;
