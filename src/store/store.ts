@@ -2,7 +2,7 @@
  * The credential store: one JSON file (conf, atomic writes) holding named profiles, readable by
  * its owner only (file 0600, folder 0700).
  */
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { CliError, EXIT } from '../errors.js';
@@ -48,24 +48,40 @@ function tightenFolder(dir: string): void {
 }
 
 export class CredentialStore {
-  private readonly conf: Conf<StoreShape>;
+  private confInstance: Conf<StoreShape> | undefined;
   readonly dir: string;
+  readonly path: string;
 
+  /** Touches nothing on disk: the folder and file are created on the first write. */
   constructor(dir: string) {
     this.dir = dir;
-    tightenFolder(dir);
+    this.path = join(dir, 'credentials.json');
+    // An existing file is opened at once, so a broken one is reported before any request.
+    if (existsSync(this.path)) this.open();
+  }
+
+  /**
+   * The conf instance, opened on first need. A run that only reads (SVC_TOKEN in CI, no login)
+   * leaves no folder or file behind.
+   */
+  private get conf(): Conf<StoreShape> {
+    return this.open();
+  }
+
+  private open(): Conf<StoreShape> {
+    if (this.confInstance) return this.confInstance;
+    tightenFolder(this.dir);
     try {
-      this.conf = new Conf<StoreShape>({
-        cwd: dir,
+      this.confInstance = new Conf<StoreShape>({
+        cwd: this.dir,
         configName: 'credentials',
         configFileMode: 0o600,
         accessPropertiesByDotNotation: false,
-        defaults: { profiles: {} },
       });
     } catch (err) {
       // A hand-edited or truncated file: say which file and what to do, not "unexpected error".
       if (!(err instanceof SyntaxError)) throw err;
-      throw new CliError(`the credential store ${join(dir, 'credentials.json')} is not valid JSON (${err.message})`, {
+      throw new CliError(`the credential store ${this.path} is not valid JSON (${err.message})`, {
         exitCode: EXIT.failure,
         code: 'invalid_credential_store',
         hint: 'fix the file, or remove it and `svc auth login` again',
@@ -73,18 +89,16 @@ export class CredentialStore {
     }
     // conf keeps an existing file's mode; make sure an older or hand-made file is private too.
     try {
-      chmodSync(this.conf.path, 0o600);
+      chmodSync(this.path, 0o600);
     } catch {
       /* the file is created on first write, with 0600 */
     }
-  }
-
-  get path(): string {
-    return this.conf.path;
+    return this.confInstance;
   }
 
   /** Every profile, read fresh from disk (another process may have renewed a token). */
   private profiles(): Record<string, Profile> {
+    if (!this.confInstance && !existsSync(this.path)) return {};
     return { ...(this.conf.get('profiles') ?? {}) };
   }
 

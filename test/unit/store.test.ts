@@ -24,6 +24,26 @@ describe('credential store', () => {
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
   });
 
+  it('reading creates nothing: a CI run with SVC_TOKEN leaves no folder or file behind', async () => {
+    const { existsSync } = await import('node:fs');
+    const dir = freshDir();
+    const store = new CredentialStore(dir);
+    expect(store.getProfile('default')).toBeUndefined();
+    expect(store.listProfiles()).toEqual([]);
+    expect(store.deleteProfile('default')).toBe(false);
+    expect(existsSync(dir)).toBe(false);
+    store.updateProfile('default', { base_url: 'https://a.example' });
+    expect(existsSync(store.path)).toBe(true);
+  });
+
+  it('reports a broken file by name', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'credentials.json'), '{"profiles": ');
+    expect(() => new CredentialStore(dir)).toThrow(/credentials\.json is not valid JSON/);
+  });
+
   it('tightens a folder that others could read', async () => {
     const dir = freshDir();
     const { mkdirSync, chmodSync } = await import('node:fs');
