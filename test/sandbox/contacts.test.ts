@@ -133,6 +133,23 @@ describe('POST /v1/contacts', () => {
     expect(r.body).toMatchObject({ id: c.body.id, email_consent: 'subscribed', first_name: 'Back' });
   });
 
+  it('merchant-suppressed + POST writing SMS single_opt_in: the stored phone satisfies the phone requirement (200)', async () => {
+    const e = email();
+    const p = phone();
+    const c = await post({ email: e, phone: p, email_consent: 'suppressed' });
+    const r = await post({ email: e, sms_consent: 'single_opt_in' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: c.body.id, phone: p, email_consent: 'never_subscribed', sms_consent: 'single_opt_in' });
+  });
+
+  it('merchant-suppressed + POST writing SMS subscribed without any phone, stored or given: 400 naming phone', async () => {
+    const e = email();
+    await post({ email: e, email_consent: 'suppressed' });
+    const r = await post({ email: e, sms_consent: 'subscribed' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details).toEqual([expect.objectContaining({ field: 'phone' })]);
+  });
+
   it('merchant-suppressed + POST without a consent value: 409', async () => {
     const e = email();
     const c = await post({ email: e, email_consent: 'suppressed' });

@@ -170,7 +170,6 @@ function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow
  */
 export function createContact(d: Domain, businessId: string, write: ContactWrite): { status: 200 | 201; contact: ContactRow } {
   return d.db.transaction(() => {
-    checkPhoneRequirement(write, null);
     const byEmail = write.email !== undefined ? findByEmail(d, businessId, write.email) : undefined;
     const byPhone = write.phone !== undefined ? findByPhone(d, businessId, write.phone) : undefined;
     const matches = [byEmail, byPhone].filter((r): r is ContactRow => r !== undefined);
@@ -183,6 +182,9 @@ export function createContact(d: Domain, businessId: string, write: ContactWrite
       if (single && target.email_consent === 'suppressed' && writesConsent) return { status: 200, contact: applyWrite(d, target, write) };
       throw contactExists(target.id, byEmail ? 'email' : 'phone');
     }
+    // The phone requirement is about the contact after the write: checked here for a new
+    // contact, and by applyWrite (with the stored phone) when a suppression is lifted.
+    checkPhoneRequirement(write, null);
     const row = insertContact(d, businessId, write);
     if (wantsWelcomeSms(write, undefined)) recordSideEffect(d, businessId, 'welcome_sms', { contact_id: row.id });
     return { status: 201, contact: row };
