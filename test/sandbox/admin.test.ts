@@ -35,6 +35,13 @@ describe('admin API', () => {
     expect((await admin('GET', '/outbox?after=x')).status).toBe(400);
   });
 
+  it('Reveal answers exactly {token}: the token the integration was created with', async () => {
+    const created = await sb.admin.createIntegration('Reveal me');
+    const r = await admin('GET', `/integrations/${created.id}/token`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ token: created.token });
+  });
+
   it('404 for unknown ids and an unknown business', async () => {
     expect((await admin('POST', '/apps/app_nope/secret')).status).toBe(404);
     expect((await admin('DELETE', '/apps/app_nope/tokens')).status).toBe(404);

@@ -71,7 +71,7 @@ function find(d: Domain, id: string): IntegrationRow {
 
 /** The dashboard's Reveal action. */
 export function revealIntegrationToken(d: Domain, id: string) {
-  return { id, token: unseal(d, find(d, id).token_sealed) };
+  return { token: unseal(d, find(d, id).token_sealed) };
 }
 
 export function setIntegrationActive(d: Domain, id: string, active: boolean) {
