@@ -1,6 +1,7 @@
 /** A spawned `svc sandbox start`: real pipes, a real signal, a real exit code. Needs `node build.mjs` first. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/run-cli.js';
@@ -55,4 +56,63 @@ describe('svc sandbox start (spawned)', () => {
     expect(await exited).toBe(0);
     expect(stderr).toBe('');
   });
+
+  it.skipIf(!existsSync(`${root}/dist/main.js`))(
+    '--db FILE: SIGTERM while writes are in flight loses no answered write; the WAL is checkpointed and a restart finds the data',
+    async () => {
+      cfg = tempConfigDir();
+      const db = join(cfg.dir, 'sb', 'data.db');
+      const start = () =>
+        spawn(process.execPath, ['bin/svc.js', 'sandbox', 'start', '--port', '0', '--db', db, '--json'], {
+          cwd: root,
+          env: { ...process.env, SVC_CONFIG_DIR: cfg?.dir, SVC_DATA_DIR: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+      child = start();
+      const first = JSON.parse(await firstLine(child));
+      const tokenRes = await fetch(`${first.base_url}/_sandbox/api-tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'e2e', scopes: ['orders_write', 'contacts_read'] }),
+      });
+      const { token } = (await tokenRes.json()) as { token: string };
+      const upsert = (i: number) =>
+        fetch(`${first.base_url}/v1/orders/placed`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            order_id: `sig-${i}`,
+            total: '1.00',
+            currency: 'USD',
+            order_date: '2026-06-22',
+            email: `b${i}@example.com`,
+          }),
+        }).then(
+          (r) => r.status,
+          () => 0,
+        );
+      // A first answered write, then a burst still in flight when the signal arrives.
+      expect(await upsert(0)).toBe(201);
+      const burst = Array.from({ length: 40 }, (_, i) => upsert(i + 1));
+      await new Promise((r) => setTimeout(r, 5));
+      const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const statuses = [201, ...(await Promise.all(burst))];
+      expect(await exited).toBe(0);
+      expect(existsSync(`${db}-wal`) ? 'WAL left behind' : 'checkpointed').toBe('checkpointed');
+
+      child = start();
+      const second = JSON.parse(await firstLine(child));
+      for (let i = 0; i < statuses.length; i++) {
+        if (statuses[i] !== 201) continue;
+        const stored = await fetch(`${second.base_url}/_sandbox/orders/sig-${i}`);
+        expect(stored.status, `order sig-${i} was answered 201 before the stop`).toBe(200);
+      }
+      const list = await fetch(`${second.base_url}/v1/contacts?email=b0@example.com`, { headers: { authorization: `Bearer ${token}` } });
+      expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(1);
+      const exited2 = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await exited2).toBe(0);
+    },
+  );
 });
