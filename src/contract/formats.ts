@@ -17,10 +17,13 @@ export function isEmail(value: string): boolean {
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Proleptic Gregorian calendar (as JavaScript dates are), for every year 0000-9999. */
 function validCalendarDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return d <= days;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (m === 2 && leap ? 29 : (DAYS_IN_MONTH[m - 1] as number));
 }
 
 /** RFC 3339 date-time with an offset (Z or ±hh:mm). */
@@ -50,10 +53,25 @@ export function isOrderDate(value: string): boolean {
   return isDateOnly(value) || isRfc3339DateTime(value);
 }
 
+/**
+ * Epoch milliseconds of an RFC 3339 date-time (NaN when it is not one). A leap second (`:60`,
+ * which RFC 3339 allows and JavaScript dates cannot hold) is the instant just after `:59`.
+ */
+export function rfc3339ToMs(value: string): number {
+  const m = DATE_TIME.exec(value);
+  if (!m) return Number.NaN;
+  if (m[6] !== '60') return Date.parse(value);
+  return Date.parse(`${value.slice(0, 17)}59${value.slice(19)}`) + 1000;
+}
+
+/** Already in the form orderDateToUtc produces: whole seconds, upper-case T and Z. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:[0-5]\dZ$/;
+
 /** Converts an order date to RFC 3339 UTC with `Z` (a date alone is midnight UTC). */
 export function orderDateToUtc(value: string): string {
   if (isDateOnly(value)) return `${value}T00:00:00Z`;
-  return new Date(value).toISOString().replace('.000Z', 'Z');
+  if (CANONICAL_UTC.test(value)) return value;
+  return new Date(rfc3339ToMs(value)).toISOString().replace('.000Z', 'Z');
 }
 
 const DECIMAL = /^(\d{1,18})(?:\.(\d{1,18}))?$/;

@@ -9,7 +9,7 @@ import { EMAIL_CONSENT_VALUES, SMS_CONSENT_VALUES } from '../contract/consent.js
 import { validateContactWrite } from '../contract/contacts.js';
 import type { FieldError } from '../contract/errors.js';
 import { validateEventInput } from '../contract/events.js';
-import { isRfc3339DateTime } from '../contract/formats.js';
+import { isRfc3339DateTime, rfc3339ToMs } from '../contract/formats.js';
 import { validateOrderInput } from '../contract/orders.js';
 import { registerAdmin } from './admin.js';
 import { authenticate, grantClientCredentials, type Principal } from './domain/auth.js';
@@ -110,7 +110,7 @@ function parseListQuery(query: Record<string, unknown>) {
     errors.push({ field: 'sms_consent', message: `must be one of: ${SMS_CONSENT_VALUES.join(', ')}` });
   let since: number | undefined;
   if (q.updated_since !== undefined) {
-    if (isRfc3339DateTime(q.updated_since)) since = Date.parse(q.updated_since);
+    if (isRfc3339DateTime(q.updated_since)) since = rfc3339ToMs(q.updated_since);
     else errors.push({ field: 'updated_since', message: 'must be an RFC 3339 date-time like 2026-05-12T00:00:00Z' });
   }
   let limit = 50;

@@ -1,4 +1,5 @@
 /** Custom events and the flows keyed on them (spec "POST /v1/events", open-points "Events"). */
+import { rfc3339ToMs } from '../../contract/formats.js';
 import type { EventInput } from '../../contract/types.js';
 import { newId } from '../ids.js';
 import { getBusiness } from './auth.js';
@@ -61,7 +62,7 @@ export function sendEvent(d: Domain, businessId: string, e: EventInput): { id: s
       e.event_type,
       contactId,
       e.properties === undefined ? null : JSON.stringify(e.properties),
-      e.occurred_at !== undefined ? new Date(e.occurred_at).toISOString() : iso(now),
+      e.occurred_at !== undefined ? new Date(rfc3339ToMs(e.occurred_at)).toISOString() : iso(now),
       e.event_id ?? null,
       now,
     );
