@@ -247,3 +247,34 @@ describe('svc orders import: CSV shapes', () => {
     expect((await sb.admin.outbox()).length).toBeGreaterThan(0);
   });
 });
+
+describe('svc orders import: terminal output', () => {
+  it('prints a summary table on a TTY and keeps stderr free of progress with --json', async () => {
+    const file = fixture('csv/bom-crlf.csv');
+    const tty = await runCli(['orders', 'import', file], { env: { ...env(), NO_COLOR: '1' }, tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/^rows +2$/m);
+    expect(tty.stdout).toMatch(/^created +2$/m);
+    expect(tty.stdout).toMatch(/^resumed +0$/m);
+    const json = await runCli(['orders', 'import', file, '--json'], { env: env() });
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ rows: 2, updated: 2 });
+  });
+
+  it('refuses usage errors before reading credentials or sending (exit 2)', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['orders', 'import', join(tmp.dir, 'missing.csv')], /no such file/],
+      [['orders', 'import', '-', '--resume'], /--resume needs a file/],
+      [['orders', 'import', '-', '--integration-token-stdin'], /cannot be used when the CSV comes from stdin/],
+      [['orders', 'import', fixture('orders-mixed.csv'), '--delimiter', ';;'], /one character/],
+      [['orders', 'import', fixture('orders-mixed.csv'), '--map', 'bogus=x'], /unknown field "bogus"/],
+      [['orders', 'import', fixture('orders-mixed.csv'), '--default-country', 'XX'], /ISO 3166/],
+      [['orders', 'import', fixture('orders-mixed.csv'), '--concurrency', '0'], /positive integer/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await runCli(argv, { env: { SVC_CONFIG_DIR: tmp.dir } });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(message);
+    }
+  });
+});
