@@ -4,6 +4,7 @@
  * fault injection around every service route.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EMAIL_CONSENT_VALUES, SMS_CONSENT_VALUES } from '../contract/consent.js';
 import { validateContactWrite } from '../contract/contacts.js';
@@ -382,7 +383,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
-    genReqId: () => `req_${bootId}${(++counter).toString(36).padStart(8, '0')}`,
+    // Every response carries X-Request-Id: set on the raw response before fastify sees the
+    // request, so it also covers answers fastify gives on its own (503 while closing, routing
+    // errors), at no per-request hook cost.
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        const id = `req_${bootId}${(++counter).toString(36).padStart(8, '0')}`;
+        (req as IncomingMessage & { svcRequestId?: string }).svcRequestId = id;
+        res.setHeader('x-request-id', id);
+        handler(req, res);
+      }),
+    genReqId: (req) => (req as IncomingMessage & { svcRequestId?: string }).svcRequestId ?? 'req_unknown',
     return503OnClosing: true,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
@@ -418,11 +429,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     } catch (e) {
       done(e as Error, undefined);
     }
-  });
-
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id);
-    done();
   });
 
   app.setErrorHandler((error, req, reply) => {

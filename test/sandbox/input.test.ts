@@ -123,6 +123,29 @@ describe('request ids and error bodies', () => {
     expect(ids.size).toBe(2);
   });
 
+  it('X-Request-Id also on 204, 404, 413, 415, invalid JSON, malformed paths, admin calls, the token endpoint and /openapi.json', async () => {
+    const c = await http(sb.baseUrl, 'POST', '/v1/contacts', { token, json: { email: 'rid@example.com' } });
+    const answers = [
+      await http(sb.baseUrl, 'DELETE', `/v1/contacts/${c.body.id}`, { token }),
+      await http(sb.baseUrl, 'GET', '/nowhere', { token }),
+      await raw('/v1/contacts', `{"email":"${'a'.repeat(1024 * 1024)}"}`, 'application/json'),
+      await raw('/v1/contacts', 'email=x', 'text/plain'),
+      await raw('/v1/contacts', '{nope', 'application/json'),
+      await http(sb.baseUrl, 'GET', '/v1/contacts/%E0%A4%A', { token }),
+      await http(sb.baseUrl, 'GET', '/_sandbox/outbox'),
+      await http(sb.baseUrl, 'POST', '/oauth/token', {
+        raw: 'grant_type=client_credentials',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      await http(sb.baseUrl, 'GET', '/openapi.json'),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([204, 404, 413, 415, 400, 400, 200, 400, 200]);
+    const ids = answers.map((a) => a.headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^req_/);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const a of answers) if (a.status >= 400) expect(a.body.error.request_id).toBe(a.headers.get('x-request-id'));
+  });
+
   it('404 not_found for an unknown route, in the service body', async () => {
     const r = await http(sb.baseUrl, 'GET', '/v2/contacts', { token });
     expect(r.status).toBe(404);

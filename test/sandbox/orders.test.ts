@@ -207,6 +207,67 @@ describe('statistics', () => {
   });
 });
 
+describe('statistics when orders move in time or between contacts', () => {
+  it('last_order_at: the newest order moved back, an older one moved back, orders moved to another contact', async () => {
+    const e1 = `mover${uid()}@example.com`;
+    const e2 = `mover${uid()}@example.com`;
+    const a = base({ email: e1, total: '1.00', order_date: '2026-01-10' });
+    const b = base({ email: e1, total: '2.00', order_date: '2026-03-10' });
+    const c1 = (await upsert(a)).body.contact_id;
+    await upsert(b);
+    const stats = async (id: string) => {
+      const { orders_count, total_spent, last_order_at } = (await contact(id)).body;
+      return { orders_count, total_spent, last_order_at };
+    };
+    await upsert({ ...b, order_date: '2026-02-10' });
+    expect(await stats(c1)).toEqual({ orders_count: 2, total_spent: { USD: '3.00' }, last_order_at: '2026-02-10T00:00:00.000Z' });
+    await upsert({ ...a, order_date: '2025-12-10' });
+    expect((await stats(c1)).last_order_at).toBe('2026-02-10T00:00:00.000Z');
+    const c2 = (await upsert({ ...b, email: e2, order_date: '2026-02-10' })).body.contact_id;
+    expect(await stats(c1)).toMatchObject({ orders_count: 1, last_order_at: '2025-12-10T00:00:00.000Z' });
+    expect(await stats(c2)).toEqual({ orders_count: 1, total_spent: { USD: '2.00' }, last_order_at: '2026-02-10T00:00:00.000Z' });
+    await upsert({ ...a, email: e2, order_date: '2025-12-10' });
+    expect(await stats(c1)).toMatchObject({ orders_count: 0, last_order_at: null });
+    expect(await stats(c2)).toEqual({ orders_count: 2, total_spent: { USD: '3.00' }, last_order_at: '2026-02-10T00:00:00.000Z' });
+  });
+
+  it('random upserts over a few contacts: every contact ends with the statistics of the orders it holds', async () => {
+    let seed = 7;
+    const rnd = (k: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % k;
+    };
+    const emails = [0, 1, 2].map(() => `rand${uid()}@example.com`);
+    const ids = [0, 1, 2, 3, 4, 5].map(() => `rand-${uid()}`);
+    const final = new Map<string, { email: string; cents: number; day: number }>();
+    for (let i = 0; i < 60; i++) {
+      const order_id = ids[rnd(ids.length)] as string;
+      const email = emails[rnd(emails.length)] as string;
+      const cents = 100 + rnd(900);
+      const day = 1 + rnd(28);
+      const r = await upsert({
+        order_id,
+        total: (cents / 100).toFixed(2),
+        currency: 'USD',
+        order_date: `2026-02-${String(day).padStart(2, '0')}`,
+        email,
+      });
+      expect([200, 201]).toContain(r.status);
+      final.set(order_id, { email, cents, day });
+    }
+    for (const email of emails) {
+      const list = await http(sb.baseUrl, 'GET', `/v1/contacts?email=${encodeURIComponent(email)}`, { token });
+      const c = list.body.data[0];
+      if (!c) continue;
+      const held = [...final.values()].filter((o) => o.email === email);
+      const newest = held.length ? Math.max(...held.map((o) => o.day)) : undefined;
+      expect(c.orders_count, email).toBe(held.length);
+      expect(c.last_order_at, email).toBe(newest === undefined ? null : `2026-02-${String(newest).padStart(2, '0')}T00:00:00.000Z`);
+      if (held.length) expect(c.total_spent.USD, email).toBe((held.reduce((s, o) => s + o.cents, 0) / 100).toFixed(2));
+    }
+  });
+});
+
 describe('field types (open-points)', () => {
   it('a numeric order_id becomes its decimal string; total as a number; currency upper-cased', async () => {
     const r = await upsert(base({ order_id: 987654, total: 12.5, currency: 'eur' }));

@@ -149,6 +149,11 @@ function adjustStats(
   );
 }
 
+/** True when another order of the contact is newer than `ts`, so its newest date stays as stored. */
+function olderThanNewest(ts: number, contact: StatsRow): boolean {
+  return contact.last_order_at !== null && ts < contact.last_order_at;
+}
+
 export interface UpsertResult {
   created: boolean;
   order: OrderRow;
@@ -213,11 +218,19 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
             [prev.currency, prev.total, -1],
             [input.currency, input.total, 1],
           ],
-          orderTs >= prev.order_ts ? orderTs : undefined,
+          // The newest date is known unless this was the contact's newest order and moved back.
+          orderTs >= prev.order_ts || olderThanNewest(prev.order_ts, contact) ? orderTs : undefined,
         );
       } else {
         const old = prev.contact_id !== null ? findContact(d, businessId, prev.contact_id) : undefined;
-        if (old) adjustStats(d, old, -1, [[prev.currency, prev.total, -1]], undefined);
+        if (old)
+          adjustStats(
+            d,
+            old,
+            -1,
+            [[prev.currency, prev.total, -1]],
+            olderThanNewest(prev.order_ts, old) ? (old.last_order_at as number) : undefined,
+          );
         adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
       }
     }
