@@ -8,7 +8,7 @@ import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
 import { createScheduler } from '../importer/scheduler.js';
 import { type ParsedLine, parseEventLine, type RawLine } from './ndjson.js';
-import { classifySendError, isFatalSendError, type LineResult } from './outcome.js';
+import { classifyFatalError, classifySendError, isFatalSendError, type LineResult } from './outcome.js';
 
 /** The one client call the bulk sender needs (ApiClient satisfies it). */
 export interface EventSender {
@@ -39,7 +39,13 @@ export interface BulkSummary {
   failedLines: number[];
   /** The run stopped early (signal): lines after `lastLine` were not sent. */
   interrupted: boolean;
-  /** The last line read; after an interruption, the last line settled (every earlier one settled too). */
+  /**
+   * The run stopped early because of an error that concerns every event (credentials revoked,
+   * scope missing): the lines it hit are counted `failed` (certainly not processed), lines after
+   * `lastLine` were not sent. The caller reports the summary, then this error.
+   */
+  stoppedBy?: unknown;
+  /** The last line read; after an interruption or a stop, the last line settled (every earlier one settled too). */
   lastLine: number;
 }
 
@@ -89,8 +95,8 @@ async function* items(lines: AsyncIterable<RawLine>, defaultCountry: CountryCode
 
 /**
  * Runs the NDJSON stream through the importer's scheduler (bounded concurrency, slowing down on
- * 429/503). A fatal error stops new starts and is rethrown once the requests in flight settled.
- * On abort, no new line starts and the requests in flight finish, so their outcome is known.
+ * 429/503). A fatal error (credentials, scope) stops new starts; once the requests in flight
+ * settled, the summary comes back with `stoppedBy` set, so the caller can say what was sent. On abort, no new line starts and the requests in flight finish, so their outcome is known.
  */
 export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
   const summary: BulkSummary = {
@@ -129,19 +135,32 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
     { concurrency: opts.concurrency, signal: opts.signal },
   );
 
-  await scheduler.run(drained, (item, settled) => {
-    if (!settled.ok) throw settled.error;
-    const result = settled.value;
+  const count = (result: LineResult, raw: RawLine, seq: number) => {
     settledUpTo = Math.max(settledUpTo, result.line);
     summary.rows++;
     summary[result.outcome]++;
     if (result.outcome === 'unconfirmed') summary.unconfirmedLines.push(result.line);
     else if (result.outcome === 'rejected') summary.rejectedLines.push(result.line);
     else if (result.outcome === 'failed') summary.failedLines.push(result.line);
-    opts.onResult?.(result, item.raw, item.seq);
-  });
-  summary.interrupted = !finished && opts.signal?.aborted === true;
-  if (summary.interrupted) summary.lastLine = settledUpTo;
+    opts.onResult?.(result, raw, seq);
+  };
+  try {
+    await scheduler.run(drained, (item, settled) => {
+      if (settled.ok) return count(settled.value, item.raw, item.seq);
+      if (!isFatalSendError(settled.error)) throw settled.error;
+      // Refused before processing (401/403, credentials): this line failed; so will every later
+      // one, so stop here. The lines in flight settle and are counted, so the summary says
+      // exactly which lines were sent.
+      const eventType = item.parsed.kind === 'event' ? item.parsed.event.event_type : undefined;
+      count({ line: item.raw.line, eventType, ...classifyFatalError(settled.error) }, item.raw, item.seq);
+      throw settled.error;
+    });
+  } catch (err) {
+    if (!isFatalSendError(err)) throw err;
+    summary.stoppedBy = err;
+  }
+  summary.interrupted = summary.stoppedBy === undefined && !finished && opts.signal?.aborted === true;
+  if (summary.interrupted || summary.stoppedBy !== undefined) summary.lastLine = settledUpTo;
   summary.unconfirmedLines.sort((a, b) => a - b);
   summary.rejectedLines.sort((a, b) => a - b);
   summary.failedLines.sort((a, b) => a - b);

@@ -36,6 +36,19 @@ export function isFatalSendError(err: unknown): boolean {
   );
 }
 
+/**
+ * The line a fatal error hit: refused before any processing (401, 403, no usable credentials),
+ * so `failed` — certainly not stored, safe to send again once the credentials are fixed.
+ */
+export function classifyFatalError(err: unknown): ClassifiedError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof ApiError) {
+    return { outcome: 'failed', status: err.status, errorCode: err.code, message: `${message} (not processed; the run stopped here)` };
+  }
+  const code = err instanceof MissingScopeError ? 'insufficient_scope' : err instanceof CredentialsError ? 'not_logged_in' : 'fatal';
+  return { outcome: 'failed', errorCode: code, message: `${message} (not sent; the run stopped here)` };
+}
+
 /** 5xx answers that do not say the request went unprocessed (only 503 does). */
 function mayHaveBeenApplied(status: number): boolean {
   return status >= 500 && status !== 503;

@@ -309,7 +309,16 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
     await closeOutput(unconfirmedOut);
   }
 
+  // Stopped by the credentials before anything could have been stored: a plain credential error
+  // (the whole input can be sent again as it is once they are fixed).
+  if (summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed === 0) throw summary.stoppedBy;
   printSummary(ctx, summary, opts, file, unlisted);
+  if (summary.stoppedBy !== undefined) {
+    // The credentials stopped working mid-run: the summary above says what was sent; say how to
+    // send the rest once they are fixed, then fail with the credential error itself (exit 3).
+    if (!ctx.settings.json) ctx.out.warn(`stopped after line ${summary.lastLine}: ${restHint(summary, file)}`);
+    throw summary.stoppedBy;
+  }
   if (summary.interrupted) {
     throw new Interrupted(
       `interrupted after line ${summary.lastLine}: the events up to it are settled (see the summary); later lines were not sent`,
@@ -326,6 +335,19 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
 
 function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** After a stop for bad credentials: the lines to send again once they are fixed. */
+function restHint(summary: BulkSummary, file: string): string {
+  const failed = summary.failedLines.length;
+  const what = `lines after ${summary.lastLine} were not sent${failed > 0 ? `, and ${failed} line(s) failed unprocessed (listed as failed)` : ''}`;
+  if (file === '-')
+    return `${what}; once the credentials are fixed, send those again (not the whole input: the accepted events would be stored twice)`;
+  const script = [...summary.failedLines.slice(0, 50).map((n) => `${n}p`), `${summary.lastLine + 1},$p`].join(';');
+  const exact = summary.failedLines.length <= 50;
+  return exact
+    ? `${what}; once the credentials are fixed, send just those: sed -n '${script}' ${shellQuote(file)} | svc events send --file -`
+    : `${what}; once the credentials are fixed, send the failed lines of the report and the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`;
 }
 
 /** How to resend just the unconfirmed lines, once the user has checked they did not arrive. */
@@ -359,6 +381,10 @@ function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, fil
     if (opts.report) doc.report = opts.report;
     if (opts.unconfirmedOut) doc.unconfirmed_out = opts.unconfirmedOut;
     if (summary.interrupted) doc.interrupted_after_line = summary.lastLine;
+    if (summary.stoppedBy !== undefined) {
+      doc.stopped_after_line = summary.lastLine;
+      doc.rest_hint = restHint(summary, file);
+    }
     ctx.out.json(doc);
     return;
   }

@@ -1,0 +1,107 @@
+/**
+ * `svc events send --file` when the credentials stop working mid-run (a revoked token): the run
+ * stops, but first says exactly which lines were sent, so the rest can be sent once — never the
+ * whole file again. Against a real sandbox over HTTP.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+
+beforeEach(async () => {
+  sb = await withSandbox();
+  cfg = tempConfigDir();
+});
+
+afterEach(async () => {
+  await sb.close();
+  cfg.cleanup();
+});
+
+function eventsFile(n: number, type: string): string {
+  const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ event_type: type, email: `stop${i + 1}@events.test` }));
+  const path = join(cfg.dir, `${type}.ndjson`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+describe('svc events send --file, credentials revoked mid-run', () => {
+  it('stops with exit 3 after printing which lines were sent; the hinted command sends exactly the rest', async () => {
+    await sb.admin.createFlow('stop');
+    const token = await sb.admin.createApiToken(['events_write']);
+    const env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token.token };
+    const total = 150;
+    const file = eventsFile(total, 'stop');
+    const report = join(cfg.dir, 'report.csv');
+    await sb.admin.setFaults({ latency_ms: 20 });
+    const running = runCli(['events', 'send', '--file', file, '--concurrency', '4', '--report', report, '--json'], { env });
+    // Revoke once events are flowing.
+    for (let i = 0; i < 400 && (await sb.admin.outbox({ type: 'flow_run' })).length < 10; i++) await new Promise((r) => setTimeout(r, 10));
+    await sb.admin.revokeApiToken(token.id);
+    const res = await running;
+    await sb.admin.setFaults({});
+
+    expect(res.code).toBe(3);
+    expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'unauthorized', status: 401 });
+    const s = JSON.parse(res.stdout);
+    const stored = await sb.admin.outbox({ type: 'flow_run' });
+    expect(s.accepted).toBe(stored.length);
+    expect(s.accepted).toBeGreaterThanOrEqual(10);
+    expect(s.stopped_after_line).toBeLessThan(total);
+    expect(s.rows).toBe(s.stopped_after_line);
+    expect(s.accepted + s.failed + s.unconfirmed + s.rejected).toBe(s.rows);
+    expect(s.failed).toBeGreaterThanOrEqual(1);
+    // The report holds every settled line: the accepted ones with their ids, the refused ones as failed.
+    const lines = readFileSync(report, 'utf8').trim().split('\n').slice(1);
+    expect(lines).toHaveLength(s.rows);
+    expect(lines.filter((l) => l.split(',')[2] === 'failed').map((l) => Number(l.split(',')[0]))).toEqual(s.failed_lines);
+
+    // The hinted command, run with working credentials, sends every event exactly once in all.
+    const command = /sed -n '([^']+)' (\S+) \| svc events send --file -$/.exec(s.rest_hint as string);
+    expect(command?.[2]).toBe(file);
+    const rest = execFileSync('sed', ['-n', command?.[1] as string, file], { encoding: 'utf8' });
+    const again = await runCli(['events', 'send', '--file', '-', '--json'], {
+      env: { ...env, SVC_TOKEN: await sb.tokenWithAllScopes() },
+      stdin: rest,
+    });
+    expect(again.code).toBe(0);
+    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    expect(runs).toHaveLength(total);
+    expect(new Set(runs.map((r) => r.contact_id)).size).toBe(total);
+  });
+
+  it('in human mode the summary is printed and the stop explained before the error', async () => {
+    await sb.admin.createFlow('human');
+    const token = await sb.admin.createApiToken(['events_write']);
+    const env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token.token };
+    const file = eventsFile(100, 'human');
+    await sb.admin.setFaults({ latency_ms: 20 });
+    const running = runCli(['events', 'send', '--file', file, '--concurrency', '2'], { env });
+    for (let i = 0; i < 400 && (await sb.admin.outbox({ type: 'flow_run' })).length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    await sb.admin.revokeApiToken(token.id);
+    const res = await running;
+    await sb.admin.setFaults({});
+    expect(res.code).toBe(3);
+    const accepted = (await sb.admin.outbox({ type: 'flow_run' })).length;
+    expect(res.stdout).toMatch(new RegExp(String.raw`^rows\t\d+\naccepted\t${accepted}\n`));
+    expect(res.stderr).toMatch(/stopped after line \d+: lines after \d+ were not sent.*sed -n '[^']+' \S+ \| svc events send --file -/);
+    expect(res.stderr).toMatch(/^error: .*HTTP 401/m);
+  });
+
+  it('refused from the first line (nothing stored): a plain credential error, no summary', async () => {
+    const token = await sb.admin.createApiToken(['events_write']);
+    await sb.admin.revokeApiToken(token.id);
+    const res = await runCli(['events', 'send', '--file', eventsFile(30, 'gone'), '--json'], {
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token.token },
+    });
+    expect(res.code).toBe(3);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'unauthorized', status: 401 });
+    expect(await sb.admin.outbox()).toEqual([]);
+  });
+});
