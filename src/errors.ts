@@ -16,12 +16,20 @@ export class CliError extends Error {
   readonly exitCode: number;
   readonly code: string;
   readonly hint?: string;
-  constructor(message: string, opts: { exitCode: number; code: string; hint?: string; cause?: unknown }) {
+  /** The HTTP status and request id, when the error is about an answer of the service. */
+  readonly status?: number;
+  readonly requestId?: string;
+  constructor(
+    message: string,
+    opts: { exitCode: number; code: string; hint?: string; cause?: unknown; status?: number; requestId?: string },
+  ) {
     super(message, { cause: opts.cause });
     this.name = 'CliError';
     this.exitCode = opts.exitCode;
     this.code = opts.code;
     this.hint = opts.hint;
+    this.status = opts.status;
+    this.requestId = opts.requestId;
   }
 }
 

@@ -35,7 +35,9 @@ function isAbort(err: unknown): boolean {
 
 /** The one table from errors to exit codes and messages (cli.md "Exit codes"). */
 export function describeError(err: unknown): ErrorReport {
-  if (err instanceof CliError) return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint };
+  if (err instanceof CliError) {
+    return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, status: err.status, requestId: err.requestId };
+  }
   if (err instanceof MissingScopeError) {
     return {
       exitCode: EXIT.auth,

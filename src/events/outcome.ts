@@ -19,6 +19,8 @@ export interface LineResult {
   id?: string;
   errorCode?: string;
   message?: string;
+  /** The service's request id of the last answer, when there was one (for support). */
+  requestId?: string;
 }
 
 export type ClassifiedError = Omit<LineResult, 'line' | 'eventType' | 'id'>;
@@ -57,20 +59,29 @@ function mayHaveBeenApplied(status: number): boolean {
 /** Maps a failed send (after the client's own safe retries) to its outcome. */
 export function classifySendError(err: unknown): ClassifiedError {
   if (err instanceof ApiError) {
-    const message = err.details?.length ? `${err.message}: ${err.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : err.message;
-    if (err.uncertain || mayHaveBeenApplied(err.status)) {
-      return {
-        outcome: 'unconfirmed',
-        status: err.status,
-        errorCode: err.code,
-        message: `HTTP ${err.status} ${message}; the event may have been stored, so it was not resent`,
-      };
-    }
-    if (err.status === 429 || err.status === 503 || err.status === 408) {
-      return { outcome: 'failed', status: err.status, errorCode: err.code, message: `${message} (gave up after retries; not processed)` };
-    }
-    return { outcome: 'rejected', status: err.status, errorCode: err.code, message };
+    const classified = classifyApiError(err);
+    return err.requestId === undefined ? classified : { ...classified, requestId: err.requestId };
   }
+  return classifyOtherError(err);
+}
+
+function classifyApiError(err: ApiError): ClassifiedError {
+  const message = err.details?.length ? `${err.message}: ${err.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : err.message;
+  if (err.uncertain || mayHaveBeenApplied(err.status)) {
+    return {
+      outcome: 'unconfirmed',
+      status: err.status,
+      errorCode: err.code,
+      message: `HTTP ${err.status} ${message}; the event may have been stored, so it was not resent`,
+    };
+  }
+  if (err.status === 429 || err.status === 503 || err.status === 408) {
+    return { outcome: 'failed', status: err.status, errorCode: err.code, message: `${message} (gave up after retries; not processed)` };
+  }
+  return { outcome: 'rejected', status: err.status, errorCode: err.code, message };
+}
+
+function classifyOtherError(err: unknown): ClassifiedError {
   if (err instanceof RetryWaitTooLongError) {
     return { outcome: 'failed', status: err.status, errorCode: 'retry_wait_too_long', message: err.message };
   }

@@ -133,8 +133,20 @@ describe('svc events send (one event)', () => {
   it('a 404 for an unknown --contact-id exits 1 naming the problem', async () => {
     const res = await runCli(['events', 'send', '--type', 'x', '--contact-id', 'ct_nope'], { env });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/rejected the event \(HTTP 404\)/);
+    expect(res.stderr).toMatch(/rejected the event \(HTTP 404, request id req_\w+\)/);
     expect(await sb.admin.outbox()).toEqual([]);
+  });
+
+  it('with --json a refused or unconfirmed event gives the status and request id in the error object', async () => {
+    const missing = await runCli(['events', 'send', '--type', 'x', '--contact-id', 'ct_nope', '--json'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(JSON.parse(missing.stderr).error).toMatchObject({ code: 'not_found', status: 404, request_id: expect.stringMatching(/^req_/) });
+    await sb.admin.setFaults({ error_rate: 1 });
+    const lost = await runCli(['events', 'send', '--type', 'x', '--email', 'e@events.test', '--json'], { env });
+    await sb.admin.setFaults({});
+    expect(lost.code).toBe(1);
+    expect(JSON.parse(lost.stderr).error).toMatchObject({ code: 'unconfirmed', status: 500, request_id: expect.stringMatching(/^req_/) });
   });
 
   it('an answer lost after sending (500) is unconfirmed: exit 1, not resent, with a hint to check first', async () => {

@@ -97,7 +97,7 @@ describe('spawned svc events send, CI style', () => {
     const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
     const r = await svc(['events', 'send', '--type', 'ci_check', '--contact-id', 'ct_missing'], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: the service rejected the event \(HTTP 404\)/);
+    expect(r.stderr).toMatch(/^error: the service rejected the event \(HTTP 404, request id req_\w+\)/);
     const ok = await svc(['events', 'send', '--type', 'ci_check', '--email', 'x@example.com'], env);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^ev_\w+\n$/);

@@ -175,14 +175,16 @@ async function sendSingle(opts: SendOptions, ctx: Context, country: CountryCode 
   throw singleFailure(result);
 }
 
-/** The single event did not go through: exit 1 (2 for a local rejection never happens here). */
+/** The single event did not go through: exit 1, with the HTTP status and request id when there was an answer. */
 function singleFailure(result: LineResult): CliError {
-  const status = result.status !== undefined ? ` (HTTP ${result.status})` : '';
+  const status = result.status !== undefined ? ` (HTTP ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''})` : '';
+  const answer = { status: result.status, requestId: result.requestId };
   if (result.outcome === 'unconfirmed') {
     return new CliError(`the event's fate is unknown${status}: ${result.message ?? ''}`, {
       exitCode: EXIT.failure,
       code: 'unconfirmed',
       hint: 'events are not idempotent: check whether it arrived (with the sandbox: svc sandbox outbox --type flow_run) before sending it again',
+      ...answer,
     });
   }
   if (result.outcome === 'failed') {
@@ -190,11 +192,13 @@ function singleFailure(result: LineResult): CliError {
       exitCode: EXIT.failure,
       code: result.errorCode ?? 'failed',
       hint: 'it was certainly not processed; it is safe to run the command again',
+      ...answer,
     });
   }
   return new CliError(`the service rejected the event${status}: ${result.message ?? ''}`, {
     exitCode: EXIT.failure,
     code: result.errorCode ?? 'rejected',
+    ...answer,
   });
 }
 
