@@ -71,15 +71,25 @@ interface StatsRow {
 
 const STATS_COLUMNS = 'seq, id, business_id, total_spent, last_order_at';
 
-/** By email when the order has one, else by phone; a new contact when nothing matches. */
+function statsByEmail(d: Domain, businessId: string, email: string): StatsRow | undefined {
+  return d.db.get<StatsRow>(`SELECT ${STATS_COLUMNS} FROM contacts WHERE business_id = ? AND email = ?`, businessId, email);
+}
+
+/**
+ * By email when the order has one, else by phone; a new contact when nothing matches.
+ * `emailMissed`: the email was already looked up and has no contact.
+ */
 function matchContact(
   d: Domain,
   businessId: string,
   o: { email: string | null; phone: string | null; aem: number | null; asm: number | null },
+  emailMissed = false,
 ): StatsRow {
   const found =
     o.email !== null
-      ? d.db.get<StatsRow>(`SELECT ${STATS_COLUMNS} FROM contacts WHERE business_id = ? AND email = ?`, businessId, o.email)
+      ? emailMissed
+        ? undefined
+        : statsByEmail(d, businessId, o.email)
       : o.phone !== null
         ? d.db.get<StatsRow>(`SELECT ${STATS_COLUMNS} FROM contacts WHERE business_id = ? AND phone = ?`, businessId, o.phone)
         : undefined;
@@ -159,13 +169,51 @@ export interface UpsertResult {
   order: OrderRow;
 }
 
+const INSERT_ORDER = `INSERT INTO orders (total, currency, order_date, order_ts, email, phone, accepts_email_marketing, accepts_sms_marketing,
+    initial_sync, line_items, contact_id, integration_id, updated_at, created_at, business_id, order_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, integrationHeader: string | undefined): UpsertResult {
   return d.db.transaction(() => {
     const integrationId = resolveIntegration(d, businessId, integrationHeader);
-    const prev = findOrder(d, businessId, input.order_id);
     const now = d.now();
     const orderDate = orderDateToUtc(input.order_date);
     const orderTs = Date.parse(orderDate);
+    // A stored contact with the order's email is the order's contact whether the order is new or
+    // not (rule 4 matches by email first). Then a new order needs no look-up of a stored one:
+    // the insert is tried and the unique key (business_id, order_id) says whether it existed.
+    const buyer = input.email !== undefined ? statsByEmail(d, businessId, input.email) : undefined;
+    if (buyer) {
+      const fresh = {
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        aem: bit(input.accepts_email_marketing),
+        asm: bit(input.accepts_sms_marketing),
+        initialSync: bit(input.initial_sync),
+        lineItems: input.line_items !== undefined ? JSON.stringify(input.line_items) : null,
+      };
+      const inserted = d.db.run(
+        `${INSERT_ORDER} ON CONFLICT (business_id, order_id) DO NOTHING`,
+        input.total,
+        input.currency,
+        orderDate,
+        orderTs,
+        fresh.email,
+        fresh.phone,
+        fresh.aem,
+        fresh.asm,
+        fresh.initialSync,
+        fresh.lineItems,
+        buyer.id,
+        integrationId,
+        now,
+        now,
+        businessId,
+        input.order_id,
+      );
+      if (inserted.changes === 1) return created(d, businessId, input, fresh, buyer, integrationId, now, orderDate, orderTs);
+    }
+    const prev = findOrder(d, businessId, input.order_id);
     const merged = {
       email: input.email ?? prev?.email ?? null,
       phone: input.phone ?? prev?.phone ?? null,
@@ -174,7 +222,29 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       initialSync: input.initial_sync !== undefined ? bit(input.initial_sync) : (prev?.initial_sync ?? null),
       lineItems: input.line_items !== undefined ? JSON.stringify(input.line_items) : (prev?.line_items ?? null),
     };
-    const contact = matchContact(d, businessId, merged);
+    const contact = buyer ?? matchContact(d, businessId, merged, input.email !== undefined);
+    if (prev === undefined) {
+      d.db.run(
+        INSERT_ORDER,
+        input.total,
+        input.currency,
+        orderDate,
+        orderTs,
+        merged.email,
+        merged.phone,
+        merged.aem,
+        merged.asm,
+        merged.initialSync,
+        merged.lineItems,
+        contact.id,
+        integrationId,
+        now,
+        now,
+        businessId,
+        input.order_id,
+      );
+      return created(d, businessId, input, merged, contact, integrationId, now, orderDate, orderTs);
+    }
     const params = [
       input.total,
       input.currency,
@@ -190,81 +260,105 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       integrationId,
       now,
     ];
-    if (prev === undefined) {
-      d.db.run(
-        `INSERT INTO orders (total, currency, order_date, order_ts, email, phone, accepts_email_marketing, accepts_sms_marketing,
-           initial_sync, line_items, contact_id, integration_id, updated_at, created_at, business_id, order_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ...params,
-        now,
-        businessId,
-        input.order_id,
-      );
-      adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
-    } else {
-      d.db.run(
-        `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
+    d.db.run(
+      `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
            accepts_sms_marketing = ?, initial_sync = ?, line_items = ?, contact_id = ?, integration_id = ?, updated_at = ?
          WHERE seq = ?`,
-        ...params,
-        prev.seq,
+      ...params,
+      prev.seq,
+    );
+    if (prev.contact_id === contact.id) {
+      adjustStats(
+        d,
+        contact,
+        0,
+        [
+          [prev.currency, prev.total, -1],
+          [input.currency, input.total, 1],
+        ],
+        // The newest date is known unless this was the contact's newest order and moved back.
+        orderTs >= prev.order_ts || olderThanNewest(prev.order_ts, contact) ? orderTs : undefined,
       );
-      if (prev.contact_id === contact.id) {
+    } else {
+      const old = prev.contact_id !== null ? findContact(d, businessId, prev.contact_id) : undefined;
+      if (old)
         adjustStats(
           d,
-          contact,
-          0,
-          [
-            [prev.currency, prev.total, -1],
-            [input.currency, input.total, 1],
-          ],
-          // The newest date is known unless this was the contact's newest order and moved back.
-          orderTs >= prev.order_ts || olderThanNewest(prev.order_ts, contact) ? orderTs : undefined,
+          old,
+          -1,
+          [[prev.currency, prev.total, -1]],
+          olderThanNewest(prev.order_ts, old) ? (old.last_order_at as number) : undefined,
         );
-      } else {
-        const old = prev.contact_id !== null ? findContact(d, businessId, prev.contact_id) : undefined;
-        if (old)
-          adjustStats(
-            d,
-            old,
-            -1,
-            [[prev.currency, prev.total, -1]],
-            olderThanNewest(prev.order_ts, old) ? (old.last_order_at as number) : undefined,
-          );
-        adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
-      }
+      adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
     }
     if (merged.initialSync !== 1) {
-      if (prev === undefined) {
-        // Both side effects of a create in one statement (this is the hot path).
-        d.db.run(
-          `INSERT INTO outbox (type, business_id, contact_id, order_id, trigger, created_at)
-           VALUES ('flow_trigger', @biz, @contact, @order, 'order_placed', @now), ('revenue_attribution', @biz, @contact, @order, NULL, @now)`,
-          { biz: businessId, contact: contact.id, order: input.order_id, now },
-        );
-      } else {
-        recordSideEffect(d, businessId, 'flow_trigger', { contact_id: contact.id, order_id: input.order_id, trigger: 'order_updated' });
-      }
+      recordSideEffect(d, businessId, 'flow_trigger', { contact_id: contact.id, order_id: input.order_id, trigger: 'order_updated' });
     }
-    const order: OrderRow = {
-      seq: prev?.seq ?? 0,
-      business_id: businessId,
-      order_id: input.order_id,
-      total: input.total,
-      currency: input.currency,
-      order_date: orderDate,
-      order_ts: orderTs,
-      email: merged.email,
-      phone: merged.phone,
-      accepts_email_marketing: merged.aem,
-      accepts_sms_marketing: merged.asm,
-      initial_sync: merged.initialSync,
-      line_items: merged.lineItems,
-      contact_id: contact.id,
-      integration_id: integrationId,
-      created_at: prev?.created_at ?? now,
-      updated_at: now,
-    };
-    return { created: prev === undefined, order };
+    return { created: false, order: orderRow(businessId, input, merged, contact, integrationId, prev.created_at, now, orderDate, orderTs) };
   });
+}
+
+interface Merged {
+  email: string | null;
+  phone: string | null;
+  aem: number | null;
+  asm: number | null;
+  initialSync: number | null;
+  lineItems: string | null;
+}
+
+/** After the insert of a new order: the buyer's statistics and, unless initial_sync, the side effects. */
+function created(
+  d: Domain,
+  businessId: string,
+  input: ValidOrder,
+  merged: Merged,
+  contact: StatsRow,
+  integrationId: string | null,
+  now: number,
+  orderDate: string,
+  orderTs: number,
+): UpsertResult {
+  adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
+  if (merged.initialSync !== 1) {
+    // Both side effects of a create in one statement (this is the hot path).
+    d.db.run(
+      `INSERT INTO outbox (type, business_id, contact_id, order_id, trigger, created_at)
+       VALUES ('flow_trigger', @biz, @contact, @order, 'order_placed', @now), ('revenue_attribution', @biz, @contact, @order, NULL, @now)`,
+      { biz: businessId, contact: contact.id, order: input.order_id, now },
+    );
+  }
+  return { created: true, order: orderRow(businessId, input, merged, contact, integrationId, now, now, orderDate, orderTs) };
+}
+
+function orderRow(
+  businessId: string,
+  input: ValidOrder,
+  merged: Merged,
+  contact: StatsRow,
+  integrationId: string | null,
+  createdAt: number,
+  now: number,
+  orderDate: string,
+  orderTs: number,
+): OrderRow {
+  return {
+    seq: 0,
+    business_id: businessId,
+    order_id: input.order_id,
+    total: input.total,
+    currency: input.currency,
+    order_date: orderDate,
+    order_ts: orderTs,
+    email: merged.email,
+    phone: merged.phone,
+    accepts_email_marketing: merged.aem,
+    accepts_sms_marketing: merged.asm,
+    initial_sync: merged.initialSync,
+    line_items: merged.lineItems,
+    contact_id: contact.id,
+    integration_id: integrationId,
+    created_at: createdAt,
+    updated_at: now,
+  };
 }
