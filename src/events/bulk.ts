@@ -7,7 +7,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
 import { createScheduler } from '../importer/scheduler.js';
-import { type ParsedLine, parseEventLine, type RawLine } from './ndjson.js';
+import { type LineOptions, loadNormalizePhone, type ParsedLine, parseEventLine, type RawLine } from './ndjson.js';
 import { classifyFatalError, classifySendError, isFatalSendError, type LineResult } from './outcome.js';
 
 /** The one client call the bulk sender needs (ApiClient satisfies it). */
@@ -79,15 +79,20 @@ function resultOfInvalid(parsed: Extract<ParsedLine, { kind: 'invalid' }>, line:
 interface Item {
   seq: number;
   raw: RawLine;
-  parsed: Exclude<ParsedLine, { kind: 'blank' }>;
+  parsed: Exclude<ParsedLine, { kind: 'blank' } | { kind: 'needs_phone' }>;
 }
 
 async function* items(lines: AsyncIterable<RawLine>, defaultCountry: CountryCode | undefined, summary: BulkSummary): AsyncGenerator<Item> {
   let seq = 0;
+  const lineOptions: LineOptions = { defaultCountry };
   for await (const raw of lines) {
     summary.lastLine = raw.line;
-    const parsed = parseEventLine(raw, { defaultCountry });
-    if (parsed.kind === 'blank') continue;
+    let parsed = parseEventLine(raw, lineOptions);
+    if (parsed.kind === 'needs_phone') {
+      lineOptions.normalizePhone = await loadNormalizePhone();
+      parsed = parseEventLine(raw, lineOptions);
+    }
+    if (parsed.kind === 'blank' || parsed.kind === 'needs_phone') continue;
     seq++;
     yield { seq, raw, parsed };
   }

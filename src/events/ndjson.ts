@@ -9,7 +9,7 @@ import type { FieldError } from '../contract/errors.js';
 import { validateEventInput } from '../contract/events.js';
 import { isE164 } from '../contract/formats.js';
 import type { EventInput } from '../contract/types.js';
-import { normalizePhone } from '../util/phone.js';
+import type { PhoneResult } from '../util/phone.js';
 
 /** The service refuses bodies over 1 MiB (open-points "Body size"); a longer line cannot be sent. */
 export const MAX_LINE_CHARS = 1024 * 1024;
@@ -68,11 +68,23 @@ export async function* readLines(stream: Readable): AsyncGenerator<RawLine> {
 
 export type ParsedLine =
   | { kind: 'blank' }
+  /** The line has a phone number to normalise and no `normalizePhone` was given: load it, parse again. */
+  | { kind: 'needs_phone' }
   | { kind: 'event'; event: EventInput }
   | { kind: 'invalid'; code: 'invalid_json' | 'invalid_request' | 'payload_too_large'; message: string; eventType?: string };
 
 export interface LineOptions {
   defaultCountry?: CountryCode;
+  /**
+   * util/phone.ts's normalizePhone. Passed in rather than imported because libphonenumber's
+   * metadata takes ~100 ms to load, which a file of E.164 numbers or emails never needs.
+   */
+  normalizePhone?: (input: string, defaultCountry?: CountryCode) => PhoneResult;
+}
+
+/** Loads the phone normaliser (libphonenumber) on first need. */
+export async function loadNormalizePhone(): Promise<NonNullable<LineOptions['normalizePhone']>> {
+  return (await import('../util/phone.js')).normalizePhone;
 }
 
 function describe(errors: FieldError[]): string {
@@ -81,7 +93,8 @@ function describe(errors: FieldError[]): string {
 
 /**
  * Parses and validates one NDJSON line as an event body. Local phone numbers are normalised to
- * E.164 first (with `defaultCountry`). Blank lines are skipped, not counted.
+ * E.164 first (with `defaultCountry` and `normalizePhone`; without the latter such a line answers
+ * `needs_phone`). Blank lines are skipped, not counted.
  */
 export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine {
   if (raw.oversize) {
@@ -98,7 +111,8 @@ export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const body = value as Record<string, unknown>;
     if (typeof body.phone === 'string' && !isE164(body.phone)) {
-      const phone = normalizePhone(body.phone, opts.defaultCountry);
+      if (!opts.normalizePhone) return { kind: 'needs_phone' };
+      const phone = opts.normalizePhone(body.phone, opts.defaultCountry);
       const eventType = typeof body.event_type === 'string' ? body.event_type : undefined;
       if (!phone.ok) return { kind: 'invalid', code: 'invalid_request', message: `phone ${phone.message}`, eventType };
       value = { ...body, phone: phone.e164 };

@@ -208,6 +208,27 @@ describe('svc events send --file', () => {
     expect(res.stderr).not.toMatch(/\u001b\[/);
   });
 
+  it('local phone numbers in a file are normalised with --default-country (the phone helpers load on first need)', async () => {
+    const lines = [
+      JSON.stringify({ event_type: 'p', email: 'first@events.test' }),
+      JSON.stringify({ event_type: 'p', phone: '(415) 555-0101' }),
+      JSON.stringify({ event_type: 'p', phone: '+14155550102' }),
+    ];
+    const res = await runCli(['events', 'send', '--file', '-', '--default-country', 'US', '--json'], {
+      env,
+      stdin: `${lines.join('\n')}\n`,
+    });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ rows: 3, accepted: 3 });
+    const found = await fetch(`${sb.baseUrl}/v1/contacts?phone=${encodeURIComponent('+14155550101')}`, {
+      headers: { authorization: `Bearer ${env.SVC_TOKEN}` },
+    }).then((r) => r.json() as Promise<{ data: unknown[] }>);
+    expect(found.data).toHaveLength(1);
+    const noCountry = await runCli(['events', 'send', '--file', '-', '--json'], { env, stdin: `${lines[1]}\n` });
+    expect(noCountry.code).toBe(4);
+    expect(JSON.parse(noCountry.stdout)).toMatchObject({ rows: 1, rejected: 1, rejected_lines: [1] });
+  });
+
   it('reads stdin with --file - and exits 0 when every line is accepted', async () => {
     await sb.admin.createFlow('ci_check');
     const res = await runCli(['events', 'send', '--file', '-', '--json'], { env, stdin: readFileSync(fixture('events.ndjson'), 'utf8') });

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_LINE_CHARS, parseEventLine, type RawLine, readLines } from '../../src/events/ndjson.js';
+import { normalizePhone } from '../../src/util/phone.js';
 
 async function collect(chunks: Array<string | Buffer>): Promise<RawLine[]> {
   const out: RawLine[] = [];
@@ -70,13 +71,21 @@ describe('parseEventLine', () => {
   });
 
   it('normalises local phone numbers with the default country, and rejects ones without a country', () => {
-    expect(parseEventLine(at('{"event_type":"x","phone":"(415) 555-0100"}'), { defaultCountry: 'US' })).toEqual({
+    expect(parseEventLine(at('{"event_type":"x","phone":"(415) 555-0100"}'), { defaultCountry: 'US', normalizePhone })).toEqual({
       kind: 'event',
       event: { event_type: 'x', phone: '+14155550100' },
     });
-    const bad = parseEventLine(at('{"event_type":"x","phone":"(415) 555-0100"}'));
+    const bad = parseEventLine(at('{"event_type":"x","phone":"(415) 555-0100"}'), { normalizePhone });
     expect(bad).toMatchObject({ kind: 'invalid', code: 'invalid_request' });
     expect((bad as { message: string }).message).toMatch(/^phone .*--default-country/);
+  });
+
+  it('asks for the phone normaliser only when a line has a phone that is not E.164', () => {
+    expect(parseEventLine(at('{"event_type":"x","phone":"(415) 555-0100"}'))).toEqual({ kind: 'needs_phone' });
+    expect(parseEventLine(at('{"event_type":"x","phone":"+14155550100"}'))).toEqual({
+      kind: 'event',
+      event: { event_type: 'x', phone: '+14155550100' },
+    });
   });
 });
 

@@ -16,7 +16,6 @@ import { readLines } from '../../events/ndjson.js';
 import type { EventOutcome, LineResult } from '../../events/outcome.js';
 import { mergeProperties, PropError, type Properties, parseProps } from '../../events/props.js';
 import { openReport, type ReportWriter } from '../../importer/report.js';
-import { normalizeCountry, normalizePhone } from '../../util/phone.js';
 
 export interface SendOptions {
   type?: string;
@@ -49,7 +48,7 @@ const FIELD_FLAGS: Record<string, string> = {
 const ACCEPTED_NOTE = 'accepted for processing: the service took the event (HTTP 200); that does not mean a Flow or other automation ran';
 
 export async function run(_args: string[], opts: SendOptions, ctx: Context): Promise<number> {
-  const country = parseCountry(opts.defaultCountry);
+  const country = await parseCountry(opts.defaultCountry);
   if (opts.file !== undefined) return sendFile(opts, ctx, country);
   for (const flag of ['concurrency', 'report', 'unconfirmedOut'] as const) {
     if (opts[flag] !== undefined) throw new UsageError(`--${kebab(flag)} only applies with --file`);
@@ -61,9 +60,12 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-function parseCountry(value: string | undefined): CountryCode | undefined {
+/** The phone helpers (libphonenumber, ~100 ms to load) are loaded only when a phone is involved. */
+const phoneModule = () => import('../../util/phone.js');
+
+async function parseCountry(value: string | undefined): Promise<CountryCode | undefined> {
   if (value === undefined) return undefined;
-  const cc = normalizeCountry(value);
+  const cc = (await phoneModule()).normalizeCountry(value);
   if (!cc)
     throw new UsageError(`--default-country ${JSON.stringify(value)} is not an ISO 3166 country code`, 'write two letters, e.g. US or GB');
   return cc;
@@ -131,7 +133,7 @@ async function buildEvent(opts: SendOptions, ctx: Context, country: CountryCode 
   }
   let phone = opts.phone;
   if (phone !== undefined) {
-    const res = normalizePhone(phone, country);
+    const res = (await phoneModule()).normalizePhone(phone, country);
     if (!res.ok) throw new ValidationError(`--phone ${res.message}`, { field: 'phone' });
     phone = res.e164;
   }
