@@ -62,7 +62,7 @@ type Handler = (call: Call) => Answer;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function unauthorized(message: string): ServiceError {
-  return new ServiceError(401, 'unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="svc", error="invalid_token"' });
+  return new ServiceError(401, 'unauthorized', message, {}, { 'www-authenticate': 'Bearer error="invalid_token"' });
 }
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
@@ -275,7 +275,7 @@ function serviceRoute(deps: ServerDeps, spec: RouteSpec, handler: Handler) {
           'insufficient_scope',
           `this token lacks the scope ${scope}; enable it on the application (or token) and get a new token`,
           { required_scope: scope },
-          { 'www-authenticate': `Bearer realm="svc", error="insufficient_scope", scope="${scope}"` },
+          { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
         );
       }
       if (decision && (decision.kind === 'error' || decision.kind === 'reset') && !decision.afterWrite) {

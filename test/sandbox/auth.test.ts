@@ -169,7 +169,7 @@ describe('bearer tokens on /v1', () => {
     const r = await http(sb.baseUrl, 'GET', '/v1/contacts');
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('unauthorized');
-    expect(r.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="invalid_token"');
+    expect(r.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
   });
 
   it('401 unauthorized when the token is malformed', async () => {
@@ -217,7 +217,7 @@ describe('bearer tokens on /v1', () => {
     const r = await http(sb.baseUrl, 'POST', '/v1/events', { token: t.token, json: { event_type: 'x', email: 'a@example.com' } });
     expect(r.status).toBe(403);
     expect(r.body.error).toMatchObject({ code: 'insufficient_scope', required_scope: 'events_write' });
-    expect(r.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="insufficient_scope", scope="events_write"');
+    expect(r.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="events_write"');
   });
 
   it('each operation needs its scope: contacts_read, contacts_write, orders_write, events_write', async () => {
