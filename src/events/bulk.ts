@@ -45,6 +45,8 @@ export interface BulkSummary {
    * `lastLine` were not sent. The caller reports the summary, then this error.
    */
   stoppedBy?: unknown;
+  /** Every line of the input was read (internal: an interruption after that has nothing left to say). */
+  inputEnded?: boolean;
   /** The last line read; after an interruption or a stop, the last line settled (every earlier one settled too). */
   lastLine: number;
 }
@@ -82,10 +84,46 @@ interface Item {
   parsed: Exclude<ParsedLine, { kind: 'blank' } | { kind: 'needs_phone' }>;
 }
 
-async function* items(lines: AsyncIterable<RawLine>, defaultCountry: CountryCode | undefined, summary: BulkSummary): AsyncGenerator<Item> {
+/**
+ * The next line, or `undefined` once the signal is aborted: a source that waits for input (a
+ * terminal, or a pipe from a slow producer) must not keep a Ctrl-C waiting for its next line.
+ */
+async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal | undefined): Promise<IteratorResult<T> | undefined> {
+  if (!signal) return iterator.next();
+  if (signal.aborted) return undefined;
+  const pending = iterator.next();
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const next = await Promise.race([pending, aborted]);
+    // The read left pending ends when the caller destroys the input; its outcome no longer matters.
+    if (next === undefined) pending.catch(() => {});
+    return next;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function* items(
+  lines: AsyncIterable<RawLine>,
+  defaultCountry: CountryCode | undefined,
+  summary: BulkSummary,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Item> {
   let seq = 0;
   const lineOptions: LineOptions = { defaultCountry };
-  for await (const raw of lines) {
+  const iterator = lines[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await nextOrAbort(iterator, signal);
+    if (next === undefined) return;
+    if (next.done) {
+      summary.inputEnded = true;
+      return;
+    }
+    const raw = next.value;
     summary.lastLine = raw.line;
     let parsed = parseEventLine(raw, lineOptions);
     if (parsed.kind === 'needs_phone') {
@@ -116,14 +154,9 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
     interrupted: false,
     lastLine: 0,
   };
-  let finished = false;
   // Lines start in input order, so after an abort the settled lines are exactly those up to here.
   let settledUpTo = 0;
-  const source = items(opts.lines, opts.defaultCountry, summary);
-  const drained = (async function* () {
-    yield* source;
-    finished = true;
-  })();
+  const drained = items(opts.lines, opts.defaultCountry, summary, opts.signal);
 
   const scheduler = createScheduler<Item, LineResult>(
     async (item, { throttle }) => {
@@ -164,7 +197,7 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
     if (!isFatalSendError(err)) throw err;
     summary.stoppedBy = err;
   }
-  summary.interrupted = summary.stoppedBy === undefined && !finished && opts.signal?.aborted === true;
+  summary.interrupted = summary.stoppedBy === undefined && !summary.inputEnded && opts.signal?.aborted === true;
   if (summary.interrupted || summary.stoppedBy !== undefined) summary.lastLine = settledUpTo;
   summary.unconfirmedLines.sort((a, b) => a - b);
   summary.rejectedLines.sort((a, b) => a - b);

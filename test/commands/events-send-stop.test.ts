@@ -1,13 +1,15 @@
 /**
- * `svc events send --file` when the credentials stop working mid-run (a revoked token): the run
- * stops, but first says exactly which lines were sent, so the rest can be sent once — never the
- * whole file again. Against a real sandbox over HTTP.
+ * `svc events send --file` stopped early: the credentials stop working mid-run (a revoked token),
+ * or Ctrl-C while stdin waits for more input. The run stops, but first says exactly which lines
+ * were sent, so the rest can be sent once — never the whole file again. Against a real sandbox.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { main } from '../../src/main.js';
+import { fakeIO, runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -103,5 +105,25 @@ describe('svc events send --file, credentials revoked mid-run', () => {
     expect(res.stdout).toBe('');
     expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'unauthorized', status: 401 });
     expect(await sb.admin.outbox()).toEqual([]);
+  });
+});
+
+describe('svc events send --file -, Ctrl-C while stdin waits for more lines', () => {
+  it('ends at once with exit 130 and the summary of what was sent (not after the next line that never comes)', async () => {
+    await sb.admin.createFlow('wait');
+    const env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+    const f = fakeIO();
+    const stdin = new PassThrough();
+    for (let i = 0; i < 3; i++) stdin.write(`${JSON.stringify({ event_type: 'wait', email: `wait${i}@events.test` })}\n`);
+    const controller = new AbortController();
+    const running = main(['events', 'send', '--file', '-', '--json'], { io: { ...f.io, stdin }, env, signal: controller.signal });
+    for (let i = 0; i < 400 && (await sb.admin.outbox({ type: 'flow_run' })).length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    controller.abort(new DOMException('received SIGINT', 'AbortError'));
+    const code = await Promise.race([running, new Promise((r) => setTimeout(() => r('still waiting'), 3000))]);
+    expect(code).toBe(130);
+    expect(JSON.parse(f.stdout())).toMatchObject({ rows: 3, accepted: 3, interrupted_after_line: 3 });
+    expect(JSON.parse(f.stderr()).error.code).toBe('interrupted');
+    // The input was released, so a real process can exit.
+    expect(stdin.destroyed).toBe(true);
   });
 });

@@ -76,5 +76,9 @@ describe('svc events send: validation before sending (exit 2)', () => {
     expect(missing.stderr).toContain('ENOENT');
     const badConcurrency = await send(['--file', '-', '--concurrency', '0']);
     expect(badConcurrency.code).toBe(2);
+    // Memory stays bounded by the concurrency (lines buffered ahead of the requests): it has a ceiling.
+    const huge = await send(['--file', '-', '--concurrency', '100000']);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain('--concurrency must be at most 256');
   });
 });

@@ -34,6 +34,8 @@ export interface SendOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 16;
+/** The scheduler buffers up to 8 lines per slot: a ceiling keeps memory bounded (the pool has 64 connections anyway). */
+export const MAX_CONCURRENCY = 256;
 
 const FIELD_FLAGS: Record<string, string> = {
   event_type: '--type',
@@ -49,6 +51,9 @@ const ACCEPTED_NOTE = 'accepted for processing: the service took the event (HTTP
 
 export async function run(_args: string[], opts: SendOptions, ctx: Context): Promise<number> {
   const country = await parseCountry(opts.defaultCountry);
+  if (opts.concurrency !== undefined && opts.concurrency > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be at most ${MAX_CONCURRENCY}`, 'more requests in flight than that only queue up');
+  }
   if (opts.file !== undefined) return sendFile(opts, ctx, country);
   for (const flag of ['concurrency', 'report', 'unconfirmedOut'] as const) {
     if (opts[flag] !== undefined) throw new UsageError(`--${kebab(flag)} only applies with --file`);
@@ -310,6 +315,9 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
       },
     });
   } finally {
+    // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
+    // or the process would not exit.
+    if (!input.readableEnded) input.destroy();
     spinner.stop();
     report?.close({ complete: summary !== undefined && !summary.interrupted });
     await closeOutput(unconfirmedOut);
