@@ -127,3 +127,17 @@ describe('svc events send --file -, Ctrl-C while stdin waits for more lines', ()
     expect(stdin.destroyed).toBe(true);
   });
 });
+
+describe('svc events send (one event), Ctrl-C while the request is in flight', () => {
+  it('exits 130 and says the event may or may not have been accepted', async () => {
+    const env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+    await sb.admin.setFaults({ latency_ms: 2000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new DOMException('received SIGINT', 'AbortError')), 300);
+    const res = await runCli(['events', 'send', '--type', 'x', '--email', 'int@events.test', '--json'], { env, signal: controller.signal });
+    await sb.admin.setFaults({});
+    expect(res.code).toBe(130);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'interrupted', message: expect.stringContaining('may or may not') });
+  });
+});

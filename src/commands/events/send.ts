@@ -162,15 +162,16 @@ async function sendSingle(opts: SendOptions, ctx: Context, country: CountryCode 
   const event = await buildEvent(opts, ctx, country);
   const client = await ctx.client();
   await client.ensureScope('sendEvent');
+  const interrupted = () =>
+    new Interrupted(
+      'interrupted while sending the event: it may or may not have been accepted',
+      'check before sending it again (with the sandbox: svc sandbox outbox --type flow_run)',
+    );
   const result = await sendOne(client, event, 1, { signal: ctx.signal, onRetry: (info) => logRetry(ctx, info) }).catch((err) => {
-    if (ctx.signal.aborted) {
-      throw new Interrupted(
-        'interrupted while sending the event: it may or may not have been accepted',
-        'check before sending it again (with the sandbox: svc sandbox outbox --type flow_run)',
-      );
-    }
-    throw err;
+    throw ctx.signal.aborted ? interrupted() : err;
   });
+  // sendOne turns the aborted request into a line result; Ctrl-C is exit 130 all the same.
+  if (ctx.signal.aborted && result.outcome !== 'accepted') throw interrupted();
   if (result.outcome === 'accepted') {
     if (ctx.settings.json) ctx.out.json({ status: 'accepted', id: result.id });
     else {
