@@ -81,6 +81,8 @@ describe('spawned svc events send, CI style', () => {
     expect(body).toEqual({ status: 'accepted', id: expect.stringMatching(/^ev_/) });
     const runs = await sb.admin.outbox({ type: 'flow_run' });
     expect(runs.map((x) => x.event_id)).toEqual([body.id]);
+    // No config file: nothing was written to SVC_CONFIG_DIR (not even an empty store).
+    expect(existsSync(env.SVC_CONFIG_DIR as string)).toBe(false);
   });
 
   it('SVC_CLIENT_ID/SVC_CLIENT_SECRET only: exit 0, JSON on stdout, nothing on stderr', async () => {
@@ -91,6 +93,8 @@ describe('spawned svc events send, CI style', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).status).toBe('accepted');
     expect(r.stdout).not.toContain(app.client_secret);
+    // The access token stays in memory: no store is created for env credentials.
+    expect(existsSync(env.SVC_CONFIG_DIR as string)).toBe(false);
   });
 
   it('human mode off a TTY: the id alone on stdout, a plain note on stderr, no colour', async () => {
@@ -112,6 +116,7 @@ describe('spawned svc events send, CI style', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 30, accepted: 30, rejected: 0, failed: 0, unconfirmed: 0 });
+    expect(existsSync(env.SVC_CONFIG_DIR as string)).toBe(false);
   });
 
   it('Ctrl-C: in-flight events finish, exit 130, and the printed tail command sends exactly the rest', async () => {
