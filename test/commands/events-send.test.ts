@@ -3,6 +3,8 @@
  * bad lines, and injected faults, checked through the sandbox's flow_run outbox.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -24,6 +26,34 @@ afterEach(async () => {
 });
 
 const fixture = (name: string) => join(import.meta.dirname, '..', '..', 'fixtures', name);
+
+/**
+ * A pass-through HTTP proxy in front of the sandbox that records the JSON bodies of POST
+ * /v1/events: what the CLI really put on the wire.
+ */
+async function recordingProxy(target: string): Promise<{ baseUrl: string; bodies: unknown[]; close: () => Promise<void> }> {
+  const bodies: unknown[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (req.method === 'POST' && req.url === '/v1/events') bodies.push(JSON.parse(body.toString('utf8')));
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')) as Record<
+      string,
+      string
+    >;
+    const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** flow_run side effects, grouped by the contact they ran for. */
 async function flowRunsByContact(): Promise<Map<string, string[]>> {
@@ -91,36 +121,63 @@ describe('svc events send (one event)', () => {
     expect(contacts.data.map((c: { id: string }) => c.id)).toEqual([runs[0]?.contact_id]);
   });
 
-  it('sends typed --prop merged over --properties exactly as built', async () => {
+  it('sends typed --prop merged over --properties exactly as built (body seen on the wire)', async () => {
     const props = join(cfg.dir, 'props.json');
-    writeFileSync(props, JSON.stringify({ plan: 'free', address: { zip: '75001', city: 'Lyon' } }));
+    writeFileSync(props, JSON.stringify({ plan: 'free', address: { zip: '75001', city: 'Lyon' }, tags: ['a'] }));
     await sb.admin.createFlow('typed');
-    const res = await runCli(
-      [
-        'events',
-        'send',
-        '--type',
-        'typed',
-        '--email',
-        'p@events.test',
-        '--properties',
-        `@${props}`,
-        '--prop',
-        'plan=pro',
-        '--prop',
-        'address.city=Paris',
-        '--prop',
-        'code:="007"',
-        '--prop',
-        'n=12',
-        '--prop',
-        'ok=true',
-        '--json',
-      ],
-      { env },
-    );
-    expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout).status).toBe('accepted');
+    const proxy = await recordingProxy(sb.baseUrl);
+    try {
+      const args = ['--properties', `@${props}`, '--prop', 'plan=pro', '--prop', 'address.city=Paris', '--prop', 'code:="007"'];
+      args.push('--prop', 'n=12', '--prop', 'ratio=-1.5e2', '--prop', 'ok=true', '--prop', 'gone=null', '--prop', 'zip=007');
+      args.push('--prop', 'big=12345678901234567890', '--prop', 'a.b.c=deep', '--prop', 'list[]=x', '--prop', 'list[]=2');
+      args.push('--prop', 'raw:={"k":[1,true,null]}', '--prop', 'url=https://x.test/?a=b', '--prop', 'file\\.name=x');
+      const res = await runCli(
+        [
+          'events',
+          'send',
+          '--type',
+          'typed',
+          '--email',
+          'P@Events.test',
+          '--occurred-at',
+          '2026-01-02T03:04:05Z',
+          '--event-id',
+          'my-1',
+          ...args,
+          '--json',
+        ],
+        { env: { ...env, SVC_BASE_URL: proxy.baseUrl } },
+      );
+      expect(res.code).toBe(0);
+      expect(JSON.parse(res.stdout).status).toBe('accepted');
+      expect(proxy.bodies).toEqual([
+        {
+          event_type: 'typed',
+          email: 'p@events.test',
+          occurred_at: '2026-01-02T03:04:05Z',
+          event_id: 'my-1',
+          properties: {
+            plan: 'pro',
+            address: { zip: '75001', city: 'Paris' },
+            tags: ['a'],
+            code: '007',
+            n: 12,
+            ratio: -150,
+            ok: true,
+            gone: null,
+            zip: '007',
+            big: '12345678901234567890',
+            a: { b: { c: 'deep' } },
+            list: ['x', 2],
+            raw: { k: [1, true, null] },
+            url: 'https://x.test/?a=b',
+            'file.name': 'x',
+          },
+        },
+      ]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('on a full TTY (spinner allowed): the id on stdout, the note on stderr', async () => {
