@@ -155,7 +155,7 @@ async function autocannonRate(sb) {
           return {
             ...req,
             body: JSON.stringify({
-              order_id: `AC-${n}`,
+              order_id: `${prefix}-${n}`,
               total: '12.50',
               currency: 'EUR',
               order_date: '2024-03-01',
