@@ -62,12 +62,18 @@ describe('svc sandbox start (spawned)', () => {
     async () => {
       cfg = tempConfigDir();
       const db = join(cfg.dir, 'sb', 'data.db');
-      const start = () =>
-        spawn(process.execPath, ['bin/svc.js', 'sandbox', 'start', '--port', '0', '--db', db, '--json'], {
+      let stderr = '';
+      const start = () => {
+        const proc = spawn(process.execPath, ['bin/svc.js', 'sandbox', 'start', '--port', '0', '--db', db, '--json'], {
           cwd: root,
           env: { ...process.env, SVC_CONFIG_DIR: cfg?.dir, SVC_DATA_DIR: '' },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
+        proc.stderr?.on('data', (d: Buffer) => {
+          stderr += d.toString('utf8');
+        });
+        return proc;
+      };
       child = start();
       const first = JSON.parse(await firstLine(child));
       const tokenRes = await fetch(`${first.base_url}/_sandbox/api-tokens`, {
@@ -98,7 +104,7 @@ describe('svc sandbox start (spawned)', () => {
       const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       const statuses = [201, ...(await Promise.all(burst))];
-      expect(await exited).toBe(0);
+      expect(await exited, stderr).toBe(0);
       expect(existsSync(`${db}-wal`) ? 'WAL left behind' : 'checkpointed').toBe('checkpointed');
 
       child = start();
@@ -112,7 +118,7 @@ describe('svc sandbox start (spawned)', () => {
       expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(1);
       const exited2 = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
       child.kill('SIGINT');
-      expect(await exited2).toBe(0);
+      expect(await exited2, stderr).toBe(0);
     },
   );
 });

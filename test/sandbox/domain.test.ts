@@ -104,6 +104,25 @@ describe('order upsert', () => {
     expect(stats(second)).toEqual({ orders_count: 1, total_spent: '{"USD":"10.00"}' });
   });
 
+  it('the index of orders by contact is created only when a newest order moves back, and the newest date is then exact', () => {
+    const indexes = () =>
+      d.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders'").map((r) => r.name);
+    const order = (id: string, date: string) => {
+      const r = validateOrderInput({ order_id: id, total: '1.00', currency: 'USD', order_date: date, email: 'idx@example.com' });
+      if (!r.ok) throw new Error('invalid test order');
+      return upsertOrder(d, B, r.value, undefined);
+    };
+    order('i1', '2026-01-01');
+    const contactId = order('i2', '2026-03-01').order.contact_id as string;
+    order('i2', '2026-03-05');
+    order('i1', '2025-12-01');
+    expect(indexes()).not.toContain('orders_by_contact');
+    order('i2', '2026-02-01');
+    expect(indexes()).toContain('orders_by_contact');
+    const last = d.db.get<{ last_order_at: number }>('SELECT last_order_at FROM contacts WHERE id = ?', contactId);
+    expect(last?.last_order_at).toBe(Date.parse('2026-02-01T00:00:00Z'));
+  });
+
   it('keeps a stored initial_sync: a later call without it records no side effects', () => {
     upsertOrder(d, B, order({ initial_sync: true }), undefined);
     upsertOrder(d, B, order(), undefined);

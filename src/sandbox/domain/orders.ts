@@ -147,6 +147,7 @@ function adjustStats(
     );
     return;
   }
+  d.db.ensureOrdersByContact();
   d.db.run(
     `UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?,
        last_order_at = (SELECT MAX(order_ts) FROM orders WHERE business_id = ? AND contact_id = ?) WHERE id = ?`,
