@@ -7,7 +7,7 @@
 // that figures taken on a busy shared machine can be read as a ratio to what fastify alone does.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -67,6 +67,7 @@ async function main() {
   });
   const { token } = await res.json();
 
+  const loadBefore = loadavg()[0];
   child.send('go');
   // Every 4th request repeats an earlier order_id (an update, 200); the others create (201).
   let n = 0;
@@ -105,6 +106,8 @@ async function main() {
     .map(([code, s]) => `${code}: ${s.count}`)
     .join(', ');
   console.log(`POST /v1/orders/placed, ${connections} connections, ${duration} s, file-backed sandbox in a child process`);
+  // The machine may be shared: say how busy it was (1-minute load average, before and after).
+  console.log(`load average: ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after (${availableParallelism()} CPUs)`);
   console.log(`requests/s: ${Math.round(result.requests.average)} (total ${result.requests.total})`);
   console.log(`latency ms: p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}`);
   console.log(`status codes: ${codes}; errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`);
