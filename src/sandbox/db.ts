@@ -124,6 +124,13 @@ export class SandboxDb {
     this.run('CREATE INDEX IF NOT EXISTS orders_by_contact ON orders (business_id, contact_id, order_ts)');
   }
 
+  /**
+   * Rows the domain keeps in memory between requests (contact statistics by email, the upsert's
+   * hot read). They always match the database including the open batch: the domain updates or
+   * drops an entry with each write, and every rollback empties the whole map.
+   */
+  readonly rowCache = new Map<string, unknown>();
+
   /** Number of write statements run so far (tells whether a failed unit of work wrote anything). */
   private writes = 0;
   private batch: Batch | undefined;
@@ -157,6 +164,7 @@ export class SandboxDb {
           this.stmt('ROLLBACK TO tx').run();
           this.stmt('RELEASE tx').run();
         } else this.stmt('ROLLBACK').run();
+        this.rowCache.clear();
       }
       throw e;
     }
@@ -188,6 +196,7 @@ export class SandboxDb {
       if (this.sql.open && this.sql.inTransaction) this.stmt('COMMIT').run();
       batch.resolve();
     } catch (e) {
+      this.rowCache.clear();
       if (this.sql.inTransaction) this.stmt('ROLLBACK').run();
       batch.reject(e);
     }
@@ -196,6 +205,7 @@ export class SandboxDb {
   private abortBatch(batch: Batch, cause: unknown): void {
     if (this.batch !== batch) return;
     this.batch = undefined;
+    this.rowCache.clear();
     if (this.sql.inTransaction) this.stmt('ROLLBACK').run();
     batch.reject(cause);
   }

@@ -11,7 +11,7 @@ import {
   grantClientCredentials,
   revokeApiToken,
 } from '../../src/sandbox/domain/auth.js';
-import { createContact, forceConsent, patchContact } from '../../src/sandbox/domain/contacts.js';
+import { createContact, deleteContact, forceConsent, patchContact } from '../../src/sandbox/domain/contacts.js';
 import { type Domain, newCache } from '../../src/sandbox/domain/context.js';
 import { ServiceError } from '../../src/sandbox/domain/errors.js';
 import { createFlow, sendEvent } from '../../src/sandbox/domain/events.js';
@@ -215,6 +215,47 @@ describe('group commit', () => {
     await expect(waiter).rejects.toThrow(/UNIQUE/);
     expect(d.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM contacts')?.n).toBe(0);
     expect(d.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM flows')?.n).toBe(0);
+  });
+
+  it('the cached statistics of a contact stay exact through phone-only orders, e-mail changes, deletion and a rolled-back batch', async () => {
+    const stats = (email: string) =>
+      d.db.get<{ id: string; orders_count: number; total_spent: string }>(
+        'SELECT id, orders_count, total_spent FROM contacts WHERE business_id = ? AND email = ?',
+        B,
+        email,
+      );
+    const up = (over: Record<string, unknown>) => upsertOrder(d, B, order(over), undefined);
+    up({ order_id: 'c1', email: 'cache@example.com', phone: '+14155550199', total: '1.00' });
+    up({ order_id: 'c2', email: 'cache@example.com', total: '2.00' }); // now cached
+    const { email: _e, ...phoneOnly } = order({ order_id: 'c3', phone: '+14155550199', total: '4.00' });
+    upsertOrder(d, B, phoneOnly, undefined); // same contact, found by phone, not through the cache
+    up({ order_id: 'c4', email: 'cache@example.com', total: '8.00' });
+    expect(stats('cache@example.com')).toMatchObject({ orders_count: 4, total_spent: '{"USD":"15.00"}' });
+
+    const id = stats('cache@example.com')?.id as string;
+    patchContact(d, B, id, { email: 'moved@example.com' });
+    const other = up({ order_id: 'c5', email: 'cache@example.com', total: '16.00' });
+    expect(other.order.contact_id).not.toBe(id);
+    expect(stats('moved@example.com')).toMatchObject({ orders_count: 4, total_spent: '{"USD":"15.00"}' });
+    expect(stats('cache@example.com')).toMatchObject({ orders_count: 1, total_spent: '{"USD":"16.00"}' });
+
+    deleteContact(d, B, other.order.contact_id as string);
+    const again = up({ order_id: 'c6', email: 'cache@example.com', total: '32.00' });
+    expect(again.order.contact_id).not.toBe(other.order.contact_id);
+    expect(stats('cache@example.com')).toMatchObject({ orders_count: 1, total_spent: '{"USD":"32.00"}' });
+
+    d.db.beginBatch();
+    const waiter = d.db.flushed();
+    up({ order_id: 'c7', email: 'cache@example.com', total: '64.00' });
+    expect(() =>
+      d.db.transaction(() => {
+        d.db.run("INSERT INTO flows (id, business_id, event_type, name, created_at) VALUES ('f2', 'biz_default', 'x', 'y', 0)");
+        d.db.run("INSERT INTO flows (id, business_id, event_type, name, created_at) VALUES ('f2', 'biz_default', 'x', 'y', 0)");
+      }),
+    ).toThrow(/UNIQUE/);
+    await expect(waiter).rejects.toThrow(/UNIQUE/);
+    up({ order_id: 'c8', email: 'cache@example.com', total: '1.00' });
+    expect(stats('cache@example.com')).toMatchObject({ orders_count: 2, total_spent: '{"USD":"33.00"}' });
   });
 
   it('a unit of work that fails before writing leaves the batch alone', async () => {

@@ -148,6 +148,7 @@ function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow
   if (row.email_consent === 'suppressed' && writesConsent) emailConsent = write.email_consent ?? 'never_subscribed';
   else if (write.email_consent !== undefined) emailConsent = write.email_consent;
   const smsConsent: SmsConsent = write.sms_consent ?? row.sms_consent;
+  d.db.rowCache.clear(); // the order upsert's cached contact rows (an email may change)
   d.db.run(
     `UPDATE contacts SET email = ?, phone = ?, first_name = ?, last_name = ?, email_consent = ?, sms_consent = ?, updated_at = ?
      WHERE id = ?`,
@@ -205,6 +206,7 @@ export function deleteContact(d: Domain, businessId: string, id: string): void {
   d.db.transaction(() => {
     const row = getContact(d, businessId, id);
     if (row.email_consent === 'compliance_suppressed') throw complianceSuppressed(row);
+    d.db.rowCache.clear(); // the order upsert's cached contact rows
     d.db.run('DELETE FROM contacts WHERE id = ?', id);
   });
 }
@@ -249,6 +251,7 @@ export function listContacts(d: Domain, businessId: string, q: ContactQuery): { 
 export function forceConsent(d: Domain, id: string, values: { email_consent?: EmailConsent; sms_consent?: SmsConsent }): ContactRow {
   const row = d.db.get<ContactRow>('SELECT * FROM contacts WHERE id = ?', id);
   if (!row) throw notFound(`contact ${id}`);
+  d.db.rowCache.clear(); // the order upsert's cached contact rows
   d.db.run(
     'UPDATE contacts SET email_consent = ?, sms_consent = ?, updated_at = ? WHERE id = ?',
     values.email_consent ?? row.email_consent,

@@ -24,6 +24,7 @@ export function newCache(): DomainCache {
 export function clearCaches(d: Domain): void {
   d.cache.principals.clear();
   d.cache.defaultIntegration.clear();
+  d.db.rowCache.clear();
 }
 
 let lastMs = Number.NaN;

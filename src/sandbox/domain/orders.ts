@@ -65,14 +65,42 @@ interface StatsRow {
   seq: number;
   id: string;
   business_id: string;
+  email: string | null;
   total_spent: string;
   last_order_at: number | null;
 }
 
-const STATS_COLUMNS = 'seq, id, business_id, total_spent, last_order_at';
+const STATS_COLUMNS = 'seq, id, business_id, email, total_spent, last_order_at';
+const MAX_CACHED_ROWS = 100_000;
 
+const cacheKey = (businessId: string, email: string) => `stats\n${businessId}\n${email}`;
+
+/**
+ * The statistics row of the contact with this email, from the row cache when it is there (the
+ * cache holds the very object later updated by adjustStats, so it always matches the database).
+ */
 function statsByEmail(d: Domain, businessId: string, email: string): StatsRow | undefined {
-  return d.db.get<StatsRow>(`SELECT ${STATS_COLUMNS} FROM contacts WHERE business_id = ? AND email = ?`, businessId, email);
+  const key = cacheKey(businessId, email);
+  const cached = d.db.rowCache.get(key) as StatsRow | undefined;
+  if (cached) return cached;
+  const row = d.db.get<StatsRow>(`SELECT ${STATS_COLUMNS} FROM contacts WHERE business_id = ? AND email = ?`, businessId, email);
+  if (row) {
+    if (d.db.rowCache.size >= MAX_CACHED_ROWS) d.db.rowCache.clear();
+    d.db.rowCache.set(key, row);
+  }
+  return row;
+}
+
+/** After a statistics write: the cached row is brought up to date when it is this object, else dropped. */
+function noteStats(d: Domain, contact: StatsRow, totalSpent: string, lastOrderAt: number | null | undefined): void {
+  if (contact.email === null) return;
+  const key = cacheKey(contact.business_id, contact.email);
+  const cached = d.db.rowCache.get(key);
+  if (cached === undefined) return;
+  if (cached === contact && lastOrderAt !== undefined) {
+    contact.total_spent = totalSpent;
+    contact.last_order_at = lastOrderAt;
+  } else d.db.rowCache.delete(key);
 }
 
 /**
@@ -136,17 +164,21 @@ function adjustStats(
     const decimals = currencyDecimals(currency);
     spent[currency] = addAmounts(spent[currency], amount, decimals, sign);
   }
+  const totalSpent = JSON.stringify(spent);
   if (lastOrderTs !== undefined) {
+    const last = contact.last_order_at === null ? lastOrderTs : Math.max(contact.last_order_at, lastOrderTs);
     d.db.run(
       'UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?, last_order_at = ? WHERE seq = ?',
       countDelta,
-      JSON.stringify(spent),
+      totalSpent,
       d.now(),
-      contact.last_order_at === null ? lastOrderTs : Math.max(contact.last_order_at, lastOrderTs),
+      last,
       contact.seq,
     );
+    noteStats(d, contact, totalSpent, last);
     return;
   }
+  noteStats(d, contact, totalSpent, undefined);
   d.db.ensureOrdersByContact();
   d.db.run(
     `UPDATE contacts SET orders_count = orders_count + ?, total_spent = ?, updated_at = ?,
