@@ -3,6 +3,7 @@
 // load generator does not share the server's event loop). Prints requests/s and latency; asserts
 // nothing. Needs `node build.mjs` first (imports ../dist/sandbox.js in the child).
 //   node bench/sandbox.mjs [--duration S] [--connections N] [--baseline]
+//   node bench/sandbox.mjs --domain [--upserts N]   (the upsert alone, in-process, from src/)
 // --baseline also measures a bare fastify route that echoes the same body, in the same way, so
 // that figures taken on a busy shared machine can be read as a ratio to what fastify alone does.
 import { fork } from 'node:child_process';
@@ -48,8 +49,78 @@ if (process.env.SVC_BENCH_CHILD === 'baseline') {
       process.send({ cpuMicros: cpu.user + cpu.system, sys: cpu.system }, () => process.exit(0));
     }
   });
+} else if (args.includes('--domain')) {
+  await domain();
 } else {
   await main();
+}
+
+/**
+ * --domain: the order upsert alone, in-process, no HTTP (src/ bundled with esbuild on the fly):
+ * the benchmark's bodies on a file-backed store, a commit every 18 upserts (the group commit's
+ * usual batch under the HTTP load), timed after the first 10,000 (when every buyer exists).
+ */
+async function domain() {
+  const { build } = await import('esbuild');
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const outdir = join(root, 'node_modules', '.cache', 'svc-bench');
+  const entry = join(outdir, 'domain-entry.ts');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(
+    entry,
+    [
+      `export { SandboxDb } from '${join(root, 'src/sandbox/db.ts')}';`,
+      `export { ensureDefaultBusiness } from '${join(root, 'src/sandbox/domain/auth.ts')}';`,
+      `export { newCache } from '${join(root, 'src/sandbox/domain/context.ts')}';`,
+      `export { upsertOrder } from '${join(root, 'src/sandbox/domain/orders.ts')}';`,
+      `export { validateOrderInput } from '${join(root, 'src/contract/orders.ts')}';`,
+    ].join('\n'),
+  );
+  await build({
+    entryPoints: [entry],
+    outfile: join(outdir, 'domain.mjs'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+  });
+  const m = await import(join(outdir, 'domain.mjs'));
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const db = new m.SandboxDb(join(dir, 'sandbox.db'));
+  const d = { db, now: Date.now, tokenTtlSeconds: 7200, cache: m.newCache() };
+  m.ensureDefaultBusiness(d);
+  const total = opt('--upserts', 30000);
+  const warm = 10000;
+  const inputs = [];
+  for (let n = 1; n <= total; n++) {
+    const id = n % 4 === 0 ? `o-${n - 1}` : `o-${n}`;
+    const r = m.validateOrderInput({
+      order_id: id,
+      total: `${(n % 1000) + 1}.99`,
+      currency: 'USD',
+      order_date: '2026-06-22T10:00:00Z',
+      email: `buyer${Number(id.slice(2)) % 5000}@example.com`,
+      accepts_email_marketing: n % 2 === 0,
+    });
+    inputs.push(r.value);
+  }
+  let cpu = process.cpuUsage();
+  for (let i = 0; i < total; i++) {
+    if (i === warm) cpu = process.cpuUsage();
+    if (i % 18 === 0) {
+      if (db.sql.inTransaction) db.sql.exec('COMMIT');
+      db.sql.exec('BEGIN');
+    }
+    m.upsertOrder(d, 'biz_default', inputs[i], undefined);
+  }
+  db.sql.exec('COMMIT');
+  const used = process.cpuUsage(cpu);
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `order upsert in-process (no HTTP), file-backed, commit every 18: ${((used.user + used.system) / (total - warm)).toFixed(1)} µs CPU per upsert (load average ${loadavg()[0].toFixed(2)})`,
+  );
 }
 
 async function main() {
