@@ -255,6 +255,19 @@ describe('svc events send --file', () => {
     expect([...runs.values()].map((ids) => ids.length)).toEqual([1, 1, 1]);
   });
 
+  it('report cells that a spreadsheet would run as formulas are escaped', async () => {
+    const report = join(cfg.dir, 'formula.csv');
+    const lines = [
+      JSON.stringify({ event_type: 'x', email: 'f@events.test', '=HYPERLINK("http://evil")': 1 }),
+      JSON.stringify({ event_type: 'x', contact_id: '+1-2' }),
+    ];
+    const res = await runCli(['events', 'send', '--file', '-', '--report', report, '--json'], { env, stdin: `${lines.join('\n')}\n` });
+    expect(res.code).toBe(4);
+    const rows = readFileSync(report, 'utf8').trim().split('\n');
+    expect(rows[1]).toBe(`1,,rejected,,invalid_request,"'=HYPERLINK(""http://evil"") is not a known event field"`);
+    expect(rows[2]).toMatch(/^2,,rejected,404,not_found,contact \+1-2 not found$/);
+  });
+
   it('human output: the problems with their line numbers on stderr, the summary on stdout', async () => {
     const res = await runCli(['events', 'send', '--file', fixture('events-bad.ndjson')], { env });
     expect(res.code).toBe(4);
