@@ -77,11 +77,11 @@ describe('POST /oauth/token', () => {
 
   it('HTTP Basic: id and secret are form-urlencoded before base64 (RFC 6749 §2.3.1), so percent-escapes are decoded', async () => {
     const app = await sb.admin.createApp(['contacts_read']);
-    const escape = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
-    const basic = Buffer.from(`${escape(app.client_id)}:${escape(app.client_secret)}`).toString('base64');
+    const percentEscape = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    const basic = Buffer.from(`${percentEscape(app.client_id)}:${percentEscape(app.client_secret)}`).toString('base64');
     const r = await tokenRequest(sb.baseUrl, { grant_type: 'client_credentials' }, { authorization: `Basic ${basic}` });
     expect(r.status).toBe(200);
-    const wrong = Buffer.from(`${escape(app.client_id)}:${escape(`${app.client_secret}x`)}`).toString('base64');
+    const wrong = Buffer.from(`${percentEscape(app.client_id)}:${percentEscape(`${app.client_secret}x`)}`).toString('base64');
     const w = await tokenRequest(sb.baseUrl, { grant_type: 'client_credentials' }, { authorization: `Basic ${wrong}` });
     expect(w.status).toBe(401);
     expect(w.body.error.code).toBe('invalid_client');
