@@ -28,6 +28,7 @@ import {
   type RetryOptions,
   serverRetryDelay,
 } from './retry.js';
+import { exchange } from './transport.js';
 import type { ApiClient, ApiResult, CallOptions, ClientLogger, ContactPageResult, RawRequest, RetryInfo } from './types.js';
 
 export interface ServiceClientOptions {
@@ -437,16 +438,16 @@ export class ServiceClient implements ApiClient {
       let headers: HeaderBag;
       let text: string;
       try {
-        const res = await this.pool.request({
-          method: req.method as 'GET',
+        const res = await exchange(this.pool, {
+          method: req.method,
           path: fullPath,
           headers: this.headersFor(req, token),
           body: req.body,
           signal: req.signal,
         });
-        status = res.statusCode;
+        status = res.status;
         headers = res.headers as HeaderBag;
-        text = await res.body.text();
+        text = res.text;
       } catch (err) {
         if (req.signal?.aborted) throw req.signal.reason;
         const net = classifyNetworkError(err);

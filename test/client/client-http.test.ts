@@ -266,13 +266,25 @@ describe('retries against injected faults', () => {
         { kind: 'api_token', token: await local.tokenWithAllScopes() },
         { baseUrl: local.baseUrl, retry: { baseDelayMs: 1, maxDelayMs: 5, maxAttempts: 30 } },
       );
-      await local.admin.setFaults({ unavailable_rate: 0.4 });
+      // Every request answers 503 until the first retry is announced; then the faults are
+      // cleared, so the retry (after the service's Retry-After) is processed. Deterministic.
+      await local.admin.setFaults({ unavailable_rate: 1 });
       let retried = 0;
-      for (let i = 0; i < 5; i++) {
-        const r = await client.createContact({ email: `u${i}@example.com` }, { onRetry: () => retried++ });
-        expect(r.status).toBe(201);
-        expect(r.uncertain).toBe(false);
-      }
+      let cleared: Promise<void> | undefined;
+      const r = await client.createContact(
+        { email: 'u503@example.com' },
+        {
+          onRetry: (info) => {
+            retried++;
+            expect(info.status).toBe(503);
+            cleared ??= local.admin.setFaults({});
+          },
+        },
+      );
+      await cleared;
+      expect(r.status).toBe(201);
+      expect(r.uncertain).toBe(false);
+      expect(r.attempts).toBe(2);
       expect(retried).toBeGreaterThan(0);
     } finally {
       await local.close();
