@@ -22,9 +22,14 @@ export const SECRET_KEYS = [
   'secret',
 ];
 
+/**
+ * `Bearer xxx` / `Basic xxx`: masked unless the value is a plain lower-case word, so prose such as
+ * "the bearer token is expired" or "Basic authentication failed" stays readable. Credentials
+ * (random tokens, base64) always have a digit, an upper-case letter or a symbol.
+ */
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+([A-Za-z0-9\-._~+/=]+)/gi;
+
 const PATTERNS: Array<[RegExp, string]> = [
-  // Authorization: Bearer xxx / Basic xxx
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/=]+/gi, `$1 ${MASK}`],
   // form / query fields: client_secret=xxx&...
   [/\b(client_secret|access_token|token|secret)=([^&\s"']+)/gi, `$1=${MASK}`],
   // JSON fields: "client_secret": "xxx"
@@ -49,6 +54,7 @@ export class Redactor {
       const encoded = encodeURIComponent(s);
       if (encoded !== s && out.includes(encoded)) out = out.split(encoded).join(MASK);
     }
+    out = out.replace(AUTH_SCHEME, (all, scheme: string, value: string) => (/^[a-z]+$/.test(value) ? all : `${scheme} ${MASK}`));
     for (const [re, rep] of PATTERNS) out = out.replace(re, rep);
     return out;
   }

@@ -3,8 +3,9 @@
  * its owner only (file 0600, folder 0700).
  */
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import { CliError, EXIT } from '../errors.js';
 import { redactor } from './redact.js';
 
@@ -35,6 +36,15 @@ export interface Profile {
 
 interface StoreShape {
   profiles: Record<string, Profile>;
+}
+
+/**
+ * conf (with ajv) costs about 100 ms to load: it is required (Node >= 20.19 loads ES modules with
+ * require) only when a credentials file exists or is about to be written, so a CI run with
+ * SVC_TOKEN and no store does not pay for it.
+ */
+function loadConf(): typeof Conf {
+  return (createRequire(import.meta.url)('conf') as { default: typeof Conf }).default;
 }
 
 export const SECRET_PROFILE_FIELDS = ['client_secret', 'api_token', 'access_token', 'integration_token'] as const;
@@ -72,7 +82,8 @@ export class CredentialStore {
     if (this.confInstance) return this.confInstance;
     tightenFolder(this.dir);
     try {
-      this.confInstance = new Conf<StoreShape>({
+      const ConfClass = loadConf();
+      this.confInstance = new ConfClass<StoreShape>({
         cwd: this.dir,
         configName: 'credentials',
         configFileMode: 0o600,

@@ -20,6 +20,13 @@ describe('redaction', () => {
     expect(r.redact('x-service-integration-token: itk_123')).toBe('x-service-integration-token: [REDACTED]');
   });
 
+  it('leaves prose about tokens alone', () => {
+    const r = new Redactor();
+    expect(r.redact('the bearer token is expired')).toBe('the bearer token is expired');
+    expect(r.redact('Basic authentication failed')).toBe('Basic authentication failed');
+    expect(r.redact('authorization: bearer tok_1234567890')).not.toContain('tok_1234567890');
+  });
+
   it('masks secret-keyed values in objects', () => {
     const r = new Redactor();
     expect(r.redactObject({ client_id: 'app_1', client_secret: 'x', nested: { token: 't', ok: 1 } })).toEqual({
