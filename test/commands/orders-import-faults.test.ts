@@ -55,4 +55,25 @@ describe('svc orders import under faults', () => {
     for (const i of [1, 777, 2500, 4999, 5000]) expect((await sb.admin.order(`F-${i}`))?.total).toBe(`${(i % 500) + 1}.25`);
     expect(seconds).toBeLessThan(60);
   }, 90_000);
+
+  it('503s (not processed) are retried row by row and do not throttle the whole import', async () => {
+    const n = 600;
+    const file = join(tmp.dir, 'orders-503.csv');
+    const lines = ['order_id,total,currency,order_date,email'];
+    for (let i = 1; i <= n; i++) lines.push(`U-${i},10.00,EUR,2024-01-01,u${i % 50}@example.com`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const token = await sb.tokenWithAllScopes();
+    await sb.admin.setFaults({ unavailable_rate: 0.1 });
+    const started = Date.now();
+    const r = await runCli(['orders', 'import', file, '--json'], {
+      env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+    });
+    const seconds = (Date.now() - started) / 1000;
+    await sb.admin.setFaults({});
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: n, created: n, updated: 0, unconfirmed: 0, failed: 0 });
+    // Each 503 makes its own request wait Retry-After (1 s). Throttling every slot on 503s, as
+    // for a 429, took minutes for this file.
+    expect(seconds).toBeLessThan(25);
+  }, 60_000);
 });
