@@ -7,26 +7,17 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { FieldError } from '../contract/errors.js';
 import { isDateOnly, isRfc3339DateTime } from '../contract/formats.js';
-import { type ValidOrder, validateOrderInput } from '../contract/orders.js';
+import { ORDER_FIELDS, ORDER_REQUIRED_FIELDS, type ValidOrder, validateOrderInput } from '../contract/orders.js';
 import type { LineItem } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { normalizePhone } from '../util/phone.js';
 
-export const CSV_ORDER_FIELDS = [
-  'order_id',
-  'total',
-  'currency',
-  'order_date',
-  'email',
-  'phone',
-  'accepts_email_marketing',
-  'accepts_sms_marketing',
-  'initial_sync',
-] as const;
+/** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
+export const CSV_ORDER_FIELDS = ORDER_FIELDS.filter((f): f is Exclude<(typeof ORDER_FIELDS)[number], 'line_items'> => f !== 'line_items');
 export const CSV_LINE_ITEM_FIELDS = ['line_item_sku', 'line_item_name', 'line_item_quantity', 'line_item_price'] as const;
 type CsvField = (typeof CSV_ORDER_FIELDS)[number] | (typeof CSV_LINE_ITEM_FIELDS)[number];
 const ALL_FIELDS: readonly string[] = [...CSV_ORDER_FIELDS, ...CSV_LINE_ITEM_FIELDS];
-const REQUIRED_COLUMNS = ['order_id', 'total', 'currency', 'order_date'] as const;
+const REQUIRED_COLUMNS = ORDER_REQUIRED_FIELDS;
 
 export interface ColumnLayout {
   /** Field → column index. */
