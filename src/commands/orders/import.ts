@@ -3,8 +3,8 @@
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import type { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../../context.js';
 import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { openCsv, parseDelimiter } from '../../importer/csv-source.js';
