@@ -1,12 +1,8 @@
 /** Helpers shared by the auth verbs. */
 import type { Readable } from 'node:stream';
+import { readAll } from '../../io/read-all.js';
 
-/** Reads a stream to its end as UTF-8. */
-export async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
+export { readAll };
 
 /** A secret read from stdin: the first line, surrounding whitespace removed (a trailing newline is normal). */
 export async function readSecretFromStdin(stream: Readable): Promise<string> {

@@ -4,18 +4,13 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { readAll } from '../../io/read-all.js';
 import { envValue } from '../../store/settings.js';
-
-async function readStdin(ctx: Context): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 export async function resolveIntegrationToken(ctx: Context, fromStdin: boolean): Promise<string | undefined> {
   if (fromStdin) {
     if (ctx.io.stdinIsTTY) ctx.out.info('paste the integration token, then press Enter and Ctrl-D:');
-    const token = (await readStdin(ctx)).trim();
+    const token = (await readAll(ctx.io.stdin)).trim();
     if (!token) throw new UsageError('--integration-token-stdin: stdin was empty', 'pipe the token in, e.g. from your secret manager');
     return token;
   }

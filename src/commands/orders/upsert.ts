@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { validateOrderInput } from '../../contract/orders.js';
 import { EXIT, UsageError, ValidationError } from '../../errors.js';
 import { normalizeOrderDate } from '../../importer/mapping.js';
+import { readAll } from '../../io/read-all.js';
 import { normalizeCountry, normalizePhone } from '../../util/phone.js';
 import { resolveIntegrationToken } from './token.js';
 
@@ -40,9 +41,7 @@ const FLAG_OF: Record<string, string> = {
 async function readInput(path: string, ctx: Context): Promise<Record<string, unknown>> {
   let text: string;
   if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    text = Buffer.concat(chunks).toString('utf8');
+    text = await readAll(ctx.io.stdin);
   } else {
     try {
       text = readFileSync(path, 'utf8');

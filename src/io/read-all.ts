@@ -1,0 +1,8 @@
+import type { Readable } from 'node:stream';
+
+/** Reads a stream (stdin, a file) to its end as UTF-8. */
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
