@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -98,5 +98,31 @@ describe('svc orders import: interruption and --resume', () => {
     const r = await runCli(['orders', 'import', file, '--journal', journal, '--resume'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/different file/);
+  });
+});
+
+describe('svc orders import: a run that cannot start leaves no journal', () => {
+  it('without credentials: exit 3, no journal, and the next run does not warn about an unfinished import', async () => {
+    const file = join(tmp.dir, 'orders.csv');
+    writeOrders(file, 5);
+    const journalsDir = join(tmp.dir, 'data', 'journals');
+    const r = await runCli(['orders', 'import', file], { env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl } });
+    expect(r.code).toBe(3);
+    expect(existsSync(journalsDir) ? readdirSync(journalsDir) : []).toEqual([]);
+    const ok = await runCli(['orders', 'import', file], { env: env() });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).not.toMatch(/unfinished import/);
+  });
+
+  it('when the report cannot be written: a new journal is removed', async () => {
+    const file = join(tmp.dir, 'orders.csv');
+    const journal = join(tmp.dir, 'j.journal');
+    writeOrders(file, 5);
+    const r = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(tmp.dir, 'no-such-dir', 'r.csv')], {
+      env: env(),
+    });
+    expect(r.code).not.toBe(0);
+    expect(existsSync(journal)).toBe(false);
+    expect(await sb.admin.order('R-1')).toBeUndefined();
   });
 });

@@ -100,6 +100,11 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
+  // Credentials and scope before the journal: a run that cannot send must not leave one behind
+  // (the next run would warn about an "unfinished import" that never started).
+  const client = await ctx.client();
+  await client.ensureScope('upsertOrder');
+
   let journal: Journal | undefined;
   let resume: ResumeState | undefined;
   const journalPath = fromStdin ? undefined : (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders'));
@@ -131,9 +136,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     }
   }
 
-  const client = await ctx.client();
-  await client.ensureScope('upsertOrder');
-  report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+  try {
+    report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+  } catch (err) {
+    // Nothing was sent: a new journal goes, a resumed one stays as it was.
+    if (resume) await journal?.close().catch(() => undefined);
+    else await journal?.remove();
+    throw err;
+  }
   const job = createOrderImport({
     source,
     layout,
