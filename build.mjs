@@ -21,7 +21,8 @@ await build({
   target: 'node20',
   external,
   sourcemap: 'linked',
-  minify: true,
+  // SVC_NO_MINIFY=1 keeps names readable in CPU profiles (docs/performance.md).
+  minify: process.env.SVC_NO_MINIFY !== '1',
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

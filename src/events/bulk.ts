@@ -17,7 +17,8 @@ export interface EventSender {
 
 export interface BulkOptions {
   client: EventSender;
-  lines: AsyncIterable<RawLine>;
+  /** The input's lines, a batch at a time (ndjson.ts readLineBatches). */
+  lines: AsyncIterable<RawLine[]>;
   concurrency: number;
   defaultCountry?: CountryCode;
   /** Stops reading new lines; the requests in flight finish and are counted. */
@@ -107,12 +108,13 @@ async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal | 
   }
 }
 
+/** The counted lines, a batch (the lines of one chunk read) at a time. */
 async function* items(
-  lines: AsyncIterable<RawLine>,
+  lines: AsyncIterable<RawLine[]>,
   defaultCountry: CountryCode | undefined,
   summary: BulkSummary,
   signal: AbortSignal | undefined,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item[]> {
   let seq = 0;
   const lineOptions: LineOptions = { defaultCountry };
   const iterator = lines[Symbol.asyncIterator]();
@@ -123,16 +125,19 @@ async function* items(
       summary.inputEnded = true;
       return;
     }
-    const raw = next.value;
-    summary.lastLine = raw.line;
-    let parsed = parseEventLine(raw, lineOptions);
-    if (parsed.kind === 'needs_phone') {
-      lineOptions.normalizePhone = await loadNormalizePhone();
-      parsed = parseEventLine(raw, lineOptions);
+    const out: Item[] = [];
+    for (const raw of next.value) {
+      summary.lastLine = raw.line;
+      let parsed = parseEventLine(raw, lineOptions);
+      if (parsed.kind === 'needs_phone') {
+        lineOptions.normalizePhone = await loadNormalizePhone();
+        parsed = parseEventLine(raw, lineOptions);
+      }
+      if (parsed.kind === 'blank' || parsed.kind === 'needs_phone') continue;
+      seq++;
+      out.push({ seq, raw, parsed });
     }
-    if (parsed.kind === 'blank' || parsed.kind === 'needs_phone') continue;
-    seq++;
-    yield { seq, raw, parsed };
+    if (out.length > 0) yield out;
   }
 }
 
@@ -183,7 +188,7 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
     opts.onResult?.(result, raw, seq);
   };
   try {
-    await scheduler.run(drained, (item, settled) => {
+    await scheduler.runBatches(drained, (item, settled) => {
       if (settled.ok) return count(settled.value, item.raw, item.seq);
       if (!isFatalSendError(settled.error)) throw settled.error;
       // Refused before processing (401/403, credentials): this line failed; so will every later

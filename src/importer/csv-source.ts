@@ -19,13 +19,24 @@ export interface CsvSource {
   header: string[];
   delimiter: string;
   encoding: 'utf-8' | 'utf-16le';
-  /** The data rows in file order (blank lines skipped). Iterate once. */
+  /**
+   * The data rows in file order (blank lines skipped), as the parser has them at hand: one array
+   * per parsed chunk. Iterate once, and only one of `batches` and `items`.
+   */
+  batches: AsyncIterable<CsvItem[]>;
+  /** The same rows one by one. */
   items: AsyncIterable<CsvItem>;
   /** Bytes read from the input so far (for progress and ETA). */
   bytesRead(): number;
 }
 
 const SNIFF_BYTES = 64 * 1024;
+/**
+ * Most rows in one batch. Large enough that the per-batch await costs nothing per row, small
+ * enough that the rows turned into requests ahead of sending stay few (the parser keeps the rest
+ * of a 64 KiB chunk as parsed records, which are smaller).
+ */
+const BATCH_ROWS = 64;
 const DELIMITERS = [',', ';', '\t'] as const;
 
 /** Parses a --delimiter value: a single character, or the words tab/comma/semicolon/pipe. */
@@ -169,16 +180,52 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
     }
   })();
 
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
-  const first = await records.next();
-  if (first.done) {
+  type ParsedRecord = { record: string[]; info: { lines: number } };
+  // The parser is read in paused mode: every record it holds is taken at once (read() until
+  // null), then one wait for 'readable', 'end' or an error. Its async iterator would cost a
+  // promise and a microtask per record.
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const poke = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  parser.on('readable', poke);
+  parser.on('end', poke);
+  parser.on('close', poke);
+  parser.on('error', (error) => {
+    failure ??= { error };
+    poke();
+  });
+  /**
+   * Resolves at the parser's next 'readable', 'end', 'close' or 'error'. Call it only right after
+   * read() returned null (which arms 'readable'), with no await in between.
+   */
+  const parserMoved = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  /** The next record, or null at the end; waits only when the parser holds none. */
+  const nextRecord = async (): Promise<ParsedRecord | null> => {
+    for (;;) {
+      const r = parser.read() as ParsedRecord | null;
+      if (r !== null) return r;
+      if (failure) throw failure.error;
+      if (parser.readableEnded || parser.destroyed) return null;
+      await parserMoved();
+    }
+  };
+
+  const first = await nextRecord();
+  if (first === null) {
     await feed;
     throw new UsageError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
   }
-  const header = first.value.record.map((h) => h.trim());
-  let lastEndLine = first.value.info.lines;
+  const header = first.record.map((h) => h.trim());
+  let lastEndLine = first.info.lines;
 
-  async function* items(): AsyncGenerator<CsvItem> {
+  async function* batches(): AsyncGenerator<CsvItem[]> {
     // The parser reads ahead, so its 'skip' events can arrive before records that precede them:
     // place each error before the first record that starts after it. An unclosed quote swallows
     // the rest of the input, so it always comes last.
@@ -204,30 +251,41 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
     };
     try {
       for (;;) {
-        const next = await records.next();
-        if (next.done) {
-          yield* flushSkipped(Number.POSITIVE_INFINITY);
-          break;
+        const out: CsvItem[] = [];
+        let ended = false;
+        while (out.length < BATCH_ROWS) {
+          const next = parser.read() as ParsedRecord | null;
+          if (next === null) {
+            if (failure) throw failure.error;
+            ended = parser.readableEnded || parser.destroyed;
+            break;
+          }
+          const { record, info } = next;
+          const line = info.lines - countNewlines(record);
+          for (const s of flushSkipped(line)) out.push(s);
+          lastEndLine = info.lines;
+          // A line of bare delimiters (spreadsheets add them) is a blank line.
+          if (record.every((c) => c.trim() === '')) continue;
+          let cells = record;
+          if (cells.length > header.length && cells.slice(header.length).every((c) => c.trim() === ''))
+            cells = cells.slice(0, header.length);
+          if (cells.length !== header.length) {
+            out.push({
+              kind: 'error',
+              line,
+              code: 'ragged_row',
+              message: `line ${line} has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${header.length}${delimiterHint(cells.length, delimiter)}`,
+              cells,
+            });
+            continue;
+          }
+          out.push({ kind: 'row', line, cells });
         }
-        const { record, info } = next.value;
-        const line = info.lines - countNewlines(record);
-        yield* flushSkipped(line);
-        lastEndLine = info.lines;
-        // A line of bare delimiters (spreadsheets add them) is a blank line.
-        if (record.every((c) => c.trim() === '')) continue;
-        let cells = record;
-        if (cells.length > header.length && cells.slice(header.length).every((c) => c.trim() === '')) cells = cells.slice(0, header.length);
-        if (cells.length !== header.length) {
-          yield {
-            kind: 'error',
-            line,
-            code: 'ragged_row',
-            message: `line ${line} has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${header.length}${delimiterHint(cells.length, delimiter)}`,
-            cells,
-          };
-          continue;
-        }
-        yield { kind: 'row', line, cells };
+        if (ended) for (const s of flushSkipped(Number.POSITIVE_INFINITY)) out.push(s);
+        if (out.length > 0) yield out;
+        if (ended) break;
+        // Nothing at hand: wait for the parser (records, the end or an error).
+        if (out.length === 0) await parserMoved();
       }
       await feed;
     } finally {
@@ -240,7 +298,27 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
     }
   }
 
-  return { header, delimiter, encoding, items: items(), bytesRead: () => bytes };
+  let taken = false;
+  const take = () => {
+    if (taken) throw new Error('the rows of a CSV source can be read only once');
+    taken = true;
+    return batches();
+  };
+  return {
+    header,
+    delimiter,
+    encoding,
+    batches: { [Symbol.asyncIterator]: () => take() },
+    items: {
+      [Symbol.asyncIterator]: () => {
+        const all = take();
+        return (async function* () {
+          for await (const batch of all) yield* batch;
+        })();
+      },
+    },
+    bytesRead: () => bytes,
+  };
 }
 
 function delimiterHint(count: number, delimiter: string): string {

@@ -224,7 +224,13 @@ export class Journal {
   /** Records a finished row; on disk within a batch (256 rows or 200 ms). */
   markDone(r: RowResult<string>): void {
     this.check();
-    this.pending.push(`D ${JSON.stringify([r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null])}\n`);
+    // The same JSON array either way; most rows carry no error code or message and skip the
+    // general (slower) JSON.stringify of the whole array.
+    this.pending.push(
+      r.errorCode === undefined && r.message === undefined && /^[a-z_]+$/.test(r.outcome)
+        ? `D [${r.seq},${r.line},${JSON.stringify(r.id)},"${r.outcome}",${r.status ?? 'null'},null,null]\n`
+        : `D ${JSON.stringify([r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null])}\n`,
+    );
     if (this.pending.length >= DONE_BATCH || Date.now() - this.lastFlush >= DONE_INTERVAL_MS) void this.write();
   }
 

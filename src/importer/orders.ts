@@ -29,8 +29,11 @@ export const DEFAULT_CONCURRENCY = 16;
 /** Rejected/failed rows kept for the end-of-run message (the report has all of them). */
 const MAX_PROBLEMS_KEPT = 10;
 
-/** Turns CSV items into orders: with line item columns, consecutive rows of one order_id form one order. */
-export async function* readOrders(source: CsvSource, layout: ColumnLayout, opts: MappingOptions): AsyncGenerator<OrderWork> {
+/**
+ * Turns CSV items into orders, a batch of rows at a time: with line item columns, consecutive
+ * rows of one order_id form one order (an order can span batches).
+ */
+export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout, opts: MappingOptions): AsyncGenerator<OrderWork[]> {
   let seq = 0;
   const idOf = (cells: readonly string[] | undefined) => {
     const i = layout.index.order_id;
@@ -61,36 +64,47 @@ export async function* readOrders(source: CsvSource, layout: ColumnLayout, opts:
     return work;
   };
 
-  for await (const item of source.items as AsyncIterable<CsvItem>) {
-    if (item.kind === 'error') {
-      if (group) {
-        yield finishGroup(group);
-        group = undefined;
+  for await (const batch of source.batches as AsyncIterable<CsvItem[]>) {
+    const out: OrderWork[] = [];
+    for (const item of batch) {
+      if (item.kind === 'error') {
+        if (group) {
+          out.push(finishGroup(group));
+          group = undefined;
+        }
+        out.push({ seq: ++seq, line: item.line, lines: 1, id: idOf(item.cells), problem: { code: item.code, message: item.message } });
+        continue;
       }
-      yield { seq: ++seq, line: item.line, lines: 1, id: idOf(item.cells), problem: { code: item.code, message: item.message } };
-      continue;
+      const id = idOf(item.cells);
+      if (!layout.hasLineItems) {
+        out.push(
+          finishGroup({ line: item.line, lineNumbers: [item.line], fields: readOrderFields(item.cells, layout, opts), id, items: [] }),
+        );
+        continue;
+      }
+      const lineItem = readLineItem(item.cells, layout, opts.delimiter);
+      if (group && id !== '' && id === group.id) {
+        group.lineNumbers.push(item.line);
+        if (lineItem) group.items.push(lineItem);
+        continue;
+      }
+      if (group) out.push(finishGroup(group));
+      group = {
+        line: item.line,
+        lineNumbers: [item.line],
+        fields: readOrderFields(item.cells, layout, opts),
+        id,
+        items: lineItem ? [lineItem] : [],
+      };
     }
-    const id = idOf(item.cells);
-    if (!layout.hasLineItems) {
-      yield finishGroup({ line: item.line, lineNumbers: [item.line], fields: readOrderFields(item.cells, layout, opts), id, items: [] });
-      continue;
-    }
-    const lineItem = readLineItem(item.cells, layout, opts.delimiter);
-    if (group && id !== '' && id === group.id) {
-      group.lineNumbers.push(item.line);
-      if (lineItem) group.items.push(lineItem);
-      continue;
-    }
-    if (group) yield finishGroup(group);
-    group = {
-      line: item.line,
-      lineNumbers: [item.line],
-      fields: readOrderFields(item.cells, layout, opts),
-      id,
-      items: lineItem ? [lineItem] : [],
-    };
+    if (out.length > 0) yield out;
   }
-  if (group) yield finishGroup(group);
+  if (group) yield [finishGroup(group)];
+}
+
+/** The orders of a CSV source one by one (see readOrderBatches). */
+export async function* readOrders(source: CsvSource, layout: ColumnLayout, opts: MappingOptions): AsyncGenerator<OrderWork> {
+  for await (const batch of readOrderBatches(source, layout, opts)) yield* batch;
 }
 
 export interface ImportProgress {
@@ -188,7 +202,6 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
         // every slot on it collapsed a run with 10% 503s to about one row per second.
         if (info.status === 429) ctx.throttle(info.delayMs);
       };
-      const base = { seq: work.seq, line: work.line, id: work.id };
       try {
         const res = await opts.client.upsertOrder(work.order as ValidOrder, {
           integrationToken: opts.integrationToken,
@@ -196,14 +209,22 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
           onRetry,
         });
         progress.requests++;
-        if (res.status === 201) return { ...base, outcome: 'created', status: 201 };
+        // Only the status matters here: the answer's body is never parsed (client LazyResult).
+        if (res.status === 201) return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };
         if (res.uncertain || work.seq <= maybeSentUpTo) {
           const why = res.uncertain
             ? 'an earlier attempt ended without an answer and may have created it'
             : 'sent again after an interrupted run, which may have created it';
-          return { ...base, outcome: 'unconfirmed', status: res.status, message: `answered ${res.status}: ${why}` };
+          return {
+            seq: work.seq,
+            line: work.line,
+            id: work.id,
+            outcome: 'unconfirmed',
+            status: res.status,
+            message: `answered ${res.status}: ${why}`,
+          };
         }
-        return { ...base, outcome: 'updated', status: res.status };
+        return { seq: work.seq, line: work.line, id: work.id, outcome: 'updated', status: res.status };
       } catch (err) {
         progress.requests++;
         if (err instanceof ApiError && err.status === 429) progress.rateLimited++;
@@ -213,7 +234,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
           stop.abort();
           throw err;
         }
-        return { ...base, ...classifyError(err) };
+        return { seq: work.seq, line: work.line, id: work.id, ...classifyError(err) };
       }
     },
     {
@@ -224,29 +245,40 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
     },
   );
 
-  async function* sendable(): AsyncGenerator<OrderWork> {
-    for await (const work of readOrders(opts.source, opts.layout, opts.mapping)) {
+  async function* sendable(): AsyncGenerator<OrderWork[]> {
+    for await (const batch of readOrderBatches(opts.source, opts.layout, opts.mapping)) {
       if (signal.aborted) return;
-      const previous = opts.resume?.done.get(work.seq);
-      if (previous) {
-        opts.resume?.done.delete(work.seq);
-        finish(previous as RowResult<Outcome>, work, true);
-        continue;
+      const out: OrderWork[] = [];
+      for (const work of batch) {
+        const previous = opts.resume?.done.get(work.seq);
+        if (previous) {
+          opts.resume?.done.delete(work.seq);
+          finish(previous as RowResult<Outcome>, work, true);
+          continue;
+        }
+        if (work.problem) {
+          finish(
+            {
+              seq: work.seq,
+              line: work.line,
+              id: work.id,
+              outcome: 'rejected',
+              errorCode: work.problem.code,
+              message: work.problem.message,
+            },
+            work,
+            false,
+          );
+          continue;
+        }
+        out.push(work);
       }
-      if (work.problem) {
-        finish(
-          { seq: work.seq, line: work.line, id: work.id, outcome: 'rejected', errorCode: work.problem.code, message: work.problem.message },
-          work,
-          false,
-        );
-        continue;
-      }
-      yield work;
+      if (out.length > 0) yield out;
     }
   }
 
   async function run(): Promise<OrderImportResult> {
-    const stats = await scheduler.run(sendable(), (work, settled) => {
+    const stats = await scheduler.runBatches(sendable(), (work, settled) => {
       if (settled.ok) finish(settled.value, work, false);
       // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
     });

@@ -301,3 +301,52 @@ describe('retries against injected faults', () => {
     expect(err).toMatchObject({ kind: 'refused', sent: false, attempts: 3 });
   });
 });
+
+describe('abort and lazy answers', () => {
+  it('one abort signal shared by many requests in flight rejects them all at once, and leaves the signal reusable until then', async () => {
+    const { client } = makeClient({ kind: 'api_token', token: await sb.tokenWithAllScopes() });
+    const controller = new AbortController();
+    const order = (i: number) => ({
+      order_id: `ab-${i}`,
+      total: '1.00',
+      currency: 'EUR',
+      order_date: '2026-11-01',
+      email: 'ab@example.com',
+    });
+    // The same signal first serves requests that finish normally.
+    const first = await Promise.all([1, 2, 3].map((i) => client.upsertOrder(order(i), { signal: controller.signal })));
+    expect(first.map((r) => r.status)).toEqual([201, 201, 201]);
+    await sb.admin.setFaults({ latency_ms: 2000 });
+    try {
+      const started = Date.now();
+      const pending = Array.from({ length: 20 }, (_, i) =>
+        client.upsertOrder(order(100 + i), { signal: controller.signal }).catch((e) => e),
+      );
+      setTimeout(() => controller.abort(new Error('stop now')), 50);
+      const results = await Promise.all(pending);
+      expect(Date.now() - started).toBeLessThan(1500);
+      for (const r of results) expect(r).toMatchObject({ message: 'stop now' });
+      // Already aborted: refused without a request.
+      await expect(client.upsertOrder(order(200), { signal: controller.signal })).rejects.toThrow('stop now');
+    } finally {
+      await sb.admin.setFaults({});
+    }
+  });
+
+  it('a result reads its body, headers and request id on demand, and serialises them', async () => {
+    const { client } = makeClient({ kind: 'api_token', token: await sb.tokenWithAllScopes() });
+    const res = await client.upsertOrder({
+      order_id: 'lazy-1',
+      total: '2.50',
+      currency: 'EUR',
+      order_date: '2026-11-01',
+      email: 'lazy@example.com',
+    });
+    expect(res.headers['content-type']).toMatch(/json/);
+    expect(res.requestId).toBe(res.headers['x-request-id']);
+    expect(res.body).toMatchObject({ order_id: 'lazy-1', total: '2.50' });
+    expect(res.body).toBe(res.body);
+    const plain = JSON.parse(JSON.stringify(res));
+    expect(plain).toMatchObject({ status: 201, attempts: 1, uncertain: false, requestId: res.requestId, body: { order_id: 'lazy-1' } });
+  });
+});

@@ -123,4 +123,26 @@ describe('csv source', () => {
     expect(n).toBe(5000);
     expect(produced).toBeLessThan(100);
   });
+
+  it('batches: every row once, in order, at most 64 per batch, errors in their place; readable only once', async () => {
+    const lines = ['order_id,total'];
+    for (let i = 1; i <= 1000; i++) lines.push(i % 250 === 0 ? `R-${i},1,extra` : `R-${i},${i}`);
+    // Chunks that cut lines in the middle.
+    const text = `${lines.join('\n')}\n`;
+    const chunks: string[] = [];
+    for (let at = 0; at < text.length; at += 777) chunks.push(text.slice(at, at + 777));
+    const src = await openCsv(Readable.from(chunks), { name: 'batches.csv' });
+    const seen: CsvItem[] = [];
+    let batches = 0;
+    for await (const batch of src.batches) {
+      batches++;
+      expect(batch.length).toBeGreaterThan(0);
+      expect(batch.length).toBeLessThanOrEqual(64);
+      seen.push(...batch);
+    }
+    expect(batches).toBeGreaterThanOrEqual(16);
+    expect(seen.map((s) => s.line)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 2));
+    expect(seen.filter((s) => s.kind === 'error').map((s) => s.line)).toEqual([251, 501, 751, 1001]);
+    expect(() => src.items[Symbol.asyncIterator]()).toThrow(/only once/);
+  });
 });

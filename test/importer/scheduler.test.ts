@@ -11,6 +11,47 @@ async function* items<T>(list: T[], pulled?: { count: number }): AsyncIterable<T
 }
 
 describe('scheduler', () => {
+  it('runBatches: items from batches keep key affinity and input order across batch boundaries', async () => {
+    const active = new Set<string>();
+    const order: number[] = [];
+    let overlap = false;
+    let peak = 0;
+    const rows = Array.from({ length: 90 }, (_, i) => ({ key: `k${i % 3}`, i }));
+    const s = createScheduler<{ key: string; i: number }, number>(
+      async (row) => {
+        if (active.has(row.key)) overlap = true;
+        active.add(row.key);
+        peak = Math.max(peak, active.size);
+        order.push(row.i);
+        await tick(row.i % 2);
+        active.delete(row.key);
+        return row.i;
+      },
+      { concurrency: 8, keyOf: (r) => r.key },
+    );
+    // Uneven batches, one of them empty: 1, 0, 7, 64, 18 items.
+    const sizes = [1, 0, 7, 64, 18];
+    const batches = (async function* () {
+      let at = 0;
+      for (const n of sizes) {
+        yield rows.slice(at, at + n);
+        at += n;
+      }
+    })();
+    const settled: number[] = [];
+    const stats = await s.runBatches(batches, (_row, r) => {
+      if (r.ok) settled.push(r.value);
+    });
+    expect(overlap).toBe(false);
+    expect(peak).toBe(3);
+    expect(stats).toMatchObject({ started: 90, settled: 90, inFlight: 0 });
+    expect(settled.sort((a, b) => a - b)).toEqual(rows.map((r) => r.i));
+    for (const k of [0, 1, 2]) {
+      const seen = order.filter((i) => i % 3 === k);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    }
+  });
+
   it('never runs more than `concurrency` tasks at once and settles every item', async () => {
     let inFlight = 0;
     let peak = 0;

@@ -12,7 +12,7 @@ import { validateEventInput } from '../../contract/events.js';
 import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError, ValidationError } from '../../errors.js';
 import { type BulkSummary, sendEventLines, sendOne } from '../../events/bulk.js';
-import { readLines } from '../../events/ndjson.js';
+import { readLineBatches } from '../../events/ndjson.js';
 import type { EventOutcome, LineResult } from '../../events/outcome.js';
 import { mergeProperties, PropError, type Properties, parseProps } from '../../events/props.js';
 import { openReport, type ReportWriter } from '../../importer/report.js';
@@ -288,7 +288,7 @@ async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | 
   try {
     summary = await sendEventLines({
       client,
-      lines: readLines(input),
+      lines: readLineBatches(input),
       concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
       defaultCountry: country,
       signal: ctx.signal,
