@@ -37,6 +37,8 @@ const SNIFF_BYTES = 64 * 1024;
  * of a 64 KiB chunk as parsed records, which are smaller).
  */
 const BATCH_ROWS = 64;
+/** Characters of text handed to the parser at a time (see writeSliced). */
+const SLICE_CHARS = 4096;
 const DELIMITERS = [',', ';', '\t'] as const;
 
 /** Parses a --delimiter value: a single character, or the words tab/comma/semicolon/pipe. */
@@ -148,27 +150,50 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
     skipped.push({ message: err.message, code: err.code ?? 'csv_error', lines: err.lines ?? 0 });
   });
 
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        parser.off('drain', done);
+        parser.off('close', done);
+        resolve();
+      };
+      parser.on('drain', done);
+      parser.on('close', done);
+    });
+  /**
+   * Writes a decoded chunk in slices of about SLICE_CHARS, cut after a newline (never inside a
+   * character). The parser turns a write into records all at once and holds them until they are
+   * read: a whole 64 KiB chunk would be some 1,400 records living long enough for the garbage
+   * collector to copy and promote them, which cost more CPU than parsing them. Slices keep the
+   * parsed records ahead of the reader to about one slice; the rest waits as text.
+   */
+  const writeSliced = async (text: string): Promise<void> => {
+    let at = 0;
+    while (at < text.length) {
+      let end = text.length;
+      if (end - at > SLICE_CHARS) {
+        const nl = text.indexOf('\n', at + SLICE_CHARS);
+        if (nl !== -1) end = nl + 1;
+      }
+      const piece = at === 0 && end === text.length ? text : text.slice(at, end);
+      at = end;
+      if (!parser.write(piece)) await drained();
+      if (parser.destroyed) return;
+    }
+  };
+
   const feed = (async () => {
     try {
-      if (headText) parser.write(headText);
+      if (headText) await writeSliced(headText);
       if (!ended) {
         for (;;) {
+          if (parser.destroyed) return;
           const next = await iterator.next();
           if (next.done) break;
           const chunk = toBuffer(next.value);
           bytes += chunk.length;
           const text = decoder.write(chunk);
-          if (text && !parser.write(text)) {
-            await new Promise<void>((resolve) => {
-              const done = () => {
-                parser.off('drain', done);
-                parser.off('close', done);
-                resolve();
-              };
-              parser.on('drain', done);
-              parser.on('close', done);
-            });
-          }
+          if (text) await writeSliced(text);
           if (parser.destroyed) return;
         }
       }

@@ -124,6 +124,23 @@ describe('csv source', () => {
     expect(produced).toBeLessThan(100);
   });
 
+  it('one huge chunk (handed to the parser in slices): quoted newlines and astral characters across slice edges stay whole', async () => {
+    const rows: string[][] = [];
+    const lines = ['order_id,note'];
+    for (let i = 1; i <= 3000; i++) {
+      const note = i % 7 === 0 ? `first 😀\nsecond ü ${i}` : `plain 😀 ü ${'x'.repeat(i % 50)}`;
+      rows.push([`R-${i}`, note]);
+      lines.push(`R-${i},"${note}"`);
+    }
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(100_000);
+    const { items } = await readAll(Readable.from([text]));
+    expect(items.map((it) => (it.kind === 'row' ? it.cells : it))).toEqual(rows);
+    // Physical lines: each quoted newline pushes the next rows one line down.
+    expect(items[7]).toMatchObject({ line: 2 + 7 + 1 });
+    expect(items[2999]).toMatchObject({ line: 2 + 2999 + Math.floor(2999 / 7) });
+  });
+
   it('batches: every row once, in order, at most 64 per batch, errors in their place; readable only once', async () => {
     const lines = ['order_id,total'];
     for (let i = 1; i <= 1000; i++) lines.push(i % 250 === 0 ? `R-${i},1,extra` : `R-${i},${i}`);
