@@ -625,7 +625,7 @@ class LazyResult implements ApiResult<unknown> {
 
   get body(): unknown {
     if (this.parsedBody === undefined) {
-      const value = parseBody(this.text, this.headers);
+      const value = parseBody(this.text, () => this.headers);
       this.parsedBody = { value: this.unwrap ? unwrapObject(value) : value };
     }
     return this.parsedBody.value;
@@ -648,10 +648,12 @@ class LazyResult implements ApiResult<unknown> {
   }
 }
 
-function parseBody(text: string, headers: HeaderBag): unknown {
+function parseBody(text: string, headers: HeaderBag | (() => HeaderBag)): unknown {
   if (text.length === 0) return undefined;
-  const type = firstHeader(headers, 'content-type') ?? '';
-  if (type.includes('json') || text.charCodeAt(0) === 123 /* { */ || text.charCodeAt(0) === 91 /* [ */) {
+  // A body that opens like JSON is tried as JSON whatever its type says; only other bodies need
+  // the content type (and, for a LazyResult, the header object built for it).
+  const opensLikeJson = text.charCodeAt(0) === 123 /* { */ || text.charCodeAt(0) === 91; /* [ */
+  if (opensLikeJson || (firstHeader(typeof headers === 'function' ? headers() : headers, 'content-type') ?? '').includes('json')) {
     try {
       return JSON.parse(text);
     } catch {
