@@ -28,7 +28,7 @@ import {
   type RetryOptions,
   serverRetryDelay,
 } from './retry.js';
-import { exchange, hasRawHeader, headerObject, type RawHeaders } from './transport.js';
+import { bodyText, exchange, hasRawHeader, headerObject, type RawHeaders } from './transport.js';
 import type { ApiClient, ApiResult, CallOptions, ClientLogger, ContactPageResult, RawRequest, RetryInfo } from './types.js';
 
 export interface ServiceClientOptions {
@@ -438,7 +438,7 @@ export class ServiceClient implements ApiClient {
       const started = this.debug ? performance.now() : 0;
       let status: number;
       let rawHeaders: RawHeaders;
-      let text: string;
+      let bytes: Buffer;
       try {
         const res = await exchange(this.pool, {
           method: req.method,
@@ -449,7 +449,7 @@ export class ServiceClient implements ApiClient {
         });
         status = res.status;
         rawHeaders = res.rawHeaders;
-        text = res.text;
+        bytes = res.bytes;
       } catch (err) {
         if (req.signal?.aborted) throw req.signal.reason;
         const net = classifyNetworkError(err);
@@ -496,7 +496,7 @@ export class ServiceClient implements ApiClient {
 
       if (status < 400) {
         // The hot path (an import's upserts): headers and body are read only if someone asks.
-        const result = new LazyResult(status, rawHeaders, text, attempt, uncertain, req.unwrap === true);
+        const result = new LazyResult(status, rawHeaders, bytes, attempt, uncertain, req.unwrap === true);
         if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, result.requestId);
         if (hasRawHeader(rawHeaders, 'deprecation')) this.noteDeprecation(req.route, result.headers);
         this.budget.onSuccess();
@@ -543,6 +543,7 @@ export class ServiceClient implements ApiClient {
         continue;
       }
       if (plan.kind === 'wait_too_long') throw new RetryWaitTooLongError(plan.delayMs, this.retry.maxRetryWaitMs, status);
+      const text = bodyText(bytes);
       const body = parseBody(text, headers);
       if (!req.throwOnError) return { status, body, headers, requestId, attempts: attempt, uncertain };
       const init = parseErrorBody(status, body, text, headers);
@@ -608,7 +609,7 @@ class LazyResult implements ApiResult<unknown> {
   constructor(
     readonly status: number,
     private readonly rawHeaders: RawHeaders,
-    private readonly text: string,
+    private readonly bytes: Buffer,
     readonly attempts: number,
     readonly uncertain: boolean,
     private readonly unwrap: boolean,
@@ -625,7 +626,7 @@ class LazyResult implements ApiResult<unknown> {
 
   get body(): unknown {
     if (this.parsedBody === undefined) {
-      const value = parseBody(this.text, () => this.headers);
+      const value = parseBody(bodyText(this.bytes), () => this.headers);
       this.parsedBody = { value: this.unwrap ? unwrapObject(value) : value };
     }
     return this.parsedBody.value;

@@ -20,7 +20,15 @@ export type RawHeaders = Buffer[] | string[];
 export interface Exchange {
   status: number;
   rawHeaders: RawHeaders;
-  text: string;
+  /** The body's bytes, decoded by whoever reads it (bodyText): most answers on the hot path are never read. */
+  bytes: Buffer;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** The body of an exchange as UTF-8 text. */
+export function bodyText(bytes: Buffer): string {
+  return bytes.length === 0 ? '' : bytes.toString('utf8');
 }
 
 export interface ExchangeRequest {
@@ -134,8 +142,8 @@ class Handler implements InFlight {
 
   onComplete(): void {
     if (!this.done()) return;
-    const text = this.chunks ? Buffer.concat(this.chunks).toString('utf8') : this.chunk ? this.chunk.toString('utf8') : '';
-    this.resolve({ status: this.status, rawHeaders: this.rawHeaders, text });
+    const bytes = this.chunks ? Buffer.concat(this.chunks) : (this.chunk ?? EMPTY);
+    this.resolve({ status: this.status, rawHeaders: this.rawHeaders, bytes });
   }
 
   onError(err: Error): void {
@@ -143,7 +151,7 @@ class Handler implements InFlight {
   }
 }
 
-/** Sends one request and resolves with the status, raw headers and body text; rejects with undici's errors. */
+/** Sends one request and resolves with the status, raw headers and body bytes; rejects with undici's errors. */
 export function exchange(pool: Pool, req: ExchangeRequest): Promise<Exchange> {
   return new Promise<Exchange>((resolve, reject) => {
     const signal = req.signal;

@@ -302,7 +302,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
           }
           const { record, lines } = next;
           const line = lines - countNewlines(record);
-          for (const s of flushSkipped(line)) out.push(s);
+          if (skipped.length > 0) for (const s of flushSkipped(line)) out.push(s);
           lastEndLine = lines;
           // A line of bare delimiters (spreadsheets add them) is a blank line.
           if (record.every((c) => c.trim() === '')) continue;
