@@ -603,21 +603,29 @@ const KNOWN_SUCCESSORS: Array<[RegExp, string]> = [
  * every answer it ignores was about 5% of its CPU.
  */
 class LazyResult implements ApiResult<unknown> {
-  private parsedHeaders: HeaderBag | undefined;
-  private parsedBody: { value: unknown } | undefined;
+  // True private fields: a spread or Object.keys of a result shows only the public fields.
+  readonly #rawHeaders: RawHeaders;
+  readonly #bytes: Buffer;
+  readonly #unwrap: boolean;
+  #headers: HeaderBag | undefined;
+  #body: { value: unknown } | undefined;
 
   constructor(
     readonly status: number,
-    private readonly rawHeaders: RawHeaders,
-    private readonly bytes: Buffer,
+    rawHeaders: RawHeaders,
+    bytes: Buffer,
     readonly attempts: number,
     readonly uncertain: boolean,
-    private readonly unwrap: boolean,
-  ) {}
+    unwrap: boolean,
+  ) {
+    this.#rawHeaders = rawHeaders;
+    this.#bytes = bytes;
+    this.#unwrap = unwrap;
+  }
 
   get headers(): HeaderBag {
-    this.parsedHeaders ??= headerObject(this.rawHeaders) as HeaderBag;
-    return this.parsedHeaders;
+    this.#headers ??= headerObject(this.#rawHeaders) as HeaderBag;
+    return this.#headers;
   }
 
   get requestId(): string | undefined {
@@ -625,15 +633,15 @@ class LazyResult implements ApiResult<unknown> {
   }
 
   get body(): unknown {
-    if (this.parsedBody === undefined) {
-      const value = parseBody(bodyText(this.bytes), () => this.headers);
-      this.parsedBody = { value: this.unwrap ? unwrapObject(value) : value };
+    if (this.#body === undefined) {
+      const value = parseBody(bodyText(this.#bytes), () => this.headers);
+      this.#body = { value: this.#unwrap ? unwrapObject(value) : value };
     }
-    return this.parsedBody.value;
+    return this.#body.value;
   }
 
   set body(value: unknown) {
-    this.parsedBody = { value };
+    this.#body = { value };
   }
 
   /** What JSON.stringify and a debugger see: the plain fields. */

@@ -33,6 +33,11 @@ export interface CallOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
+/**
+ * A successful answer. `body`, `headers` and `requestId` may be getters worked out on first
+ * access (the client's LazyResult: an import reads only `status`), so copy fields by name or
+ * through JSON.stringify (toJSON), not with a spread.
+ */
 export interface ApiResult<T> {
   status: number;
   body: T;

@@ -13,7 +13,13 @@ export type CsvItem =
   /** A data row: `line` is the physical line where it starts (1 = the header). */
   | { kind: 'row'; line: number; cells: string[] }
   /** A row that could not be read as one: ragged, or an unclosed quote swallowing the rest. */
-  | { kind: 'error'; line: number; code: 'ragged_row' | 'unclosed_quote' | 'csv_error'; message: string; cells?: string[] };
+  | {
+      kind: 'error';
+      line: number;
+      code: 'ragged_row' | 'unclosed_quote' | 'record_too_large' | 'csv_error';
+      message: string;
+      cells?: string[];
+    };
 
 export interface CsvSource {
   header: string[];
@@ -39,6 +45,8 @@ const SNIFF_BYTES = 64 * 1024;
 const BATCH_ROWS = 64;
 /** Characters of text handed to the parser at a time (see writeSliced). */
 const SLICE_CHARS = 4096;
+/** Longest row read (characters): a longer one is nearly always an unclosed quote swallowing the file. */
+const MAX_RECORD_CHARS = 1024 * 1024;
 const DELIMITERS = [',', ';', '\t'] as const;
 
 /** Parses a --delimiter value: a single character, or the words tab/comma/semicolon/pipe. */
@@ -159,10 +167,19 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
     relax_quotes: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
-    max_record_size: 1024 * 1024,
+    max_record_size: MAX_RECORD_CHARS,
   });
   const skipped: Array<{ message: string; code: string; lines: number }> = [];
+  /**
+   * A record reached MAX_RECORD_CHARS: csv-parse cannot go on after that (every later write fails
+   * the same way), so the input is no longer read, later errors are ignored, and the record
+   * becomes one error item at the end, naming the line it starts on and saying that the rest of
+   * the file was not read. Nearly always an opened quote that is never closed.
+   */
+  let oversized = false;
   parser.on('skip', (err: Error & { code?: string; lines?: number }) => {
+    if (oversized) return;
+    if (err.code === 'CSV_MAX_RECORD_SIZE') oversized = true;
     skipped.push({ message: err.message, code: err.code ?? 'csv_error', lines: err.lines ?? 0 });
   });
 
@@ -194,7 +211,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
       const piece = at === 0 && end === text.length ? text : text.slice(at, end);
       at = end;
       if (!parser.write(piece)) await drained();
-      if (parser.destroyed) return;
+      if (parser.destroyed || oversized) return;
     }
   };
 
@@ -211,10 +228,17 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
           const text = decoder.write(chunk);
           if (text) await writeSliced(text);
           if (parser.destroyed) return;
+          if (oversized) {
+            // The rest cannot be parsed: stop reading the input and end the rows here.
+            await iterator.return?.();
+            input.destroy();
+            parser.end();
+            return;
+          }
         }
       }
       const rest = decoder.end();
-      if (rest) parser.write(rest);
+      if (rest && !oversized) parser.write(rest);
       parser.end();
     } catch (err) {
       parser.destroy(err as Error);
@@ -252,6 +276,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
       const r = parser.read() as ParsedRecord | null;
       if (r !== null) return r;
       if (failure) throw failure.error;
+      if (parser.errored) throw parser.errored;
       if (parser.readableEnded || parser.destroyed) return null;
       await parserMoved();
     }
@@ -273,12 +298,21 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
       for (let i = 0; i < skipped.length; ) {
         const s = skipped[i] as (typeof skipped)[number];
         const atEnd = beforeLine === Number.POSITIVE_INFINITY;
-        if (s.code === 'CSV_QUOTE_NOT_CLOSED' ? !atEnd : s.lines >= beforeLine) {
+        const last = s.code === 'CSV_QUOTE_NOT_CLOSED' || s.code === 'CSV_MAX_RECORD_SIZE';
+        if (last ? !atEnd : s.lines >= beforeLine) {
           i++;
           continue;
         }
         skipped.splice(i, 1);
-        if (s.code === 'CSV_QUOTE_NOT_CLOSED') {
+        if (s.code === 'CSV_MAX_RECORD_SIZE') {
+          const line = lastEndLine + 1;
+          yield {
+            kind: 'error',
+            line,
+            code: 'record_too_large',
+            message: `the row starting on line ${line} runs past ${MAX_RECORD_CHARS / (1024 * 1024)} MiB (most likely a quote opened there and never closed), so the file could not be read from line ${line} on; fix that row and import again`,
+          };
+        } else if (s.code === 'CSV_QUOTE_NOT_CLOSED') {
           const line = lastEndLine + 1;
           yield {
             kind: 'error',
@@ -297,6 +331,8 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
           const next = parser.read() as ParsedRecord | null;
           if (next === null) {
             if (failure) throw failure.error;
+            // destroy(err) sets `errored` at once; its 'error' event comes a tick later.
+            if (parser.errored) throw parser.errored;
             ended = parser.readableEnded || parser.destroyed;
             break;
           }

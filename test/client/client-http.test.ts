@@ -346,6 +346,8 @@ describe('abort and lazy answers', () => {
     expect(res.requestId).toBe(res.headers['x-request-id']);
     expect(res.body).toMatchObject({ order_id: 'lazy-1', total: '2.50' });
     expect(res.body).toBe(res.body);
+    // Nothing internal shows through a spread (raw headers, bytes, caches).
+    expect(Object.keys({ ...res }).sort()).toEqual(['attempts', 'status', 'uncertain']);
     const plain = JSON.parse(JSON.stringify(res));
     expect(plain).toMatchObject({ status: 201, attempts: 1, uncertain: false, requestId: res.requestId, body: { order_id: 'lazy-1' } });
   });

@@ -114,6 +114,30 @@ describe('svc orders import: a run that cannot start leaves no journal', () => {
     expect(ok.stderr).not.toMatch(/unfinished import/);
   });
 
+  it('when the report cannot be written, the journal of an earlier unfinished run is kept', async () => {
+    const file = join(tmp.dir, 'orders.csv');
+    const journal = join(tmp.dir, 'j.journal');
+    writeOrders(file, 50);
+    await sb.admin.setFaults({ latency_ms: 20 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const first = await runCli(['orders', 'import', file, '--journal', journal, '--concurrency', '2'], {
+      env: env(),
+      signal: controller.signal,
+    });
+    await sb.admin.setFaults({});
+    expect(first.code).toBe(130);
+    const before = readFileSync(journal, 'utf8');
+    const bad = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(tmp.dir, 'no-such-dir', 'r.csv')], {
+      env: env(),
+    });
+    expect(bad.code).not.toBe(0);
+    expect(readFileSync(journal, 'utf8')).toBe(before);
+    const resumed = await runCli(['orders', 'import', file, '--journal', journal, '--resume', '--json'], { env: env() });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 50, failed: 0, rejected: 0 });
+  });
+
   it('when the report cannot be written: a new journal is removed', async () => {
     const file = join(tmp.dir, 'orders.csv');
     const journal = join(tmp.dir, 'j.journal');

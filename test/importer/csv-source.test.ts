@@ -141,6 +141,51 @@ describe('csv source', () => {
     expect(items[2999]).toMatchObject({ line: 2 + 2999 + Math.floor(2999 / 7) });
   });
 
+  it('a row longer than 1 MiB (an unclosed quote in a big file) ends the rows with one record_too_large item, not a row per slice', async () => {
+    const lines = ['order_id,note', 'A-1,ok', `A-2,"${'x'.repeat(1024 * 1024 + 10)}`];
+    for (let i = 3; i <= 300_000; i++) lines.push(`A-${i},fine`);
+    const text = `${lines.join('\n')}\n`;
+    const chunks: string[] = [];
+    for (let at = 0; at < text.length; at += 65536) chunks.push(text.slice(at, at + 65536));
+    let pulled = 0;
+    const input = Readable.from(
+      (function* () {
+        for (const c of chunks) {
+          pulled++;
+          yield c;
+        }
+      })(),
+    );
+    const { items } = await readAll(input);
+    expect(items).toEqual([
+      { kind: 'row', line: 2, cells: ['A-1', 'ok'] },
+      {
+        kind: 'error',
+        line: 3,
+        code: 'record_too_large',
+        message: expect.stringMatching(/^the row starting on line 3 runs past 1 MiB .*could not be read from line 3 on/),
+      },
+    ]);
+    // Reading stopped at the oversized row (1 MiB in) instead of running through the other 3 MB.
+    expect(chunks.length).toBeGreaterThan(60);
+    expect(pulled).toBeLessThan(40);
+  });
+
+  it('an input that fails mid-file fails the rows (never a clean, shorter end)', async () => {
+    const input = new Readable({ read() {} });
+    input.push('order_id,total\nA-1,1\nA-2,2\n');
+    setTimeout(() => input.destroy(new Error('disk went away')), 20);
+    const src = await openCsv(input, { name: 'failing.csv' });
+    const seen: CsvItem[] = [];
+    await expect(
+      (async () => {
+        for await (const item of src.items) seen.push(item);
+      })(),
+    ).rejects.toThrow('disk went away');
+    // What was read before the failure came through (the parser may still hold the last line).
+    expect(seen[0]).toMatchObject({ kind: 'row', line: 2 });
+  });
+
   it('batches: every row once, in order, at most 64 per batch, errors in their place; readable only once', async () => {
     const lines = ['order_id,total'];
     for (let i = 1; i <= 1000; i++) lines.push(i % 250 === 0 ? `R-${i},1,extra` : `R-${i},${i}`);

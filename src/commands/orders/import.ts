@@ -127,6 +127,9 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       journal = opened.journal;
       resume = opened.state;
     } else {
+      // The report first: if it cannot be written, the journal of an earlier unfinished run
+      // must still be there to resume.
+      report = openReportOf(opts.report);
       if (Journal.exists(journalPath))
         ctx.log.warn(
           `starting over: the journal of an unfinished import at ${journalPath} is replaced (use --resume to continue it instead)`,
@@ -135,13 +138,15 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     }
   }
 
-  try {
-    report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
-  } catch (err) {
-    // Nothing was sent: a new journal goes, a resumed one stays as it was.
-    if (resume) await journal?.close().catch(() => undefined);
-    else await journal?.remove();
-    throw err;
+  if (!report && opts.report) {
+    // Resuming (the journal was checked first, so a refused resume leaves the old report as it
+    // was), or reading stdin (no journal).
+    try {
+      report = openReportOf(opts.report);
+    } catch (err) {
+      await journal?.close().catch(() => undefined);
+      throw err;
+    }
   }
   const job = createOrderImport({
     source,
@@ -322,4 +327,8 @@ async function showProgress(ctx: Context, p: ImportProgress, totalBytes: number 
   const timer = setInterval(() => ctx.out.info(`progress: ${text()}`), NON_TTY_PROGRESS_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+function openReportOf(path: string | undefined): ReportWriter<string> | undefined {
+  return path ? openReport(path, { idColumn: 'order_id' }) : undefined;
 }
