@@ -142,6 +142,11 @@ export interface OrderImportResult {
   problems: RowResult<Outcome>[];
 }
 
+/** The result of an order rejected before sending (unreadable or invalid row). */
+function rejectedRow(work: OrderWork, problem: { code: string; message: string }): RowResult<Outcome> {
+  return { seq: work.seq, line: work.line, id: work.id, outcome: 'rejected', errorCode: problem.code, message: problem.message };
+}
+
 /** Errors that would fail every row the same way: stop instead of rejecting the whole file. */
 function isFatal(err: unknown): boolean {
   return err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403);
@@ -257,18 +262,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
           continue;
         }
         if (work.problem) {
-          finish(
-            {
-              seq: work.seq,
-              line: work.line,
-              id: work.id,
-              outcome: 'rejected',
-              errorCode: work.problem.code,
-              message: work.problem.message,
-            },
-            work,
-            false,
-          );
+          finish(rejectedRow(work, work.problem), work, false);
           continue;
         }
         out.push(work);
@@ -329,14 +323,7 @@ export async function dryRunOrders(
     }
     if (work.problem) {
       summary.rejected++;
-      const r: RowResult<Outcome> = {
-        seq: work.seq,
-        line: work.line,
-        id: work.id,
-        outcome: 'rejected',
-        errorCode: work.problem.code,
-        message: work.problem.message,
-      };
+      const r = rejectedRow(work, work.problem);
       rejected.push(r);
       report?.add(r);
     } else {

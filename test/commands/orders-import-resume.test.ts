@@ -32,6 +32,19 @@ function writeOrders(path: string, n: number, opts: { invalidEvery?: number; rep
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
+/** An import of `file` with its journal at `journal`, interrupted (Ctrl-C) after 150 ms. */
+async function interruptedImport(file: string, journal: string): Promise<void> {
+  await sb.admin.setFaults({ latency_ms: 20 });
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 150);
+  const r = await runCli(['orders', 'import', file, '--journal', journal, '--concurrency', '2'], {
+    env: env(),
+    signal: controller.signal,
+  });
+  await sb.admin.setFaults({});
+  expect(r.code).toBe(130);
+}
+
 describe('svc orders import: interruption and --resume', () => {
   it('Ctrl-C saves progress and exits 130 with the resume command; --resume finishes with the totals of one run', async () => {
     const file = join(tmp.dir, 'orders.csv');
@@ -86,14 +99,7 @@ describe('svc orders import: interruption and --resume', () => {
     const file = join(tmp.dir, 'orders.csv');
     const journal = join(tmp.dir, 'j.journal');
     writeOrders(file, 50);
-    await sb.admin.setFaults({ latency_ms: 20 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const first = await runCli(['orders', 'import', file, '--journal', journal, '--concurrency', '2'], {
-      env: env(),
-      signal: controller.signal,
-    });
-    expect(first.code).toBe(130);
+    await interruptedImport(file, journal);
     writeOrders(file, 51);
     const r = await runCli(['orders', 'import', file, '--journal', journal, '--resume'], { env: env() });
     expect(r.code).toBe(2);
@@ -118,15 +124,7 @@ describe('svc orders import: a run that cannot start leaves no journal', () => {
     const file = join(tmp.dir, 'orders.csv');
     const journal = join(tmp.dir, 'j.journal');
     writeOrders(file, 50);
-    await sb.admin.setFaults({ latency_ms: 20 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const first = await runCli(['orders', 'import', file, '--journal', journal, '--concurrency', '2'], {
-      env: env(),
-      signal: controller.signal,
-    });
-    await sb.admin.setFaults({});
-    expect(first.code).toBe(130);
+    await interruptedImport(file, journal);
     const before = readFileSync(journal, 'utf8');
     const bad = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(tmp.dir, 'no-such-dir', 'r.csv')], {
       env: env(),
