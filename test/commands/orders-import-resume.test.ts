@@ -1,26 +1,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let token: string;
-let tmp: { dir: string; cleanup: () => void };
-const env = () => ({ SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token });
-
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(async () => {
-  await sb.admin.reset();
-  token = await sb.tokenWithAllScopes();
-  tmp = tempConfigDir();
-});
-afterEach(() => tmp.cleanup());
+const suite = cliSuite();
+const env = suite.env;
 
 function writeOrders(path: string, n: number, opts: { invalidEvery?: number; repeatEvery?: number } = {}): void {
   const lines = ['order_id,total,currency,order_date,email'];
@@ -34,26 +19,26 @@ function writeOrders(path: string, n: number, opts: { invalidEvery?: number; rep
 
 /** An import of `file` with its journal at `journal`, interrupted (Ctrl-C) after 150 ms. */
 async function interruptedImport(file: string, journal: string): Promise<void> {
-  await sb.admin.setFaults({ latency_ms: 20 });
+  await suite.sb.admin.setFaults({ latency_ms: 20 });
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 150);
   const r = await runCli(['orders', 'import', file, '--journal', journal, '--concurrency', '2'], {
     env: env(),
     signal: controller.signal,
   });
-  await sb.admin.setFaults({});
+  await suite.sb.admin.setFaults({});
   expect(r.code).toBe(130);
 }
 
 describe('svc orders import: interruption and --resume', () => {
   it('Ctrl-C saves progress and exits 130 with the resume command; --resume finishes with the totals of one run', async () => {
-    const file = join(tmp.dir, 'orders.csv');
-    const report = join(tmp.dir, 'report.csv');
+    const file = join(suite.tmp.dir, 'orders.csv');
+    const report = join(suite.tmp.dir, 'report.csv');
     writeOrders(file, 400, { invalidEvery: 37, repeatEvery: 11 });
-    await sb.admin.setFaults({ latency_ms: 10 });
+    await suite.sb.admin.setFaults({ latency_ms: 10 });
     const controller = new AbortController();
     const timer = setInterval(async () => {
-      const o = await sb.admin.order('R-150');
+      const o = await suite.sb.admin.order('R-150');
       if (o) controller.abort();
     }, 20);
     const first = await runCli(['orders', 'import', file, '--initial-sync', '--report', report, '--concurrency', '8'], {
@@ -70,7 +55,7 @@ describe('svc orders import: interruption and --resume', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/different options: initial_sync was true, now false/);
 
-    await sb.admin.setFaults({});
+    await suite.sb.admin.setFaults({});
     const second = await runCli(['orders', 'import', file, '--initial-sync', '--report', report, '--resume', '--json'], { env: env() });
     expect(second.code).toBe(4);
     const s = JSON.parse(second.stdout);
@@ -88,7 +73,7 @@ describe('svc orders import: interruption and --resume', () => {
     const lines = readFileSync(report, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(401);
     expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: 400 }, (_, i) => i + 2));
-    for (let i = 1; i <= 400; i++) if (i % 37 !== 0 && i % 11 !== 0) expect(await sb.admin.order(`R-${i}`), `R-${i}`).toBeDefined();
+    for (let i = 1; i <= 400; i++) if (i % 37 !== 0 && i % 11 !== 0) expect(await suite.sb.admin.order(`R-${i}`), `R-${i}`).toBeDefined();
     // Finished: the journal is gone, so resuming again has nothing to do.
     const again = await runCli(['orders', 'import', file, '--initial-sync', '--report', report, '--resume'], { env: env() });
     expect(again.code).toBe(2);
@@ -96,8 +81,8 @@ describe('svc orders import: interruption and --resume', () => {
   });
 
   it('refuses to resume from a journal made from a different file', async () => {
-    const file = join(tmp.dir, 'orders.csv');
-    const journal = join(tmp.dir, 'j.journal');
+    const file = join(suite.tmp.dir, 'orders.csv');
+    const journal = join(suite.tmp.dir, 'j.journal');
     writeOrders(file, 50);
     await interruptedImport(file, journal);
     writeOrders(file, 51);
@@ -109,10 +94,10 @@ describe('svc orders import: interruption and --resume', () => {
 
 describe('svc orders import: a run that cannot start leaves no journal', () => {
   it('without credentials: exit 3, no journal, and the next run does not warn about an unfinished import', async () => {
-    const file = join(tmp.dir, 'orders.csv');
+    const file = join(suite.tmp.dir, 'orders.csv');
     writeOrders(file, 5);
-    const journalsDir = join(tmp.dir, 'data', 'journals');
-    const r = await runCli(['orders', 'import', file], { env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl } });
+    const journalsDir = join(suite.tmp.dir, 'data', 'journals');
+    const r = await runCli(['orders', 'import', file], { env: { SVC_CONFIG_DIR: suite.tmp.dir, SVC_BASE_URL: suite.sb.baseUrl } });
     expect(r.code).toBe(3);
     expect(existsSync(journalsDir) ? readdirSync(journalsDir) : []).toEqual([]);
     const ok = await runCli(['orders', 'import', file], { env: env() });
@@ -121,12 +106,12 @@ describe('svc orders import: a run that cannot start leaves no journal', () => {
   });
 
   it('when the report cannot be written, the journal of an earlier unfinished run is kept', async () => {
-    const file = join(tmp.dir, 'orders.csv');
-    const journal = join(tmp.dir, 'j.journal');
+    const file = join(suite.tmp.dir, 'orders.csv');
+    const journal = join(suite.tmp.dir, 'j.journal');
     writeOrders(file, 50);
     await interruptedImport(file, journal);
     const before = readFileSync(journal, 'utf8');
-    const bad = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(tmp.dir, 'no-such-dir', 'r.csv')], {
+    const bad = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(suite.tmp.dir, 'no-such-dir', 'r.csv')], {
       env: env(),
     });
     expect(bad.code).not.toBe(0);
@@ -137,14 +122,14 @@ describe('svc orders import: a run that cannot start leaves no journal', () => {
   });
 
   it('when the report cannot be written: a new journal is removed', async () => {
-    const file = join(tmp.dir, 'orders.csv');
-    const journal = join(tmp.dir, 'j.journal');
+    const file = join(suite.tmp.dir, 'orders.csv');
+    const journal = join(suite.tmp.dir, 'j.journal');
     writeOrders(file, 5);
-    const r = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(tmp.dir, 'no-such-dir', 'r.csv')], {
+    const r = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(suite.tmp.dir, 'no-such-dir', 'r.csv')], {
       env: env(),
     });
     expect(r.code).not.toBe(0);
     expect(existsSync(journal)).toBe(false);
-    expect(await sb.admin.order('R-1')).toBeUndefined();
+    expect(await suite.sb.admin.order('R-1')).toBeUndefined();
   });
 });

@@ -1,28 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const fixture = (name: string) => join(import.meta.dirname, '../../fixtures', name);
 
-let sb: TestSandbox;
-let token: string;
-let tmp: { dir: string; cleanup: () => void };
-const env = () => ({ SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token });
-
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(async () => {
-  await sb.admin.reset();
-  token = await sb.tokenWithAllScopes();
-  tmp = tempConfigDir();
-});
-afterEach(() => tmp.cleanup());
+const suite = cliSuite();
+const env = suite.env;
 
 function parseReport(path: string): Array<Record<string, string>> {
   const [head, ...rows] = readFileSync(path, 'utf8').trimEnd().split('\n');
@@ -35,7 +20,7 @@ function parseReport(path: string): Array<Record<string, string>> {
 
 describe('svc orders import', () => {
   it('reports exact counts on a mixed file (new, repeated, invalid rows) and exits 4', async () => {
-    const report = join(tmp.dir, 'report.csv');
+    const report = join(suite.tmp.dir, 'report.csv');
     const r = await runCli(['orders', 'import', fixture('orders-mixed.csv'), '--json', '--report', report, '--concurrency', '8'], {
       env: env(),
     });
@@ -65,9 +50,9 @@ describe('svc orders import', () => {
     expect(rows[8]?.message).toMatch(/^phone: is required when accepts_sms_marketing/);
     expect(rows[11]?.message).toMatch(/^total: has 3 decimals/);
     expect(rows[12]?.message).toMatch(/^accepts_email_marketing: must be true\/false/);
-    const m1 = await sb.admin.order('M-1');
+    const m1 = await suite.sb.admin.order('M-1');
     expect(m1?.total).toBe('59.90');
-    const m9 = await sb.admin.order('M-9');
+    const m9 = await suite.sb.admin.order('M-9');
     expect(m9?.order_date).toMatch(/^2024-03-09T14:30:00/);
     expect(m9?.total).toBe('15.50');
   });
@@ -78,11 +63,11 @@ describe('svc orders import', () => {
     expect(r.stdout).toBe('rows\t1007\ncreated\t985\nupdated\t14\nunconfirmed\t0\nrejected\t8\nfailed\t0\nresumed\t0\n');
     expect(r.stderr).toContain('line 101 (SO-90001): rejected invalid_row: total: must be a decimal');
     expect(r.stderr).toContain('error: 8 row(s) rejected and 0 failed out of 1007');
-    expect(await sb.admin.outbox()).toEqual([]);
+    expect(await suite.sb.admin.outbox()).toEqual([]);
   });
 
   it('imports a file twice: all 201, then all 200', async () => {
-    const file = join(tmp.dir, 'twice.csv');
+    const file = join(suite.tmp.dir, 'twice.csv');
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 60; i++) lines.push(`T-${i},${i}.00,EUR,2024-01-${String((i % 28) + 1).padStart(2, '0')},c${i % 7}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
@@ -95,12 +80,12 @@ describe('svc orders import', () => {
   });
 
   it('sends a repeated order_id one at a time under concurrency 32: exactly one 201', async () => {
-    const file = join(tmp.dir, 'dups.csv');
+    const file = join(suite.tmp.dir, 'dups.csv');
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 40; i++) lines.push(`D-1,${i}.00,EUR,2024-01-01,dup@example.com`);
     for (let i = 1; i <= 40; i++) lines.push(`E-${i},1.00,EUR,2024-01-01,e@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const report = join(tmp.dir, 'r.csv');
+    const report = join(suite.tmp.dir, 'r.csv');
     const r = await runCli(['orders', 'import', file, '--json', '--concurrency', '32', '--report', report], { env: env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 80, created: 41, updated: 39 });
@@ -108,13 +93,13 @@ describe('svc orders import', () => {
     expect(d[0]).toMatchObject({ line: '2', outcome: 'created' });
     expect(d.slice(1).every((x) => x.outcome === 'updated')).toBe(true);
     // the last line in the file wins
-    expect((await sb.admin.order('D-1'))?.total).toBe('40.00');
+    expect((await suite.sb.admin.order('D-1'))?.total).toBe('40.00');
   });
 });
 
 describe('svc orders import: CSV shapes', () => {
   const run = (file: string, extra: string[] = []) =>
-    runCli(['orders', 'import', file, '--json', '--report', join(tmp.dir, 'r.csv'), ...extra], { env: env() });
+    runCli(['orders', 'import', file, '--json', '--report', join(suite.tmp.dir, 'r.csv'), ...extra], { env: env() });
   const csv = (name: string) => fixture(`csv/${name}`);
 
   it('reads BOM + CRLF, semicolons with decimal commas, tabs and UTF-16LE', async () => {
@@ -128,16 +113,16 @@ describe('svc orders import: CSV shapes', () => {
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout), name).toMatchObject({ rows: n, created: n, rejected: 0 });
     }
-    expect((await sb.admin.order('S-1'))?.total).toBe('49.90');
-    expect((await sb.admin.order('S-2'))?.phone).toBe('+49301234567');
-    expect((await sb.admin.order('B-2'))?.total).toBe('1234.50');
+    expect((await suite.sb.admin.order('S-1'))?.total).toBe('49.90');
+    expect((await suite.sb.admin.order('S-2'))?.phone).toBe('+49301234567');
+    expect((await suite.sb.admin.order('B-2'))?.total).toBe('1234.50');
   });
 
   it('rejects ragged rows and an unclosed quote naming the physical line, and goes on', async () => {
     const r = await run(csv('ragged.csv'));
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 5, created: 3, rejected: 2 });
-    const rows = parseReport(join(tmp.dir, 'r.csv'));
+    const rows = parseReport(join(suite.tmp.dir, 'r.csv'));
     expect(rows.map((x) => [x.line, x.order_id, x.outcome, x.error_code])).toEqual([
       ['2', 'R-1', 'created', ''],
       ['3', 'R-2', 'rejected', 'ragged_row'],
@@ -148,11 +133,11 @@ describe('svc orders import: CSV shapes', () => {
     const u = await run(csv('unclosed-quote.csv'));
     expect(u.code).toBe(4);
     expect(JSON.parse(u.stdout)).toMatchObject({ rows: 2, created: 1, rejected: 1 });
-    expect(parseReport(join(tmp.dir, 'r.csv'))[1]).toMatchObject({ line: '3', outcome: 'rejected', error_code: 'unclosed_quote' });
+    expect(parseReport(join(suite.tmp.dir, 'r.csv'))[1]).toMatchObject({ line: '3', outcome: 'rejected', error_code: 'unclosed_quote' });
   });
 
   it('refuses a header without the required columns before sending (exit 2), hinting at the delimiter', async () => {
-    const file = join(tmp.dir, 'pipes.csv');
+    const file = join(suite.tmp.dir, 'pipes.csv');
     writeFileSync(file, 'order_id|total|currency|order_date|email\nP-1|1.00|EUR|2024-01-01|p@example.com\n');
     const r = await runCli(['orders', 'import', file], { env: env() });
     expect(r.code).toBe(2);
@@ -183,16 +168,16 @@ describe('svc orders import: CSV shapes', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, created: 3 });
-    expect(await sb.admin.order('SH-1002')).toMatchObject({ total: '1234.50', accepts_email_marketing: false });
-    expect(await sb.admin.order('SH-1003')).toMatchObject({ phone: '+4915123456789' });
-    expect((await sb.admin.order('SH-1001'))?.order_date).toMatch(/^2024-05-01T09:30:00/);
+    expect(await suite.sb.admin.order('SH-1002')).toMatchObject({ total: '1234.50', accepts_email_marketing: false });
+    expect(await suite.sb.admin.order('SH-1003')).toMatchObject({ phone: '+4915123456789' });
+    expect((await suite.sb.admin.order('SH-1001'))?.order_date).toMatch(/^2024-05-01T09:30:00/);
   });
 
   it('groups consecutive rows of one order_id into line items; rows counts orders, lines counts lines', async () => {
     const r = await run(csv('line-items.csv'));
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toEqual({ rows: 4, lines: 6, created: 2, updated: 1, unconfirmed: 0, rejected: 1, failed: 0, resumed: 0 });
-    const rows = parseReport(join(tmp.dir, 'r.csv'));
+    const rows = parseReport(join(suite.tmp.dir, 'r.csv'));
     expect(rows.map((x) => [x.line, x.order_id, x.outcome])).toEqual([
       ['2', 'L-1', 'created'],
       ['4', 'L-2', 'created'],
@@ -200,7 +185,7 @@ describe('svc orders import: CSV shapes', () => {
       ['7', 'L-1', 'updated'],
     ]);
     expect(rows[2]?.message).toMatch(/line item on line 5\.quantity.*line item on line 6\.price/);
-    expect((await sb.admin.order('L-1'))?.line_items).toEqual([{ sku: 'MUG-1', name: 'Mug', quantity: 4, price: '7.50' }]);
+    expect((await suite.sb.admin.order('L-1'))?.line_items).toEqual([{ sku: 'MUG-1', name: 'Mug', quantity: 4, price: '7.50' }]);
   });
 
   it('reads stdin with -', async () => {
@@ -222,29 +207,29 @@ describe('svc orders import: CSV shapes', () => {
       { order_id: 'M-2', lines: [3, 12] },
     ]);
     expect(doc.rejected_rows[0]).toMatchObject({ line: 6, order_id: 'M-4' });
-    expect(await sb.admin.order('M-1')).toBeUndefined();
+    expect(await suite.sb.admin.order('M-1')).toBeUndefined();
     const human = await runCli(['orders', 'import', fixture('orders-mixed.csv'), '--dry-run'], { env: env() });
     expect(human.stdout).toMatch(/M-1: lines 2, 5/);
     expect(human.stdout).toMatch(/line 6 \(M-4\): total: /);
   });
 
   it('with --initial-sync leaves the outbox empty while contact statistics change', async () => {
-    const file = join(tmp.dir, 'hist.csv');
+    const file = join(suite.tmp.dir, 'hist.csv');
     writeFileSync(
       file,
       'order_id,total,currency,order_date,email\nH-1,10.00,EUR,2023-01-01,stat@example.com\nH-2,15.50,EUR,2023-02-01,stat@example.com\n',
     );
     const r = await runCli(['orders', 'import', file, '--initial-sync', '--json'], { env: env() });
     expect(r.code).toBe(0);
-    expect(await sb.admin.outbox()).toEqual([]);
+    expect(await suite.sb.admin.outbox()).toEqual([]);
     const c = await runCli(['contacts', 'list', '--email', 'stat@example.com', '--json'], { env: env() });
     const [contact] = JSON.parse(c.stdout);
     expect(contact).toMatchObject({ orders_count: 2, total_spent: { EUR: '25.50' } });
-    expect((await sb.admin.order('H-1'))?.initial_sync).toBe(true);
+    expect((await suite.sb.admin.order('H-1'))?.initial_sync).toBe(true);
     // without --initial-sync the same kind of import triggers flows
     writeFileSync(file, 'order_id,total,currency,order_date,email\nH-3,1.00,EUR,2023-03-01,stat@example.com\n');
     await runCli(['orders', 'import', file, '--json'], { env: env() });
-    expect((await sb.admin.outbox()).length).toBeGreaterThan(0);
+    expect((await suite.sb.admin.outbox()).length).toBeGreaterThan(0);
   });
 });
 
@@ -263,7 +248,7 @@ describe('svc orders import: terminal output', () => {
 
   it('refuses usage errors before reading credentials or sending (exit 2)', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['orders', 'import', join(tmp.dir, 'missing.csv')], /no such file/],
+      [['orders', 'import', join(suite.tmp.dir, 'missing.csv')], /no such file/],
       [['orders', 'import', '-', '--resume'], /--resume needs a file/],
       [['orders', 'import', '-', '--integration-token-stdin'], /cannot be used when the CSV comes from stdin/],
       [['orders', 'import', fixture('orders-mixed.csv'), '--delimiter', ';;'], /one character/],
@@ -272,7 +257,7 @@ describe('svc orders import: terminal output', () => {
       [['orders', 'import', fixture('orders-mixed.csv'), '--concurrency', '0'], /positive integer/],
     ];
     for (const [argv, message] of cases) {
-      const r = await runCli(argv, { env: { SVC_CONFIG_DIR: tmp.dir } });
+      const r = await runCli(argv, { env: { SVC_CONFIG_DIR: suite.tmp.dir } });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     }

@@ -1,27 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let token: string;
-let tmp: { dir: string; cleanup: () => void };
-const env = (extra: Record<string, string> = {}) => ({ SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token, ...extra });
+const suite = cliSuite();
+const env = suite.env;
 const base = ['orders', 'upsert', '--order-id', 'U-1', '--total', '49.9', '--currency', 'eur', '--order-date', '2024-03-01'];
-
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(async () => {
-  await sb.admin.reset();
-  token = await sb.tokenWithAllScopes();
-  tmp = tempConfigDir();
-});
-afterEach(() => tmp.cleanup());
 
 describe('svc orders upsert', () => {
   it('creates (201) then updates (200), in the contract JSON shape', async () => {
@@ -49,8 +34,8 @@ describe('svc orders upsert', () => {
   });
 
   it('reads the order as JSON from --input - and sends the integration token from the environment', async () => {
-    const integration = await sb.admin.createIntegration('Shop');
-    await sb.admin.createIntegration('Other');
+    const integration = await suite.sb.admin.createIntegration('Shop');
+    await suite.sb.admin.createIntegration('Other');
     const order = {
       order_id: 'U-2',
       total: '10.00',
@@ -79,9 +64,9 @@ describe('svc orders upsert', () => {
   });
 
   it('reads the integration token from stdin with --integration-token-stdin', async () => {
-    const integration = await sb.admin.createIntegration('Shop');
-    await sb.admin.createIntegration('Other');
-    const file = join(tmp.dir, 'o.json');
+    const integration = await suite.sb.admin.createIntegration('Shop');
+    await suite.sb.admin.createIntegration('Other');
+    const file = join(suite.tmp.dir, 'o.json');
     writeFileSync(file, JSON.stringify({ order_id: 'U-4', total: 1, currency: 'EUR', order_date: '2024-03-01', email: 'y@example.com' }));
     const r = await runCli(['orders', 'upsert', '--input', file, '--integration-token-stdin', '--json'], {
       env: env(),
@@ -117,6 +102,6 @@ describe('svc orders upsert', () => {
     const sms = await runCli([...base, '--email', 'a@example.com', '--accepts-sms-marketing'], { env: env() });
     expect(sms.code).toBe(2);
     expect(sms.stderr).toMatch(/--phone is required when accepts_sms_marketing/);
-    expect(await sb.admin.order('U-1')).toBeUndefined();
+    expect(await suite.sb.admin.order('U-1')).toBeUndefined();
   });
 });
