@@ -256,28 +256,7 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       lineItems: input.line_items !== undefined ? JSON.stringify(input.line_items) : (prev?.line_items ?? null),
     };
     const contact = buyer ?? matchContact(d, businessId, merged, input.email !== undefined);
-    if (prev === undefined) {
-      d.db.run(
-        INSERT_ORDER,
-        input.total,
-        input.currency,
-        orderDate,
-        orderTs,
-        merged.email,
-        merged.phone,
-        merged.aem,
-        merged.asm,
-        merged.initialSync,
-        merged.lineItems,
-        contact.id,
-        integrationId,
-        now,
-        now,
-        businessId,
-        input.order_id,
-      );
-      return created(d, businessId, input, merged, contact, integrationId, now, orderDate, orderTs);
-    }
+    // The columns both statements write, in the order of INSERT_ORDER and of the UPDATE below.
     const params = [
       input.total,
       input.currency,
@@ -293,6 +272,10 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       integrationId,
       now,
     ];
+    if (prev === undefined) {
+      d.db.run(INSERT_ORDER, ...params, now, businessId, input.order_id);
+      return created(d, businessId, input, merged, contact, integrationId, now, orderDate, orderTs);
+    }
     d.db.run(
       `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
            accepts_sms_marketing = ?, initial_sync = ?, line_items = ?, contact_id = ?, integration_id = ?, updated_at = ?
