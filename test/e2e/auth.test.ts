@@ -2,31 +2,15 @@
  * The built CLI as a child process: a secret piped on stdin (never in argv), and two processes
  * renewing an expired token at the same moment both ending with a working token.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { spawnSvc } from '../helpers/spawn-cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-
-function svc(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+/** The CLI with the user's HOME, `env` and a secret on stdin. */
+const svc = (args: string[], env: Record<string, string>, stdin?: string) =>
+  spawnSvc(args, { HOME: process.env.HOME ?? '', ...env }, { stdin });
 
 let sb: TestSandbox;
 let cfg: { dir: string; cleanup: () => void };

@@ -7,11 +7,9 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/run-cli.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { ensureBuilt, root } from '../helpers/spawn-cli.js';
 
 interface Step {
   name: string;
@@ -60,12 +58,7 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
 let tmp: { dir: string; cleanup: () => void };
 let pids: string;
 
-beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'main.js'))) {
-    const { execFileSync } = await import('node:child_process');
-    execFileSync(process.execPath, [join(root, 'build.mjs')], { cwd: root });
-  }
-}, 60_000);
+beforeAll(ensureBuilt, 60_000);
 
 beforeEach(() => {
   tmp = tempConfigDir();

@@ -2,58 +2,19 @@
  * The built `svc events send` as a CI job runs it: a child process with pipes (no TTY), only
  * environment credentials, no config file. Needs `node build.mjs` first (npm test does it).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'svc.js');
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svc(
-  args: string[],
-  env: Record<string, string>,
-  opts: { stdin?: string; onSpawn?: (kill: (s: NodeJS.Signals) => void) => void } = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? '');
-    opts.onSpawn?.((s) => child.kill(s));
-  });
-}
+const svc = spawnSvc;
 
 let sb: TestSandbox;
 let cfg: { dir: string; cleanup: () => void };
 
-beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'main.js'))) {
-    const { execFileSync } = await import('node:child_process');
-    execFileSync(process.execPath, [join(root, 'build.mjs')], { cwd: root });
-  }
-}, 60_000);
+beforeAll(ensureBuilt, 60_000);
 
 beforeEach(async () => {
   sb = await withSandbox();
@@ -129,19 +90,18 @@ describe('spawned svc events send, CI style', () => {
       `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'slow', email: `s${i}@example.com` })).join('\n')}\n`,
     );
     await sb.admin.setFaults({ latency_ms: 100 });
-    let poll: NodeJS.Timeout | undefined;
     const r = await svc(['events', 'send', '--file', file, '--concurrency', '4', '--json'], env, {
       // Interrupt once events are flowing (not at a fixed time: start-up is slow on a busy machine).
       onSpawn: (kill) => {
-        poll = setInterval(async () => {
+        const poll = setInterval(async () => {
           if ((await sb.admin.outbox({ type: 'flow_run' })).length >= 8) {
             clearInterval(poll);
             kill('SIGINT');
           }
         }, 50);
+        return () => clearInterval(poll);
       },
     });
-    clearInterval(poll);
     await sb.admin.setFaults({});
     expect(r.code).toBe(130);
     const s = JSON.parse(r.stdout);

@@ -3,59 +3,18 @@
  * halfway (no chance to save anything), then `--resume`; and SIGINT (Ctrl-C) saving progress.
  * Needs `node build.mjs` first (npm test does it).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'svc.js');
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svc(args: string[], env: Record<string, string>, onSpawn?: (kill: (s: NodeJS.Signals) => void) => () => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    let cleanup = () => {};
-    child.on('close', (code, signal) => {
-      cleanup();
-      resolve({ code, signal, stdout, stderr });
-    });
-    child.stdin.end();
-    if (onSpawn) cleanup = onSpawn((s) => child.kill(s));
-  });
-}
+import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
 
 let sb: TestSandbox;
 let cfg: { dir: string; cleanup: () => void };
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'main.js'))) {
-    const { execFileSync } = await import('node:child_process');
-    execFileSync(process.execPath, [join(root, 'build.mjs')], { cwd: root });
-  }
-}, 60_000);
+beforeAll(ensureBuilt, 60_000);
 
 beforeEach(async () => {
   sb = await withSandbox();
@@ -102,10 +61,12 @@ describe('e2e: svc orders import', () => {
     const report = join(cfg.dir, 'report.csv');
     writeOrders(file);
     await sb.admin.setFaults({ latency_ms: 5 });
-    const killed = await svc(['orders', 'import', file, '--report', report, '--concurrency', '8'], env, killWhenStored('K-501', 'SIGKILL'));
+    const killed = await spawnSvc(['orders', 'import', file, '--report', report, '--concurrency', '8'], env, {
+      onSpawn: killWhenStored('K-501', 'SIGKILL'),
+    });
     expect(killed.signal).toBe('SIGKILL');
     await sb.admin.setFaults({});
-    const resumed = await svc(['orders', 'import', file, '--report', report, '--resume', '--json'], env);
+    const resumed = await spawnSvc(['orders', 'import', file, '--report', report, '--resume', '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     const s = JSON.parse(resumed.stdout);
     // Uninterrupted: 1000 rows, 900 created, 100 updated (every tenth line repeats an earlier id).
@@ -127,12 +88,12 @@ describe('e2e: svc orders import', () => {
     const file = join(cfg.dir, 'orders.csv');
     writeOrders(file);
     await sb.admin.setFaults({ latency_ms: 5 });
-    const r = await svc(['orders', 'import', file, '--concurrency', '4'], env, killWhenStored('K-101', 'SIGINT'));
+    const r = await spawnSvc(['orders', 'import', file, '--concurrency', '4'], env, { onSpawn: killWhenStored('K-101', 'SIGINT') });
     expect(r.code, r.stdout + r.stderr).toBe(130);
     expect(r.stderr).toMatch(/interrupted after \d+ finished row\(s\); progress saved in /);
     expect(r.stderr).toContain(`continue with: svc orders import ${file} --resume --concurrency 4`);
     await sb.admin.setFaults({});
-    const resumed = await svc(['orders', 'import', file, '--resume', '--concurrency', '4', '--json'], env);
+    const resumed = await spawnSvc(['orders', 'import', file, '--resume', '--concurrency', '4', '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: N, rejected: 0, failed: 0 });
     expect(JSON.parse(resumed.stdout).resumed).toBeGreaterThanOrEqual(90);
