@@ -3,16 +3,15 @@
  * answering the confirmation prompt with keys; and through real pipes, where --yes is required.
  * The tmux part is skipped when tmux is not installed.
  */
-import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/contract/types.js';
 import { type ContactsFixture, contactsFixture } from '../commands/contacts-fixture.js';
+import { root, spawnSvc } from '../helpers/spawn-cli.js';
+import { exitOf, hasTmux, killSession, startSvc, tmux, waitFor } from '../helpers/tmux.js';
 
-const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../../dist/main.js', import.meta.url)));
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const built = existsSync(join(root, 'dist', 'main.js'));
 
 let fx: ContactsFixture;
 beforeAll(async () => {
@@ -22,53 +21,18 @@ afterAll(async () => {
   await fx?.close();
 });
 
-function svcPiped(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...fx.env } },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function tmux(args: string[]): string {
-  const r = spawnSync('tmux', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-/** Polls the pane until `pattern` shows (at most `ms`). */
-async function waitFor(session: string, pattern: RegExp, ms = 20_000): Promise<string> {
-  const until = Date.now() + ms;
-  let screen = '';
-  while (Date.now() < until) {
-    screen = tmux(['capture-pane', '-p', '-t', session]);
-    if (pattern.test(screen)) return screen;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${pattern} in:\n${screen}`);
-}
+const svcPiped = (args: string[]) => spawnSvc(args, { HOME: process.env.HOME ?? '', ...fx.env });
 
 /** Runs `svc contacts delete ID` in a tmux pane, answers `key`, returns the screen and exit code. */
 async function deleteInTerminal(id: string, key: string): Promise<{ screen: string; code: number }> {
-  const session = `svc-contacts-${process.pid}-${Date.now()}`;
-  const envArgs = Object.entries({ ...fx.env, CI: '', NO_COLOR: '1' }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const cmd = `'${process.execPath}' '${bin}' contacts delete ${id}; echo "EXIT=$?"; sleep 30`;
-  tmux(['new-session', '-d', '-s', session, '-x', '120', '-y', '20', ...envArgs, cmd]);
+  const session = startSvc(['contacts', 'delete', id], { ...fx.env, CI: '', NO_COLOR: '1' }, { cols: 120, rows: 20 });
   try {
     const prompt = await waitFor(session, /Delete contact .*\? .*\(y\/N\)/);
     expect(prompt).toContain(id);
     tmux(['send-keys', '-t', session, key, 'Enter']);
-    const screen = await waitFor(session, /EXIT=\d+/);
-    const code = Number(/EXIT=(\d+)/.exec(screen)?.[1]);
-    return { screen, code };
+    return await exitOf(session);
   } finally {
-    spawnSync('tmux', ['kill-session', '-t', session]);
+    killSession(session);
   }
 }
 

@@ -1,0 +1,73 @@
+/**
+ * The built CLI in a real pseudo-terminal (tmux, from Debian's package): start a command in a
+ * detached session, read the screen with capture-pane, type with send-keys. Tests using it skip
+ * themselves when tmux is missing (`hasTmux`).
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { root } from './spawn-cli.js';
+
+export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const bin = join(root, 'bin', 'svc.js');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function tmux(args: string[]): string {
+  const r = spawnSync('tmux', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The visible screen of the session. */
+export function screen(session: string): string {
+  return tmux(['capture-pane', '-p', '-t', session]);
+}
+
+/** Polls the screen until `pattern` shows (at most `ms`); returns that screen. */
+export async function waitFor(session: string, pattern: RegExp, ms = 20_000): Promise<string> {
+  const until = Date.now() + ms;
+  let shown = '';
+  while (Date.now() < until) {
+    shown = screen(session);
+    if (pattern.test(shown)) return shown;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${pattern} in:\n${shown}`);
+}
+
+/**
+ * Starts `svc ARGS` (arguments are single-quoted for the shell) in a new session of the given
+ * size with `env`, followed by `echo "EXIT=$?"` so a test can read the exit code off the screen.
+ * Returns the session name; end it with killSession.
+ */
+export function startSvc(
+  args: string[],
+  env: Record<string, string>,
+  size: { cols: number; rows: number } = { cols: 150, rows: 30 },
+): string {
+  const session = `svc-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const quoted = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  tmux([
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    String(size.cols),
+    '-y',
+    String(size.rows),
+    ...envArgs,
+    `${quoted}; echo "EXIT=$?"; sleep 30`,
+  ]);
+  return session;
+}
+
+/** Waits for the EXIT= line startSvc prints; returns the screen and the exit code. */
+export async function exitOf(session: string, ms = 30_000): Promise<{ screen: string; code: number }> {
+  const shown = await waitFor(session, /EXIT=\d+/, ms);
+  return { screen: shown, code: Number(/EXIT=(\d+)/.exec(shown)?.[1]) };
+}
+
+export function killSession(session: string): void {
+  spawnSync('tmux', ['kill-session', '-t', session]);
+}
