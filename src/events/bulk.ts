@@ -6,7 +6,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
-import { createScheduler } from '../importer/scheduler.js';
+import { createScheduler } from '../bulk/scheduler.js';
 import { type LineOptions, loadNormalizePhone, type ParsedLine, parseEventLine, type RawLine } from './ndjson.js';
 import { classifyFatalError, classifySendError, isFatalSendError, type LineResult } from './outcome.js';
 

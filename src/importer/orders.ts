@@ -8,10 +8,10 @@ import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.
 import type { ApiClient, RetryInfo } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
-import type { Journal, ResumeState } from './journal.js';
+import type { Journal, ResumeState } from '../bulk/journal.js';
 import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
-import { countOutcome, emptySummary, type Outcome, type ReportWriter, type RowResult, type Summary } from './report.js';
-import { createScheduler, type SchedulerStats } from './scheduler.js';
+import { countOutcome, emptySummary, type Outcome, type ReportWriter, type RowResult, type Summary } from '../bulk/report.js';
+import { createScheduler, type SchedulerStats } from '../bulk/scheduler.js';
 
 /** One order to send (or a row already known to be rejected). */
 export interface OrderWork {

@@ -3,8 +3,8 @@
  * warnings and errors go to stderr. Human formats only on a TTY.
  */
 import { stringify } from 'csv-stringify/sync';
+import { toCsvCell } from '../util/csv-cell.js';
 import type { Colors } from './color.js';
-import { toCsvCell } from './csv.js';
 import { OUTPUT_FORMATS } from './formats.js';
 import type { IOStreams, TerminalPolicy } from './streams.js';
 

@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { ApiError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
 import { Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { escapeFormula } from '../../io/csv.js';
+import { escapeFormula } from '../../util/csv-cell.js';
 import { readAll } from '../auth/shared.js';
 
 export interface IdLine {

@@ -15,7 +15,7 @@ import { type BulkSummary, sendEventLines, sendOne } from '../../events/bulk.js'
 import { readLineBatches } from '../../events/ndjson.js';
 import type { EventOutcome, LineResult } from '../../events/outcome.js';
 import { mergeProperties, PropError, type Properties, parseProps } from '../../events/props.js';
-import { openReport, type ReportWriter } from '../../importer/report.js';
+import { openReport, type ReportWriter } from '../../bulk/report.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
 
 export interface SendOptions {

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileFingerprint, Journal, type JournalIdentity } from '../../src/importer/journal.js';
+import { fileFingerprint, Journal, type JournalIdentity } from '../../src/bulk/journal.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScheduler } from '../../src/importer/scheduler.js';
+import { createScheduler } from '../../src/bulk/scheduler.js';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -17,7 +17,7 @@
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import { toCsvCell } from '../io/csv.js';
+import { toCsvCell } from '../util/csv-cell.js';
 
 export const OUTCOMES = ['created', 'updated', 'unconfirmed', 'rejected', 'failed'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
