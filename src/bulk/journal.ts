@@ -19,7 +19,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { RowResult } from './report.js';
+import type { RowResult } from './outcome.js';
 
 export interface JournalIdentity {
   kind: string;

@@ -1,65 +1,13 @@
 /**
- * The bulk report (CSV) and summary counters, shared by `orders import` and `events send --file`.
- * STABLE EXPORTS (others import them):
- *
- *   OUTCOMES, Outcome                      'created' | 'updated' | 'unconfirmed' | 'rejected' | 'failed'
- *   RowResult                              one input row's outcome: seq (1-based, contiguous), line, id, …
- *   Summary, emptySummary(), countOutcome(summary, outcome)
- *   reportHeader(idColumn)                 ['line', idColumn, 'outcome', 'status', 'error_code', 'message']
- *   reportRecord(result)                   the CSV cells of one result, formula-escaped
- *   ReportWriter / openReport(path, { idColumn })
- *     writer.add(result)   accepts results in any order, writes them in `seq` order (a reorder
- *                          buffer holds only the results that finished ahead of a slower one)
- *     writer.close()       flushes; throws if a seq is missing (a bug, never silent)
- *
- * Cells are escaped against spreadsheet formula injection with src/io/csv.ts, the same way as
- * `contacts list --format csv`; quoting is csv-stringify's.
+ * The bulk report: one CSV line per input row, in input order (`line,<id>,outcome,status,
+ * error_code,message`), whatever order the rows finish in. Cells are escaped against spreadsheet
+ * formula injection (util/csv-cell.ts), the same way as `contacts list --format csv`; quoting is
+ * csv-stringify's.
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { toCsvCell } from '../util/csv-cell.js';
-
-export const OUTCOMES = ['created', 'updated', 'unconfirmed', 'rejected', 'failed'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
-/** The outcome of one input row (or one order made of several lines). */
-export interface RowResult<O extends string = Outcome> {
-  /** Position among the rows (1-based, contiguous): the report's order. */
-  seq: number;
-  /** Physical line of the file where the row starts (1 = the header line). */
-  line: number;
-  /** The row's key (order_id, event_id…), empty when the row has none. */
-  id: string;
-  outcome: O;
-  /** HTTP status when the service answered. */
-  status?: number;
-  /** The service's error code, or a client-side one (`invalid_row`, `network_error`…). */
-  errorCode?: string;
-  message?: string;
-}
-
-/** The contract's summary: the five outcomes add up to `rows`; `resumed` counts rows an earlier run finished. */
-export interface Summary {
-  rows: number;
-  created: number;
-  updated: number;
-  unconfirmed: number;
-  rejected: number;
-  failed: number;
-  resumed: number;
-  /** Data lines, when several lines can form one row (orders with line items). */
-  lines?: number;
-}
-
-export function emptySummary(): Summary {
-  return { rows: 0, created: 0, updated: 0, unconfirmed: 0, rejected: 0, failed: 0, resumed: 0 };
-}
-
-/** Adds one finished row to the summary. */
-export function countOutcome(summary: Summary, outcome: Outcome): void {
-  summary.rows++;
-  summary[outcome]++;
-}
+import type { Outcome, RowResult } from './outcome.js';
 
 export function reportHeader(idColumn: string): string[] {
   return ['line', idColumn, 'outcome', 'status', 'error_code', 'message'];

@@ -4,11 +4,12 @@
  * result goes to `onResult`, the totals come back as a BulkSummary.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
+import { isFatalForRun } from '../bulk/classify.js';
+import { createScheduler } from '../bulk/scheduler.js';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
-import { createScheduler } from '../bulk/scheduler.js';
 import { type LineOptions, loadNormalizePhone, type ParsedLine, parseEventLine, type RawLine } from './ndjson.js';
-import { classifyFatalError, classifySendError, isFatalSendError, type LineResult } from './outcome.js';
+import { classifyFatalError, classifySendError, type LineResult } from './outcome.js';
 
 /** The one client call the bulk sender needs (ApiClient satisfies it). */
 export interface EventSender {
@@ -69,7 +70,7 @@ export async function sendOne(client: EventSender, event: EventInput, line: numb
     }
     return { line, eventType: event.event_type, outcome: 'accepted', status: res.status, id: res.body.id };
   } catch (err) {
-    if (isFatalSendError(err)) throw err;
+    if (isFatalForRun(err)) throw err;
     return { line, eventType: event.event_type, ...classifySendError(err) };
   }
 }
@@ -190,7 +191,7 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
   try {
     await scheduler.runBatches(drained, (item, settled) => {
       if (settled.ok) return count(settled.value, item.raw, item.seq);
-      if (!isFatalSendError(settled.error)) throw settled.error;
+      if (!isFatalForRun(settled.error)) throw settled.error;
       // Refused before processing (401/403, credentials): this line failed; so will every later
       // one, so stop here. The lines in flight settle and are counted, so the summary says
       // exactly which lines were sent.
@@ -199,7 +200,7 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
       throw settled.error;
     });
   } catch (err) {
-    if (!isFatalSendError(err)) throw err;
+    if (!isFatalForRun(err)) throw err;
     summary.stoppedBy = err;
   }
   summary.interrupted = summary.stoppedBy === undefined && !summary.inputEnded && opts.signal?.aborted === true;

@@ -4,14 +4,16 @@
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
 import { setMaxListeners } from 'node:events';
+import { classifyError, isFatalForRun } from '../bulk/classify.js';
+import type { Journal, ResumeState } from '../bulk/journal.js';
+import { countOutcome, emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import type { ReportWriter } from '../bulk/report.js';
+import { createScheduler, type SchedulerStats } from '../bulk/scheduler.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 import type { ApiClient, RetryInfo } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
-import type { Journal, ResumeState } from '../bulk/journal.js';
 import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
-import { countOutcome, emptySummary, type Outcome, type ReportWriter, type RowResult, type Summary } from '../bulk/report.js';
-import { createScheduler, type SchedulerStats } from '../bulk/scheduler.js';
 
 /** One order to send (or a row already known to be rejected). */
 export interface OrderWork {
@@ -147,23 +149,18 @@ function rejectedRow(work: OrderWork, problem: { code: string; message: string }
   return { seq: work.seq, line: work.line, id: work.id, outcome: 'rejected', errorCode: problem.code, message: problem.message };
 }
 
-/** Errors that would fail every row the same way: stop instead of rejecting the whole file. */
-function isFatal(err: unknown): boolean {
-  return err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403);
-}
-
-function classifyError(err: unknown): { outcome: Outcome; status?: number; errorCode: string; message: string } {
+/** A failed upsert's row: refused by the service (`rejected`) or not done now (`failed`; orders are idempotent). */
+function classifyUpsertError(err: unknown): { outcome: Outcome; status?: number; errorCode: string; message: string } {
+  const { scope, status } = classifyError(err);
+  const outcome: Outcome = scope === 'row' ? 'rejected' : 'failed';
   if (err instanceof ApiError) {
     const detail = err.details?.length ? `: ${describeFieldErrors(err.details)}` : '';
-    const message = `${err.message}${detail}`;
-    const definite4xx = err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
-    return { outcome: definite4xx ? 'rejected' : 'failed', status: err.status, errorCode: err.code, message };
+    return { outcome, status, errorCode: err.code, message: `${err.message}${detail}` };
   }
   if (err instanceof NetworkError)
-    return { outcome: 'failed', errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
-  if (err instanceof RetryWaitTooLongError)
-    return { outcome: 'failed', status: err.status, errorCode: 'retry_wait_too_long', message: err.message };
-  return { outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
+    return { outcome, errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
+  if (err instanceof RetryWaitTooLongError) return { outcome, status, errorCode: 'retry_wait_too_long', message: err.message };
+  return { outcome, errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
 }
 
 /** Creates an import run; `progress` can be read while `run()` works. */
@@ -234,12 +231,12 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
         progress.requests++;
         if (err instanceof ApiError && err.status === 429) progress.rateLimited++;
         if (signal.aborted) throw err;
-        if (isFatal(err)) {
+        if (isFatalForRun(err)) {
           fatal ??= err;
           stop.abort();
           throw err;
         }
-        return { seq: work.seq, line: work.line, id: work.id, ...classifyError(err) };
+        return { seq: work.seq, line: work.line, id: work.id, ...classifyUpsertError(err) };
       }
     },
     {

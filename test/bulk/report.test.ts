@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countOutcome, emptySummary, openReport } from '../../src/bulk/report.js';
+import { countOutcome, emptySummary } from '../../src/bulk/outcome.js';
+import { openReport } from '../../src/bulk/report.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,14 +1,15 @@
 /**
- * Many ids from a file (delete/unsubscribe --ids-file): read the ids, run one request per id
- * with a small bounded concurrency, count outcomes like the importer, write an optional report.
+ * Many ids from a file (delete/unsubscribe --ids-file): read the ids, run one request per id on the
+ * bulk engine (bounded concurrency, the one error classifier, the report writer), count outcomes.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { stringify } from 'csv-stringify/sync';
-import { ApiError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
+import { readFile } from 'node:fs/promises';
+import { classifyError } from '../../bulk/classify.js';
+import { openReport } from '../../bulk/report.js';
+import { createScheduler } from '../../bulk/scheduler.js';
+import { ApiError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
 import { Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { escapeFormula } from '../../util/csv-cell.js';
-import { readAll } from '../auth/shared.js';
+import { readAll } from '../../io/read-all.js';
 
 export interface IdLine {
   line: number;
@@ -68,28 +69,25 @@ export async function readIds(ctx: Context, file: string): Promise<IdLine[]> {
   return ids;
 }
 
-/** Classifies a failed request; authentication problems stop the whole run instead (exit 3). */
-function classify(err: unknown): Omit<BulkRow, 'line' | 'id'> {
+/** A failed request's row; authentication problems stop the whole run instead (exit 3). */
+function rowOfError(item: IdLine, err: unknown): BulkRow {
+  const { scope, status } = classifyError(err);
   if (err instanceof ApiError) {
-    if (err.status === 404) return { outcome: 'not_found', status: 404, errorCode: err.code, message: 'no such contact' };
-    if (err.status >= 400 && err.status < 500 && err.status !== 429) {
+    if (err.status === 404) return { ...item, outcome: 'not_found', status: 404, errorCode: err.code, message: 'no such contact' };
+    if (scope === 'row') {
       const message = err.status === 422 ? 'suppressed by the system (compliance_suppressed); cannot be changed' : err.message;
-      return { outcome: 'rejected', status: err.status, errorCode: err.code, message };
+      return { ...item, outcome: 'rejected', status, errorCode: err.code, message };
     }
-    return { outcome: 'failed', status: err.status, errorCode: err.code, message: err.message };
+    return { ...item, outcome: 'failed', status, errorCode: err.code, message: err.message };
   }
-  if (err instanceof NetworkError) return { outcome: 'failed', errorCode: 'network_error', message: err.message };
+  if (err instanceof NetworkError) return { ...item, outcome: 'failed', errorCode: 'network_error', message: err.message };
   if (err instanceof RetryWaitTooLongError)
-    return { outcome: 'failed', status: err.status, errorCode: 'retry_wait_too_long', message: err.message };
-  return { outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
-}
-
-function isFatal(err: unknown): boolean {
-  return err instanceof MissingScopeError || (err instanceof ApiError && err.isAuthError);
+    return { ...item, outcome: 'failed', status, errorCode: 'retry_wait_too_long', message: err.message };
+  return { ...item, outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
 }
 
 /**
- * Runs `op` for every id with bounded concurrency, in file order as far as results go. Stops
+ * Runs `op` for every id on the bulk engine (bounded concurrency), results in file order. Stops
  * launching new requests on Ctrl-C; what finished is still summarised.
  */
 export async function runBulk(
@@ -98,30 +96,35 @@ export async function runBulk(
   op: (id: string) => Promise<void>,
 ): Promise<{ rows: BulkRow[]; interrupted: boolean }> {
   const results: Array<BulkRow | undefined> = new Array(ids.length);
-  let next = 0;
+  const stop = new AbortController();
   let fatal: unknown;
-  const worker = async () => {
-    while (next < ids.length && !ctx.signal.aborted && fatal === undefined) {
-      const i = next++;
+  const scheduler = createScheduler<number, void>((i) => op((ids[i] as IdLine).id), {
+    concurrency: BULK_CONCURRENCY,
+    signal: AbortSignal.any([ctx.signal, stop.signal]),
+  });
+  const indexes = (async function* () {
+    const batch: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
       const item = ids[i] as IdLine;
-      if (!ID_OK.test(item.id)) {
-        results[i] = { ...item, outcome: 'rejected', errorCode: 'invalid_id', message: `invalid id ${JSON.stringify(item.id)}` };
-        continue;
-      }
-      try {
-        await op(item.id);
-        results[i] = { ...item, outcome: 'done' };
-      } catch (err) {
-        if (isFatal(err)) {
-          fatal ??= err;
-          return;
-        }
-        if (ctx.signal.aborted && !(err instanceof ApiError)) return;
-        results[i] = { ...item, ...classify(err) };
-      }
+      if (ID_OK.test(item.id)) batch.push(i);
+      else results[i] = { ...item, outcome: 'rejected', errorCode: 'invalid_id', message: `invalid id ${JSON.stringify(item.id)}` };
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, ids.length) }, worker));
+    yield batch;
+  })();
+  await scheduler.runBatches(indexes, (i, settled) => {
+    const item = ids[i] as IdLine;
+    if (settled.ok) {
+      results[i] = { ...item, outcome: 'done' };
+      return;
+    }
+    if (classifyError(settled.error).scope === 'fatal') {
+      fatal ??= settled.error;
+      stop.abort();
+      return;
+    }
+    if (ctx.signal.aborted && !(settled.error instanceof ApiError)) return;
+    results[i] = rowOfError(item, settled.error);
+  });
   if (fatal !== undefined) throw fatal;
   return { rows: results.filter((r): r is BulkRow => r !== undefined), interrupted: ctx.signal.aborted };
 }
@@ -132,22 +135,13 @@ export function summarise(rows: BulkRow[]): BulkSummary {
   return s;
 }
 
-/** Writes `line,id,outcome,status,error_code,message` (like the importer's report). */
-export async function writeReport(file: string, rows: BulkRow[], doneWord: string): Promise<void> {
-  const records = [['line', 'id', 'outcome', 'status', 'error_code', 'message']];
-  for (const r of rows) {
-    records.push(
-      [
-        String(r.line),
-        r.id,
-        r.outcome === 'done' ? doneWord : r.outcome,
-        r.status?.toString() ?? '',
-        r.errorCode ?? '',
-        r.message ?? '',
-      ].map(escapeFormula),
-    );
-  }
-  await writeFile(file, stringify(records, { record_delimiter: '\n' }));
+/** Writes `line,id,outcome,status,error_code,message` with the bulk engine's report writer. */
+function writeReport(file: string, rows: BulkRow[], doneWord: string): void {
+  const report = openReport<string>(file, { idColumn: 'id' });
+  rows.forEach((r, i) => {
+    report.add({ ...r, seq: i + 1, outcome: r.outcome === 'done' ? doneWord : r.outcome });
+  });
+  report.close();
 }
 
 /**
@@ -162,7 +156,7 @@ export async function finishBulk(
 ): Promise<number> {
   const s = summarise(result.rows);
   const summary = { rows: s.rows, [opts.doneWord]: s.done, not_found: s.not_found, rejected: s.rejected, failed: s.failed };
-  if (opts.report) await writeReport(opts.report, result.rows, opts.doneWord);
+  if (opts.report) writeReport(opts.report, result.rows, opts.doneWord);
   if (ctx.settings.json) ctx.out.json(summary);
   else {
     const problems = result.rows.filter((r) => r.outcome !== 'done');

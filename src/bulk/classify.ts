@@ -1,0 +1,56 @@
+/**
+ * The one classifier of a bulk run's errors. Every bulk command (orders import, events send
+ * --file, the --ids-file verbs of contacts, contacts import) asks it what an error means for the
+ * row and for the run, then words the row's outcome in its own vocabulary (an idempotent upsert
+ * "failed" is an event "unconfirmed" when it may have been applied).
+ */
+import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+
+/**
+ * - `fatal`: concerns every row (credentials revoked or missing, scope missing): the run stops
+ *   instead of recording the same failure for each row.
+ * - `row`: the service answered and refused this row (a definite 4xx): sending it again as it is
+ *   gives the same answer.
+ * - `retryable`: nothing definite (rate limit or outage outlasting the retries, connection lost,
+ *   a wait too long): a later run may succeed.
+ */
+export type ErrorScope = 'fatal' | 'row' | 'retryable';
+
+export interface ErrorClass {
+  scope: ErrorScope;
+  /**
+   * The service may have applied the request although it did not say so (connection lost after
+   * sending, 500/502/504, an earlier attempt without an answer): a non-idempotent request must not
+   * be sent again blindly.
+   */
+  maybeApplied: boolean;
+  /** The HTTP status of the last answer, when there was one. */
+  status?: number;
+}
+
+/** 5xx answers that do not say the request went unprocessed (only 503 does). */
+function mayHaveBeenApplied(status: number): boolean {
+  return status >= 500 && status !== 503;
+}
+
+/** Errors that would fail every row the same way. */
+export function isFatalForRun(err: unknown): boolean {
+  return (
+    err instanceof CredentialsError ||
+    err instanceof MissingScopeError ||
+    (err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403))
+  );
+}
+
+export function classifyError(err: unknown): ErrorClass {
+  if (isFatalForRun(err)) return { scope: 'fatal', maybeApplied: false, status: err instanceof ApiError ? err.status : undefined };
+  if (err instanceof ApiError) {
+    const definite = err.status < 500 && err.status !== 408 && err.status !== 429;
+    return { scope: definite ? 'row' : 'retryable', maybeApplied: err.uncertain || mayHaveBeenApplied(err.status), status: err.status };
+  }
+  if (err instanceof RetryWaitTooLongError) return { scope: 'retryable', maybeApplied: false, status: err.status };
+  if (err instanceof NetworkError) return { scope: 'retryable', maybeApplied: err.sent };
+  // Anything else happened somewhere between building and answering the request: it may have
+  // been sent, so the safe reading is the one that forbids an automatic resend.
+  return { scope: 'retryable', maybeApplied: true };
+}
