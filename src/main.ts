@@ -2,6 +2,7 @@
  * The entry point: main(argv) → exit code. The only module that maps errors to exit codes and
  * the only one that touches process (signals, streams, env) — and only for real runs.
  */
+import { InputError } from './bulk/errors.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
 import type { Context } from './context.js';
 import { CliError, EXIT } from './errors.js';
@@ -38,6 +39,7 @@ export function describeError(err: unknown): ErrorReport {
   if (err instanceof CliError) {
     return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, status: err.status, requestId: err.requestId };
   }
+  if (err instanceof InputError) return { exitCode: EXIT.usage, code: 'usage', message: err.message, hint: err.hint };
   if (err instanceof MissingScopeError) {
     return {
       exitCode: EXIT.auth,

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError } from './errors.js';
 import type { RowResult } from './outcome.js';
 
 export interface JournalIdentity {
@@ -114,12 +114,12 @@ export class Journal {
   }
 
   /**
-   * Opens an existing journal to continue it. Refuses (UsageError, exit 2) when there is none or it
+   * Opens an existing journal to continue it. Refuses (InputError) when there is none or it
    * was made from another file or with other request-shaping options.
    */
   static async resume(path: string, identity: JournalIdentity, resumeHint: string): Promise<{ journal: Journal; state: ResumeState }> {
     if (!existsSync(path)) {
-      throw new UsageError(`nothing to resume: no journal at ${path}`, 'the earlier run finished (or never started); run without --resume');
+      throw new InputError(`nothing to resume: no journal at ${path}`, 'the earlier run finished (or never started); run without --resume');
     }
     const text = readFileSync(path, 'utf8');
     const lines = text.split('\n');
@@ -127,10 +127,10 @@ export class Journal {
     try {
       header = JSON.parse(lines[0] ?? '') as JournalIdentity;
     } catch {
-      throw new UsageError(`the journal at ${path} is unreadable`, 'delete it and run without --resume to start over');
+      throw new InputError(`the journal at ${path} is unreadable`, 'delete it and run without --resume to start over');
     }
     const mismatch = describeMismatch(header, identity);
-    if (mismatch) throw new UsageError(`cannot resume with the journal at ${path}: ${mismatch}`, resumeHint);
+    if (mismatch) throw new InputError(`cannot resume with the journal at ${path}: ${mismatch}`, resumeHint);
     const done = new Map<number, RowResult<string>>();
     let maybeSentUpTo = 0;
     for (let i = 1; i < lines.length; i++) {

@@ -45,4 +45,3 @@ export function countOutcome(summary: Summary, outcome: Outcome): void {
   summary.rows++;
   summary[outcome]++;
 }
-

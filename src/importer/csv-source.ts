@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { Parser } from 'csv-parse';
-import { UsageError } from '../errors.js';
+import { InputError } from '../bulk/errors.js';
 
 export type CsvItem =
   /** A data row: `line` is the physical line where it starts (1 = the header). */
@@ -54,7 +54,7 @@ export function parseDelimiter(value: string): string {
   const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
   const d = named[value.toLowerCase()] ?? value;
   if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') {
-    throw new UsageError(
+    throw new InputError(
       `--delimiter must be one character (or tab), got ${JSON.stringify(value)}`,
       'e.g. --delimiter ";" or --delimiter tab',
     );
@@ -107,7 +107,7 @@ function countNewlines(cells: string[]): number {
 }
 
 /**
- * Opens a CSV stream: reads the header (throws UsageError when the input is empty or not text
+ * Opens a CSV stream: reads the header (throws InputError when the input is empty or not text
  * this importer can read), and returns the rows as an async iterable.
  */
 export async function openCsv(input: Readable, opts: { delimiter?: string; name: string }): Promise<CsvSource> {
@@ -134,7 +134,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
 
   let encoding: CsvSource['encoding'] = 'utf-8';
   if (head[0] === 0xfe && head[1] === 0xff) {
-    throw new UsageError(
+    throw new InputError(
       `${opts.name} is UTF-16 big-endian, which the importer does not read`,
       'save it as UTF-8 (or UTF-16LE) and import again',
     );
@@ -146,7 +146,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
     if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
     const probe = head.subarray(0, 4096);
     if (probe.includes(0)) {
-      throw new UsageError(
+      throw new InputError(
         `${opts.name} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark, or a binary file such as .xlsx)`,
         'export the sheet as "CSV UTF-8" and import that file',
       );
@@ -155,7 +155,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
   const decoder = new StringDecoder(encoding === 'utf-16le' ? 'utf16le' : 'utf8');
   const headText = decoder.write(head);
   if (headText.trim() === '' && ended)
-    throw new UsageError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
+    throw new InputError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
 
   const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
   const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
@@ -285,7 +285,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
   const first = await nextRecord();
   if (first === null) {
     await feed;
-    throw new UsageError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
+    throw new InputError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
   }
   const header = first.record.map((h) => h.trim());
   let lastEndLine = first.lines;

@@ -5,11 +5,11 @@
  */
 
 import type { CountryCode } from 'libphonenumber-js/max';
+import { InputError } from '../bulk/errors.js';
 import type { FieldError } from '../contract/errors.js';
 import { isDateOnly, isRfc3339DateTime } from '../contract/formats.js';
 import { ORDER_FIELDS, ORDER_REQUIRED_FIELDS, type ValidOrder, validateOrderInput } from '../contract/orders.js';
 import type { LineItem } from '../contract/types.js';
-import { UsageError } from '../errors.js';
 import { normalizePhone } from '../util/phone.js';
 
 /** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
@@ -43,11 +43,11 @@ export function parseMaps(maps: readonly string[]): Map<string, string> {
     const field = eq > 0 ? m.slice(0, eq).trim() : '';
     const column = eq > 0 ? m.slice(eq + 1).trim() : '';
     if (!field || !column)
-      throw new UsageError(`--map must look like field=Column, got ${JSON.stringify(m)}`, 'e.g. --map order_id="Order Number"');
+      throw new InputError(`--map must look like field=Column, got ${JSON.stringify(m)}`, 'e.g. --map order_id="Order Number"');
     if (!ALL_FIELDS.includes(field)) {
-      throw new UsageError(`--map names an unknown field ${JSON.stringify(field)}`, `fields: ${ALL_FIELDS.join(', ')}`);
+      throw new InputError(`--map names an unknown field ${JSON.stringify(field)}`, `fields: ${ALL_FIELDS.join(', ')}`);
     }
-    if (out.has(field)) throw new UsageError(`--map gives the field ${field} twice`);
+    if (out.has(field)) throw new InputError(`--map gives the field ${field} twice`);
     out.set(field, column);
   }
   return out;
@@ -65,7 +65,7 @@ export function resolveColumns(header: readonly string[], maps: Map<string, stri
     let i = header.indexOf(column);
     if (i === -1) i = header.findIndex((h) => h.toLowerCase() === column.toLowerCase());
     if (i === -1) {
-      throw new UsageError(
+      throw new InputError(
         `--map ${field}=${column}: the file has no column ${JSON.stringify(column)}`,
         `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
       );
@@ -88,7 +88,7 @@ export function resolveColumns(header: readonly string[], maps: Map<string, stri
         ? `one column ${JSON.stringify(header[0]?.slice(0, 80))}`
         : `columns ${header.map((h) => JSON.stringify(h)).join(', ')}`;
     const d = delimiter === '\t' ? 'tab' : JSON.stringify(delimiter);
-    throw new UsageError(
+    throw new InputError(
       `the CSV header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (read ${shown} with delimiter ${d})`,
       header.length === 1
         ? 'is the delimiter right? give it with --delimiter'

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/bulk/errors.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../../src/client/errors.js';
 import { AuthError, Interrupted, PartialFailure, UsageError, ValidationError } from '../../src/errors.js';
 import { describeError, printError } from '../../src/main.js';
@@ -7,6 +8,7 @@ import { fakeIO } from '../helpers/run-cli.js';
 describe('error → exit code', () => {
   it.each([
     ['usage', new UsageError('bad flag'), 2],
+    ['bulk input', new InputError('no such file: a.csv'), 2],
     ['validation', new ValidationError('bad field', { field: 'email' }), 2],
     ['auth', new AuthError('not logged in'), 3],
     ['partial', new PartialFailure('2 rows failed'), 4],
