@@ -4,14 +4,15 @@
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { defaultJournalPath, fileFingerprint, Journal, type JournalIdentity, type ResumeState } from '../../bulk/journal.js';
+import type { Summary } from '../../bulk/outcome.js';
+import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { openCsv, parseDelimiter } from '../../importer/csv-source.js';
-import { defaultJournalPath, fileFingerprint, Journal, type JournalIdentity, type ResumeState } from '../../bulk/journal.js';
 import { type MappingOptions, parseMaps, resolveColumns } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, type ImportProgress } from '../../importer/orders.js';
-import type { Summary } from '../../bulk/outcome.js';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
+import { shellQuote } from '../../io/shell-quote.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
 import { normalizeCountry } from '../../util/phone.js';
 import { resolveIntegrationToken } from './token.js';
@@ -30,10 +31,6 @@ export interface ImportOptions {
 }
 
 const NON_TTY_PROGRESS_MS = 10_000;
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The command that continues this import (request-shaping options included). */
 function resumeCommand(file: string, opts: ImportOptions): string {

@@ -1,0 +1,218 @@
+/**
+ * svc events send --file: every line of an NDJSON file (or stdin) through the bulk sender, with a
+ * report, the unconfirmed lines collected, and the exact commands to send the rest.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { openReport, type ReportWriter } from '../../bulk/report.js';
+import type { Context } from '../../context.js';
+import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { type BulkSummary, sendEventLines } from '../../events/bulk.js';
+import { readLineBatches } from '../../events/ndjson.js';
+import type { EventOutcome } from '../../events/outcome.js';
+import { shellQuote } from '../../io/shell-quote.js';
+import { sizeYoungGeneration } from '../../util/heap.js';
+import { ACCEPTED_NOTE, DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
+
+/** The report's second column: the accepted event's id (`ev_…`), empty for other outcomes. */
+const REPORT_ID_COLUMN = 'id';
+
+/** How many problem lines the human output lists on stderr before pointing at --report. */
+const MAX_LISTED = 20;
+
+async function openInput(path: string, ctx: Context): Promise<Readable> {
+  if (path === '-') {
+    if (ctx.io.stdinIsTTY) ctx.out.info('reading NDJSON events from the terminal, one per line; end with Ctrl-D');
+    return ctx.io.stdin;
+  }
+  try {
+    const handle = await open(path, 'r');
+    const stat = await handle.stat();
+    if (stat.isDirectory()) {
+      await handle.close();
+      throw new UsageError(`--file ${path} is a folder, not an NDJSON file`);
+    }
+    return handle.createReadStream({ autoClose: true, highWaterMark: 256 * 1024 });
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function openOutput(path: string, flag: string): Promise<WriteStream> {
+  return new Promise((resolve, reject) => {
+    const stream = createWriteStream(path, { flags: 'w' });
+    stream.once('open', () => resolve(stream));
+    stream.once('error', (err) =>
+      reject(new UsageError(`cannot write ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+    );
+  });
+}
+
+function closeOutput(stream: WriteStream | undefined): Promise<void> {
+  if (!stream) return Promise.resolve();
+  return new Promise((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+}
+
+export async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | undefined): Promise<number> {
+  const conflicting = (['type', 'email', 'phone', 'contactId', 'prop', 'properties', 'occurredAt', 'eventId'] as const).filter(
+    (k) => opts[k] !== undefined,
+  );
+  if (conflicting.length > 0) {
+    throw new UsageError(
+      `--file cannot be combined with ${conflicting.map((k) => `--${kebab(k)}`).join(', ')}`,
+      'each NDJSON line carries its own event_type, contact and properties',
+    );
+  }
+  const file = opts.file as string;
+  const input = await openInput(file, ctx);
+  const unconfirmedOut = opts.unconfirmedOut ? await openOutput(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
+  let report: ReportWriter<EventOutcome> | undefined;
+  if (opts.report) {
+    try {
+      report = openReport<EventOutcome>(opts.report, { idColumn: REPORT_ID_COLUMN });
+    } catch (err) {
+      throw new UsageError(`cannot write --report ${opts.report}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+
+  const client = await ctx.client();
+  await client.ensureScope('sendEvent');
+  // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (util/heap.ts).
+  sizeYoungGeneration();
+  const spinner = await ctx.spinner('Sending events…');
+  const human = !ctx.settings.json;
+  let listed = 0;
+  let unlisted = 0;
+  let done = 0;
+  let summary: BulkSummary | undefined;
+  try {
+    summary = await sendEventLines({
+      client,
+      lines: readLineBatches(input),
+      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+      defaultCountry: country,
+      signal: ctx.signal,
+      onRetry: (info, line) => logRetry(ctx, info, line),
+      onResult(result, raw, seq) {
+        done++;
+        if (done % 100 === 0) spinner.update(`Sending events… ${done} done`);
+        report?.add({
+          seq,
+          line: result.line,
+          id: result.id ?? '',
+          outcome: result.outcome,
+          status: result.status,
+          errorCode: result.errorCode,
+          message: result.message,
+        });
+        if (result.outcome === 'unconfirmed') unconfirmedOut?.write(`${raw.text}\n`);
+        if (human && result.outcome !== 'accepted') {
+          if (listed < MAX_LISTED) {
+            listed++;
+            const status = result.status !== undefined ? ` (HTTP ${result.status})` : '';
+            ctx.out.warn(`line ${result.line}: ${result.outcome}${status}: ${result.message ?? result.errorCode ?? ''}`);
+          } else unlisted++;
+        }
+      },
+    });
+  } finally {
+    // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
+    // or the process would not exit.
+    if (!input.readableEnded) input.destroy();
+    spinner.stop();
+    report?.close({ complete: summary !== undefined && !summary.interrupted });
+    await closeOutput(unconfirmedOut);
+  }
+
+  // Stopped by the credentials before anything could have been stored: a plain credential error
+  // (the whole input can be sent again as it is once they are fixed).
+  if (summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed === 0) throw summary.stoppedBy;
+  printSummary(ctx, summary, opts, file, unlisted);
+  if (summary.stoppedBy !== undefined) {
+    // The credentials stopped working mid-run: the summary above says what was sent; say how to
+    // send the rest once they are fixed, then fail with the credential error itself (exit 3).
+    if (!ctx.settings.json) ctx.out.warn(`stopped after line ${summary.lastLine}: ${restHint(summary, file)}`);
+    throw summary.stoppedBy;
+  }
+  if (summary.interrupted) {
+    throw new Interrupted(
+      `interrupted after line ${summary.lastLine}: the events up to it are settled (see the summary); later lines were not sent`,
+      file !== '-' ? `to send the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -` : undefined,
+    );
+  }
+  if (summary.rejected > 0 || summary.failed > 0) {
+    throw new PartialFailure(
+      `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ' (rerun with --report FILE for every line)'}`,
+    );
+  }
+  return EXIT.ok;
+}
+
+/** After a stop for bad credentials: the lines to send again once they are fixed. */
+function restHint(summary: BulkSummary, file: string): string {
+  const failed = summary.failedLines.length;
+  const what = `lines after ${summary.lastLine} were not sent${failed > 0 ? `, and ${failed} line(s) failed unprocessed (listed as failed)` : ''}`;
+  if (file === '-')
+    return `${what}; once the credentials are fixed, send those again (not the whole input: the accepted events would be stored twice)`;
+  const script = [...summary.failedLines.slice(0, 50).map((n) => `${n}p`), `${summary.lastLine + 1},$p`].join(';');
+  const exact = summary.failedLines.length <= 50;
+  return exact
+    ? `${what}; once the credentials are fixed, send just those: sed -n '${script}' ${shellQuote(file)} | svc events send --file -`
+    : `${what}; once the credentials are fixed, send the failed lines of the report and the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`;
+}
+
+/** How to resend just the unconfirmed lines, once the user has checked they did not arrive. */
+function resendHint(summary: BulkSummary, opts: SendOptions, file: string): string {
+  if (opts.unconfirmedOut) {
+    return `they are in ${opts.unconfirmedOut}; once you have checked they were not stored, resend just those: svc events send --file ${shellQuote(opts.unconfirmedOut)}`;
+  }
+  if (file !== '-' && summary.unconfirmedLines.length <= 50) {
+    const script = summary.unconfirmedLines.map((n) => `${n}p`).join(';');
+    return `once you have checked they were not stored, resend just those: sed -n '${script}' ${shellQuote(file)} | svc events send --file -`;
+  }
+  return 'rerun with --unconfirmed-out FILE next time to collect them; the --report lists them with outcome "unconfirmed"';
+}
+
+function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, file: string, unlisted: number): void {
+  const counts = {
+    rows: summary.rows,
+    accepted: summary.accepted,
+    rejected: summary.rejected,
+    failed: summary.failed,
+    unconfirmed: summary.unconfirmed,
+  };
+  if (ctx.settings.json) {
+    const doc: Record<string, unknown> = {
+      ...counts,
+      unconfirmed_lines: summary.unconfirmedLines,
+      rejected_lines: summary.rejectedLines,
+      failed_lines: summary.failedLines,
+    };
+    if (summary.unconfirmed > 0) doc.resend_hint = resendHint(summary, opts, file);
+    if (opts.report) doc.report = opts.report;
+    if (opts.unconfirmedOut) doc.unconfirmed_out = opts.unconfirmedOut;
+    if (summary.interrupted) doc.interrupted_after_line = summary.lastLine;
+    if (summary.stoppedBy !== undefined) {
+      doc.stopped_after_line = summary.lastLine;
+      doc.rest_hint = restHint(summary, file);
+    }
+    ctx.out.json(doc);
+    return;
+  }
+  if (unlisted > 0) ctx.out.warn(`… and ${unlisted} more line(s) not accepted${opts.report ? `: see ${opts.report}` : ''}`);
+  const entries = Object.entries(counts) as Array<[string, number]>;
+  if (ctx.policy.humanStdout) ctx.out.record(entries);
+  else ctx.out.stdout(entries.map(([k, v]) => `${k}\t${v}`).join('\n') + '\n');
+  if (summary.unconfirmed > 0) {
+    const shown = summary.unconfirmedLines.slice(0, 50).join(', ');
+    const more = summary.unconfirmedLines.length > 50 ? `, … (${summary.unconfirmedLines.length - 50} more)` : '';
+    ctx.out.warn(
+      `${summary.unconfirmed} event(s) unconfirmed (lines ${shown}${more}): the connection ended or the service answered 5xx after they were sent, so they may or may not have been stored. They were NOT resent.`,
+    );
+    ctx.out.info(`hint: ${resendHint(summary, opts, file)}`);
+  }
+  if (summary.accepted > 0) ctx.out.info(`note: ${ACCEPTED_NOTE}`);
+}
