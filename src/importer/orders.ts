@@ -3,33 +3,23 @@
  * scheduler (key affinity on order_id, AIMD) → one upsert each → outcome → summary, report (input
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
-import { setMaxListeners } from 'node:events';
 import { classifyError, isFatalForRun } from '../bulk/classify.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
-import { countOutcome, emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
 import type { ReportWriter } from '../bulk/report.js';
-import { createScheduler, type SchedulerStats } from '../bulk/scheduler.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, rejectedRow, type WorkItem } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
-import type { ApiClient, RetryInfo } from '../client/types.js';
+import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
 import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
 
 /** One order to send (or a row already known to be rejected). */
-export interface OrderWork {
-  seq: number;
-  /** Physical line where the order starts. */
-  line: number;
-  /** Data lines it spans (1 without line items). */
-  lines: number;
-  id: string;
+export interface OrderWork extends WorkItem {
   order?: ValidOrder;
-  problem?: { code: string; message: string };
 }
 
 export const DEFAULT_CONCURRENCY = 16;
-/** Rejected/failed rows kept for the end-of-run message (the report has all of them). */
-const MAX_PROBLEMS_KEPT = 10;
 
 /**
  * Turns CSV items into orders, a batch of rows at a time: with line item columns, consecutive
@@ -109,14 +99,8 @@ export async function* readOrders(source: CsvSource, layout: ColumnLayout, opts:
   for await (const batch of readOrderBatches(source, layout, opts)) yield* batch;
 }
 
-export interface ImportProgress {
-  summary: Summary;
+export interface ImportProgress extends BulkProgress {
   bytesRead(): number;
-  /** Requests answered 429 so far (each retry counts). */
-  rateLimited: number;
-  /** Requests sent, retries included. */
-  requests: number;
-  scheduler(): SchedulerStats | undefined;
 }
 
 export interface OrderImportOptions {
@@ -130,23 +114,6 @@ export interface OrderImportOptions {
   report?: ReportWriter<string>;
   journal?: Journal;
   resume?: ResumeState;
-}
-
-export interface OrderImportResult {
-  summary: Summary;
-  interrupted: boolean;
-  /** An error that stops every row (authentication, integration token): the run stopped early. */
-  fatal?: unknown;
-  stats: SchedulerStats;
-  rateLimited: number;
-  requests: number;
-  /** The first rejected or failed rows (in completion order), for a short listing. */
-  problems: RowResult<Outcome>[];
-}
-
-/** The result of an order rejected before sending (unreadable or invalid row). */
-function rejectedRow(work: OrderWork, problem: { code: string; message: string }): RowResult<Outcome> {
-  return { seq: work.seq, line: work.line, id: work.id, outcome: 'rejected', errorCode: problem.code, message: problem.message };
 }
 
 /** A failed upsert's row: refused by the service (`rejected`) or not done now (`failed`; orders are idempotent). */
@@ -163,54 +130,25 @@ function classifyUpsertError(err: unknown): { outcome: Outcome; status?: number;
   return { outcome, errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
 }
 
-/** Creates an import run; `progress` can be read while `run()` works. */
-export function createOrderImport(opts: OrderImportOptions): { progress: ImportProgress; run(): Promise<OrderImportResult> } {
-  const summary = emptySummary();
-  const stop = new AbortController();
-  const signal = AbortSignal.any([opts.signal, stop.signal]);
-  // Every request in flight listens to it (the default limit of 10 would warn at concurrency > 10).
-  setMaxListeners(0, signal);
-  let fatal: unknown;
-  let lines = 0;
-  const progress: ImportProgress = {
-    summary,
-    bytesRead: () => opts.source.bytesRead(),
-    rateLimited: 0,
-    requests: 0,
-    scheduler: () => scheduler.stats(),
-  };
-  if (opts.layout.hasLineItems) summary.lines = 0;
-
-  const problems: RowResult<Outcome>[] = [];
-  const finish = (r: RowResult<Outcome>, work: OrderWork, fromJournal: boolean) => {
-    countOutcome(summary, r.outcome);
-    if ((r.outcome === 'rejected' || r.outcome === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
-    lines += work.lines;
-    if (summary.lines !== undefined) summary.lines = lines;
-    opts.report?.add(r);
-    if (fromJournal) summary.resumed++;
-    else opts.journal?.markDone(r);
-  };
-
+/** Creates an import run on the bulk engine (key affinity on order_id); `progress` can be read while `run()` works. */
+export function createOrderImport(opts: OrderImportOptions): { progress: ImportProgress; run(): Promise<BulkRunResult> } {
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
-
-  const scheduler = createScheduler<OrderWork, RowResult<Outcome>>(
-    async (work, ctx) => {
-      const onRetry = (info: RetryInfo) => {
-        progress.requests++;
-        if (info.status === 429) progress.rateLimited++;
-        // Only a rate limit (429) slows the whole import down. A 503 is one request the service
-        // did not process: that request waits for its Retry-After in its own slot; throttling
-        // every slot on it collapsed a run with 10% 503s to about one row per second.
-        if (info.status === 429) ctx.throttle(info.delayMs);
-      };
+  const job = createBulkRun<OrderWork>({
+    rows: readOrderBatches(opts.source, opts.layout, opts.mapping),
+    keyOf: (w) => w.id,
+    concurrency: opts.concurrency,
+    signal: opts.signal,
+    countLines: opts.layout.hasLineItems,
+    report: opts.report,
+    journal: opts.journal,
+    resume: opts.resume,
+    async send(work, ctx): Promise<RowResult<Outcome>> {
       try {
         const res = await opts.client.upsertOrder(work.order as ValidOrder, {
           integrationToken: opts.integrationToken,
           signal: ctx.signal,
-          onRetry,
+          onRetry: ctx.onRetry,
         });
-        progress.requests++;
         // Only the status matters here: the answer's body is never parsed (client LazyResult).
         if (res.status === 201) return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };
         if (res.uncertain || work.seq <= maybeSentUpTo) {
@@ -228,65 +166,14 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
         }
         return { seq: work.seq, line: work.line, id: work.id, outcome: 'updated', status: res.status };
       } catch (err) {
-        progress.requests++;
-        if (err instanceof ApiError && err.status === 429) progress.rateLimited++;
-        if (signal.aborted) throw err;
-        if (isFatalForRun(err)) {
-          fatal ??= err;
-          stop.abort();
-          throw err;
-        }
+        if (ctx.signal.aborted || isFatalForRun(err)) throw err;
         return { seq: work.seq, line: work.line, id: work.id, ...classifyUpsertError(err) };
       }
     },
-    {
-      concurrency: opts.concurrency,
-      keyOf: (w) => w.id,
-      signal,
-      beforeStart: (w) => opts.journal?.markStarted(w.seq),
-    },
-  );
-
-  async function* sendable(): AsyncGenerator<OrderWork[]> {
-    for await (const batch of readOrderBatches(opts.source, opts.layout, opts.mapping)) {
-      if (signal.aborted) return;
-      const out: OrderWork[] = [];
-      for (const work of batch) {
-        const previous = opts.resume?.done.get(work.seq);
-        if (previous) {
-          opts.resume?.done.delete(work.seq);
-          finish(previous as RowResult<Outcome>, work, true);
-          continue;
-        }
-        if (work.problem) {
-          finish(rejectedRow(work, work.problem), work, false);
-          continue;
-        }
-        out.push(work);
-      }
-      if (out.length > 0) yield out;
-    }
-  }
-
-  async function run(): Promise<OrderImportResult> {
-    const stats = await scheduler.runBatches(sendable(), (work, settled) => {
-      if (settled.ok) finish(settled.value, work, false);
-      // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
-    });
-    await opts.journal?.flush();
-    problems.sort((a, b) => a.seq - b.seq);
-    return {
-      summary,
-      interrupted: opts.signal.aborted,
-      fatal,
-      stats,
-      rateLimited: progress.rateLimited,
-      requests: progress.requests,
-      problems,
-    };
-  }
-
-  return { progress, run };
+  });
+  // The same object the run updates (a copy would freeze its counters).
+  const progress: ImportProgress = Object.assign(job.progress, { bytesRead: () => opts.source.bytesRead() });
+  return { progress, run: job.run };
 }
 
 export interface DryRunResult {
