@@ -14,10 +14,10 @@
  * A torn last line (killed mid-write) is ignored.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { InputError } from './errors.js';
+import { InputError, OutputError } from './errors.js';
 import type { RowResult } from './outcome.js';
 
 export interface JournalIdentity {
@@ -75,6 +75,72 @@ function describeMismatch(a: JournalIdentity, b: JournalIdentity): string | unde
   return undefined;
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLockPid(path: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes `<journal>.lock` (it holds the pid of the run that owns the journal): two runs on one
+ * journal would each resend and count the other's rows. A lock whose process is gone is taken
+ * over: renamed aside first, so that of two runs taking over the same stale lock only one wins
+ * (and a fresh lock renamed by mistake is put back).
+ */
+function acquireLock(journalPath: string): string {
+  const lockPath = `${journalPath}.lock`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      return lockPath;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new InputError(`cannot write the journal lock ${lockPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
+    const pid = readLockPid(lockPath);
+    if (pid !== undefined && isAlive(pid)) {
+      throw new InputError(
+        `another import of this file is running (pid ${pid}); it owns the journal ${journalPath}`,
+        `wait for it to finish (or stop it), then run again; if no such import runs, delete ${lockPath}`,
+      );
+    }
+    const aside = `${lockPath}.${process.pid}.stale`;
+    try {
+      renameSync(lockPath, aside);
+    } catch {
+      continue; // another run took it over first: look again
+    }
+    if (readLockPid(aside) !== pid) {
+      // Between reading it and renaming it, another run replaced the stale lock with its own.
+      try {
+        linkSync(aside, lockPath);
+      } catch {
+        /* a third run holds it now */
+      }
+    }
+    rmSync(aside, { force: true });
+  }
+  throw new InputError(`cannot take the journal lock ${lockPath}: other runs keep taking it`);
+}
+
 export class Journal {
   private fh: FileHandle | undefined;
   private pending: string[] = [];
@@ -92,19 +158,42 @@ export class Journal {
     readonly path: string,
     fh: FileHandle,
     startedUpTo: number,
+    private readonly lockPath: string,
   ) {
     this.fh = fh;
     this.durableUpTo = startedUpTo;
     this.announcedUpTo = startedUpTo;
   }
 
-  /** A new journal (replacing any earlier one at that path). */
-  static async create(path: string, identity: JournalIdentity): Promise<Journal> {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const fh = await open(path, 'w', 0o600);
-    await fh.write(`${JSON.stringify({ svc_journal: 1, ...identity })}\n`);
-    await fh.sync();
-    return new Journal(path, fh, 0);
+  /**
+   * Takes the journal's lock without touching the journal (an earlier unfinished one stays until
+   * `create`): returns its release. Refuses (InputError) while another run holds it.
+   */
+  static lock(path: string): () => void {
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new InputError(`cannot write the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const lockPath = acquireLock(path);
+    return () => rmSync(lockPath, { force: true });
+  }
+
+  /** A new journal (replacing any earlier one at that path); takes the lock unless `locked` (from `lock`). */
+  static async create(path: string, identity: JournalIdentity, opts: { locked?: boolean } = {}): Promise<Journal> {
+    if (!opts.locked) Journal.lock(path);
+    const lockPath = `${path}.lock`;
+    let fh: FileHandle | undefined;
+    try {
+      fh = await open(path, 'w', 0o600);
+      await fh.write(`${JSON.stringify({ svc_journal: 1, ...identity })}\n`);
+      await fh.sync();
+      return new Journal(path, fh, 0, lockPath);
+    } catch (err) {
+      await fh?.close().catch(() => undefined);
+      rmSync(lockPath, { force: true });
+      throw new InputError(`cannot write the journal ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
   }
 
   /** Whether a journal exists at the path (an unfinished earlier run). */
@@ -120,6 +209,21 @@ export class Journal {
     if (!existsSync(path)) {
       throw new InputError(`nothing to resume: no journal at ${path}`, 'the earlier run finished (or never started); run without --resume');
     }
+    const lockPath = acquireLock(path);
+    try {
+      return await Journal.continue(path, identity, resumeHint, lockPath);
+    } catch (err) {
+      rmSync(lockPath, { force: true });
+      throw err;
+    }
+  }
+
+  private static async continue(
+    path: string,
+    identity: JournalIdentity,
+    resumeHint: string,
+    lockPath: string,
+  ): Promise<{ journal: Journal; state: ResumeState }> {
     const text = readFileSync(path, 'utf8');
     const lines = text.split('\n');
     let header: JournalIdentity;
@@ -165,13 +269,12 @@ export class Journal {
     // A torn last line would glue onto the next record: start on a fresh line.
     const fh = await open(path, 'a', 0o600);
     if (text.length > 0 && !text.endsWith('\n')) await fh.write('\n');
-    return { journal: new Journal(path, fh, maybeSentUpTo), state: { done, maybeSentUpTo } };
+    return { journal: new Journal(path, fh, maybeSentUpTo, lockPath), state: { done, maybeSentUpTo } };
   }
 
   private check(): void {
     if (this.failure !== undefined) {
-      const reason = this.failure instanceof Error ? this.failure.message : String(this.failure);
-      throw new Error(`cannot write the resume journal ${this.path}: ${reason}`);
+      throw new OutputError('the resume journal', this.path, this.failure);
     }
   }
 
@@ -239,6 +342,7 @@ export class Journal {
     this.check();
   }
 
+  /** Writes what is pending, closes the file and releases the lock (the journal stays for --resume). */
   async close(): Promise<void> {
     if (!this.fh) return;
     try {
@@ -246,7 +350,8 @@ export class Journal {
     } finally {
       const fh = this.fh;
       this.fh = undefined;
-      await fh.close();
+      await fh.close().catch(() => undefined);
+      rmSync(this.lockPath, { force: true });
     }
   }
 

@@ -7,6 +7,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { toCsvCell } from '../util/csv-cell.js';
+import { InputError, OutputError } from './errors.js';
 import type { Outcome, RowResult } from './outcome.js';
 
 export function reportHeader(idColumn: string): string[] {
@@ -36,12 +37,24 @@ export class ReportWriter<O extends string = Outcome> {
   private bufferBytes = 0;
   private closed = false;
 
+  /** Opens the file and writes the header at once, so that a file that cannot be written fails before any row is sent. */
   constructor(
     readonly path: string,
     idColumn: string,
+    private readonly what = '--report',
   ) {
-    this.fd = openSync(path, 'w', 0o644);
+    try {
+      this.fd = openSync(path, 'w', 0o644);
+    } catch (err) {
+      throw new InputError(`cannot write ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
     this.buffer.push(reportHeader(idColumn));
+    try {
+      this.flush();
+    } catch (err) {
+      closeSync(this.fd);
+      throw new InputError((err as Error).message);
+    }
   }
 
   /** Rows written so far (the contiguous prefix). */
@@ -72,9 +85,14 @@ export class ReportWriter<O extends string = Outcome> {
   /** Writes what is buffered (the in-order prefix). */
   flush(): void {
     if (this.buffer.length === 0) return;
-    writeSync(this.fd, stringify(this.buffer, { record_delimiter: '\n' }));
+    const text = stringify(this.buffer, { record_delimiter: '\n' });
     this.buffer = [];
     this.bufferBytes = 0;
+    try {
+      writeSync(this.fd, text);
+    } catch (err) {
+      throw new OutputError(this.what, this.path, err);
+    }
   }
 
   /**
@@ -84,9 +102,13 @@ export class ReportWriter<O extends string = Outcome> {
   close(opts: { complete: boolean } = { complete: true }): void {
     if (this.closed) return;
     this.closed = true;
-    this.flush();
     try {
+      this.flush();
       fsyncSync(this.fd);
+    } catch (err) {
+      // A device that takes no fsync (a pipe, /dev/null) has nothing to flush.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (!(code === 'EINVAL' || code === 'ENOTSUP')) throw err instanceof OutputError ? err : new OutputError(this.what, this.path, err);
     } finally {
       closeSync(this.fd);
     }
@@ -97,6 +119,6 @@ export class ReportWriter<O extends string = Outcome> {
   }
 }
 
-export function openReport<O extends string = Outcome>(path: string, opts: { idColumn: string }): ReportWriter<O> {
-  return new ReportWriter<O>(path, opts.idColumn);
+export function openReport<O extends string = Outcome>(path: string, opts: { idColumn: string; what?: string }): ReportWriter<O> {
+  return new ReportWriter<O>(path, opts.idColumn, opts.what);
 }

@@ -66,6 +66,11 @@ export interface BulkRunResult {
   interrupted: boolean;
   /** An error that stops every row (authentication, scope): the run stopped early. */
   fatal?: unknown;
+  /**
+   * The run itself failed while going (the report or journal could not be written, the input
+   * could not be read): it stopped sending; the rows in flight settled and are counted.
+   */
+  failure?: unknown;
   stats: SchedulerStats;
   rateLimited: number;
   requests: number;
@@ -104,9 +109,14 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
     if ((r.outcome === 'rejected' || r.outcome === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
-    opts.report?.add(r);
     if (fromJournal) summary.resumed++;
-    else opts.journal?.markDone(r);
+    // The journal first: it is what --resume trusts; a report that cannot be written must not
+    // keep a finished row out of it.
+    try {
+      if (!fromJournal) opts.journal?.markDone(r);
+    } finally {
+      opts.report?.add(r);
+    }
   };
 
   const scheduler = createScheduler<W, RowResult<Outcome>>(
@@ -166,16 +176,25 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   }
 
   async function run(): Promise<BulkRunResult> {
-    const stats = await scheduler.runBatches(sendable(), (work, settled) => {
-      if (settled.ok) finish(settled.value, work, false);
-      // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
+    let failure: unknown;
+    await scheduler
+      .runBatches(sendable(), (work, settled) => {
+        if (settled.ok) finish(settled.value, work, false);
+        // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
+      })
+      .catch((err: unknown) => {
+        failure = err;
+      });
+    await opts.journal?.flush().catch((err: unknown) => {
+      failure ??= err;
     });
-    await opts.journal?.flush();
+    const stats = scheduler.stats();
     problems.sort((a, b) => a.seq - b.seq);
     return {
       summary,
       interrupted: opts.signal.aborted,
       fatal,
+      failure,
       stats,
       rateLimited: progress.rateLimited,
       requests: progress.requests,

@@ -15,8 +15,8 @@
  * - Abort (options.signal): no new item starts; the worker sees the same signal; run() resolves
  *   once the tasks in flight have settled (their errors reach onSettled) with stats.aborted true.
  * - onSettled is called in completion order and awaited (back-pressure for slow sinks); if it
- *   (or beforeStart) throws, the run stops starting new items and run() rejects with that error
- *   after the tasks in flight settled.
+ *   (or beforeStart, or the source) throws, the run stops starting new items and run() rejects
+ *   with that error after the tasks in flight settled.
  */
 import { RateController } from './rate-controller.js';
 
@@ -234,7 +234,16 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
           continue;
         }
         if (nextInBatch >= batch.length) {
-          const next = await iterator.next();
+          let next: IteratorResult<readonly T[]>;
+          try {
+            next = await iterator.next();
+          } catch (error) {
+            // The source failed (an unreadable input): like a failing sink, stop starting and let
+            // the tasks in flight settle, so that their outcome is known and counted.
+            sinkError ??= { error };
+            exhausted = true;
+            continue;
+          }
           if (next.done) exhausted = true;
           else {
             batch = next.value;

@@ -5,8 +5,8 @@
  * csv-parse. Ragged rows and an unclosed quote become error items naming the line: never a crash.
  */
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { Parser } from 'csv-parse';
+import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
 import { InputError } from '../bulk/errors.js';
 
 export type CsvItem =
@@ -16,7 +16,7 @@ export type CsvItem =
   | {
       kind: 'error';
       line: number;
-      code: 'ragged_row' | 'unclosed_quote' | 'record_too_large' | 'csv_error';
+      code: 'ragged_row' | 'unclosed_quote' | 'record_too_large' | 'csv_error' | 'invalid_encoding';
       message: string;
       cells?: string[];
     };
@@ -24,7 +24,8 @@ export type CsvItem =
 export interface CsvSource {
   header: string[];
   delimiter: string;
-  encoding: 'utf-8' | 'utf-16le';
+  /** The encoding read: UTF-8, UTF-16LE found by its byte-order mark, or the one given. */
+  encoding: InputEncoding;
   /**
    * The data rows in file order (blank lines skipped), as the parser has them at hand: one array
    * per parsed chunk. Iterate once, and only one of `batches` and `items`.
@@ -110,7 +111,29 @@ function countNewlines(cells: string[]): number {
  * Opens a CSV stream: reads the header (throws InputError when the input is empty or not text
  * this importer can read), and returns the rows as an async iterable.
  */
-export async function openCsv(input: Readable, opts: { delimiter?: string; name: string }): Promise<CsvSource> {
+export async function openCsv(
+  input: Readable,
+  opts: { delimiter?: string; name: string; encoding?: InputEncoding; signal?: AbortSignal },
+): Promise<CsvSource> {
+  // Ctrl-C must not wait for the next line of a terminal, pipe or FIFO: the input is destroyed,
+  // which ends a read in progress with the abort.
+  const onAbort = () => input.destroy(new DOMException('interrupted while reading the input', 'AbortError'));
+  const release = () => opts.signal?.removeEventListener('abort', onAbort);
+  if (opts.signal?.aborted) onAbort();
+  else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await openStream(input, opts, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function openStream(
+  input: Readable,
+  opts: { delimiter?: string; name: string; encoding?: InputEncoding },
+  release: () => void,
+): Promise<CsvSource> {
   let bytes = 0;
   const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const toBuffer = (c: Buffer | string) => (typeof c === 'string' ? Buffer.from(c) : c);
@@ -132,27 +155,30 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
   }
   let head = Buffer.concat(headChunks);
 
-  let encoding: CsvSource['encoding'] = 'utf-8';
-  if (head[0] === 0xfe && head[1] === 0xff) {
+  let encoding: InputEncoding = opts.encoding ?? 'utf-8';
+  let bomBytes = 0;
+  if (opts.encoding !== undefined && opts.encoding !== 'utf-8') {
+    // An encoding given: the decoder drops its byte-order mark, if any, by itself.
+  } else if (opts.encoding === undefined && head[0] === 0xfe && head[1] === 0xff) {
     throw new InputError(
       `${opts.name} is UTF-16 big-endian, which the importer does not read`,
-      'save it as UTF-8 (or UTF-16LE) and import again',
+      'save it as UTF-8 (or UTF-16LE) and import again, or give --encoding utf-16be',
     );
-  }
-  if (head[0] === 0xff && head[1] === 0xfe) {
+  } else if (opts.encoding === undefined && head[0] === 0xff && head[1] === 0xfe) {
     encoding = 'utf-16le';
-    head = head.subarray(2);
+    bomBytes = 2;
   } else {
-    if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
-    const probe = head.subarray(0, 4096);
+    if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) bomBytes = 3;
+    const probe = head.subarray(bomBytes, 4096);
     if (probe.includes(0)) {
       throw new InputError(
         `${opts.name} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark, or a binary file such as .xlsx)`,
-        'export the sheet as "CSV UTF-8" and import that file',
+        'export the sheet as "CSV UTF-8" and import that file, or give its encoding with --encoding',
       );
     }
   }
-  const decoder = new StringDecoder(encoding === 'utf-16le' ? 'utf16le' : 'utf8');
+  head = head.subarray(bomBytes);
+  const decoder = new InputDecoder(encoding, { startOffset: bomBytes });
   const headText = decoder.write(head);
   if (headText.trim() === '' && ended)
     throw new InputError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
@@ -287,8 +313,24 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
     await feed;
     throw new InputError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
   }
+  const badHeader = decoder.invalid[0];
+  if (badHeader !== undefined && badHeader.line <= first.lines) {
+    parser.destroy();
+    input.destroy();
+    throw new InputError(`${opts.name}: ${describeInvalid(badHeader, 'the header line')}`);
+  }
   const header = first.record.map((h) => h.trim());
   let lastEndLine = first.lines;
+
+  /** The first invalid place on lines first..last, dropping those before (the decoder runs ahead of the parser). */
+  const invalidIn = (first: number, last: number) => {
+    let found: (typeof decoder.invalid)[number] | undefined;
+    while (decoder.invalid.length > 0 && (decoder.invalid[0]?.line ?? 0) <= last) {
+      const bad = decoder.invalid.shift();
+      if (bad !== undefined && bad.line >= first) found ??= bad;
+    }
+    return found;
+  };
 
   async function* batches(): AsyncGenerator<CsvItem[]> {
     // The parser reads ahead, so its 'skip' events can arrive before records that precede them:
@@ -340,8 +382,13 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
           const line = lines - countNewlines(record);
           if (skipped.length > 0) for (const s of flushSkipped(line)) out.push(s);
           lastEndLine = lines;
+          const bad = decoder.invalid.length > 0 ? invalidIn(line, lines) : undefined;
           // A line of bare delimiters (spreadsheets add them) is a blank line.
           if (record.every((c) => c.trim() === '')) continue;
+          if (bad !== undefined) {
+            out.push({ kind: 'error', line, code: 'invalid_encoding', message: describeInvalid(bad), cells: record });
+            continue;
+          }
           let cells = record;
           if (cells.length > header.length && cells.slice(header.length).every((c) => c.trim() === ''))
             cells = cells.slice(0, header.length);
@@ -365,6 +412,7 @@ export async function openCsv(input: Readable, opts: { delimiter?: string; name:
       }
       await feed;
     } finally {
+      release();
       // The consumer stopped early (an abort): stop reading instead of waiting for a drain that
       // will never come.
       if (!parser.destroyed && !parser.readableEnded) {

@@ -1,4 +1,5 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,5 +76,32 @@ describe('journal', () => {
     expect(j.markStarted(300)).toBeUndefined();
     await j.remove();
     expect(() => readFileSync(path)).toThrow();
+  });
+});
+
+describe('journal lock', () => {
+  it('a second run on a journal in use is refused, naming the pid; the lock goes with close()', async () => {
+    const { dir, identity } = setup();
+    const path = join(dir, 'j');
+    const first = await Journal.create(path, identity);
+    expect(readFileSync(`${path}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    await expect(Journal.create(path, identity)).rejects.toThrow(`another import of this file is running (pid ${process.pid})`);
+    await expect(Journal.resume(path, identity, 'hint')).rejects.toThrow(/another import of this file is running/);
+    await first.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    const { journal } = await Journal.resume(path, identity, 'hint');
+    await journal.remove();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over a stale lock whose process is gone (a killed run)', async () => {
+    const { dir, identity } = setup();
+    const path = join(dir, 'j');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    writeFileSync(`${path}.lock`, `${dead}\n`);
+    const j = await Journal.create(path, identity);
+    expect(readFileSync(`${path}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    await j.close();
   });
 });

@@ -210,3 +210,32 @@ describe('scheduler', () => {
     ).rejects.toThrow('disk full');
   });
 });
+
+describe('scheduler: a failing source', () => {
+  it('stops starting, lets the tasks in flight settle (and reach onSettled), then rejects with the source error', async () => {
+    const settled: number[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const s = createScheduler<number, number>(
+      async (n) => {
+        await gate;
+        return n;
+      },
+      { concurrency: 4 },
+    );
+    const source = (async function* () {
+      yield [1, 2, 3];
+      setTimeout(release, 20);
+      throw new Error('EIO: the disk went away');
+    })();
+    await expect(
+      s.runBatches(source, (n, r) => {
+        if (r.ok) settled.push(n);
+      }),
+    ).rejects.toThrow('EIO');
+    expect(settled.sort()).toEqual([1, 2, 3]);
+    expect(s.stats().inFlight).toBe(0);
+  });
+});

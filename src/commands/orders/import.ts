@@ -4,11 +4,14 @@
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
+import { InputError } from '../../bulk/errors.js';
 import { defaultJournalPath, fileFingerprint, Journal, type JournalIdentity, type ResumeState } from '../../bulk/journal.js';
 import type { Summary } from '../../bulk/outcome.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
-import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { checkRunPaths, inputKind, type PathUse } from '../../bulk/paths.js';
+import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { openCsv, parseDelimiter } from '../../importer/csv-source.js';
 import { type MappingOptions, parseMaps, resolveColumns } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, type ImportProgress } from '../../importer/orders.js';
@@ -28,6 +31,7 @@ export interface ImportOptions {
   delimiter?: string;
   integrationTokenStdin?: boolean;
   journal?: string;
+  encoding?: string;
 }
 
 const NON_TTY_PROGRESS_MS = 10_000;
@@ -39,6 +43,7 @@ function resumeCommand(file: string, opts: ImportOptions): string {
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
   if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
   if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
+  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
   if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
   if (opts.report) parts.push('--report', shellQuote(opts.report));
   if (opts.journal) parts.push('--journal', shellQuote(opts.journal));
@@ -60,7 +65,16 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
   }
   if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
+  // A pipe, FIFO or device can be read only once: it imports, but keeps no journal to resume.
+  const resumable = !fromStdin && inputKind(file, 'the input') === 'file';
+  if (!fromStdin && !resumable && (opts.resume || opts.journal !== undefined)) {
+    throw new UsageError(
+      `${opts.resume ? '--resume' : '--journal'} needs a regular file: ${file} is a pipe or device, which cannot be read a second time`,
+      'save the data to a file and import that to be able to resume',
+    );
+  }
   const delimiter = opts.delimiter === undefined ? undefined : parseDelimiter(opts.delimiter);
+  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   const maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];
   if (opts.defaultCountry !== undefined) {
@@ -71,6 +85,18 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       );
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const journalPath = resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders')) : undefined;
+  // Nothing is opened before every output is known not to be the input or another output.
+  const outputs: PathUse[] = [];
+  if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
+  if (journalPath !== undefined) outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: journalPath });
+  checkRunPaths(fromStdin ? [] : [{ what: 'the input', path: file }], outputs, { createFolders: ['the journal', '--journal'] });
+  if (resumable && (encoding ?? 'utf-8') === 'utf-8') {
+    // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
+    // merge different order ids (a Latin-1 file's Müller-1 and Möller-1).
+    const bad = await findInvalidUtf8(file, ctx.signal);
+    if (bad) throw new InputError(`${file}: ${describeInvalid(bad)}`);
+  }
   // A long import allocates fast and keeps little: a new space of 8 MiB (V8 starts at 1 MiB and
   // may grow it to 16) halves the scavenges and lowers the peak RSS (util/heap.ts).
   sizeYoungGeneration();
@@ -79,14 +105,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const input: Readable = fromStdin ? ctx.io.stdin : createReadStream(file, { highWaterMark: 64 * 1024 });
   const name = fromStdin ? 'stdin' : file;
-  const source = await openCsv(input, { delimiter, name });
+  const source = await openCsv(input, { delimiter, name, encoding, signal: ctx.signal });
   const layout = resolveColumns(source.header, maps, source.delimiter);
   if (layout.ignored.length > 0)
     ctx.log.warn(
       `ignoring column${layout.ignored.length > 1 ? 's' : ''} ${layout.ignored.map((c) => JSON.stringify(c)).join(', ')} (not order fields)`,
     );
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, initialSync: opts.initialSync === true };
-  const totalBytes = fromStdin ? undefined : statSync(file).size;
+  const totalBytes = resumable ? statSync(file).size : undefined;
 
   let report: ReportWriter<string> | undefined;
   if (opts.dryRun) {
@@ -104,7 +130,6 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
 
   let journal: Journal | undefined;
   let resume: ResumeState | undefined;
-  const journalPath = fromStdin ? undefined : (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders'));
   if (journalPath) {
     const identity: JournalIdentity = {
       kind: 'orders',
@@ -114,6 +139,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
         default_country: defaultCountry ?? null,
         delimiter: source.delimiter,
+        ...(encoding !== undefined ? { encoding } : {}),
       },
     };
     if (opts.resume) {
@@ -125,14 +151,20 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       journal = opened.journal;
       resume = opened.state;
     } else {
-      // The report first: if it cannot be written, the journal of an earlier unfinished run
-      // must still be there to resume.
-      report = openReportOf(opts.report);
+      // The lock, then the report: another import of the file keeps its report; and if the
+      // report cannot be written, the journal of an earlier unfinished run is still there to resume.
+      const unlock = Journal.lock(journalPath);
+      try {
+        report = openReportOf(opts.report);
+      } catch (err) {
+        unlock();
+        throw err;
+      }
       if (Journal.exists(journalPath))
         ctx.log.warn(
           `starting over: the journal of an unfinished import at ${journalPath} is replaced (use --resume to continue it instead)`,
         );
-      journal = await Journal.create(journalPath, identity);
+      journal = await Journal.create(journalPath, identity, { locked: true });
     }
   }
 
@@ -169,15 +201,37 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     throw err;
   }
   stopProgress();
-  const complete = !result.interrupted && result.fatal === undefined;
-  report?.close({ complete });
-  if (complete) await journal?.remove();
-  else await journal?.close();
+  const complete = !result.interrupted && result.fatal === undefined && result.failure === undefined;
+  let failure = result.failure;
+  try {
+    report?.close({ complete });
+  } catch (err) {
+    failure ??= err;
+  }
+  if (complete && failure === undefined) await journal?.remove();
+  else
+    await journal?.close().catch((err: unknown) => {
+      failure ??= err;
+    });
 
   if (result.fatal !== undefined) {
     ctx.out.info(`stopped after ${result.summary.rows} row(s): every further row would fail the same way`);
     if (journalPath) ctx.out.info(`progress saved; once fixed, continue with: ${resumeCommand(file, opts)}`);
     throw result.fatal;
+  }
+  if (failure !== undefined && !result.interrupted) {
+    // The run itself failed (a full disk for the report or journal, an unreadable input): what
+    // was done is counted and saved; say so, then how to go on.
+    printSummary(ctx, result.summary, undefined, false);
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    throw new CliError(`the import stopped after ${result.summary.rows} finished row(s): ${reason}`, {
+      exitCode: EXIT.failure,
+      code: (failure as { name?: string }).name === 'OutputError' ? 'output_error' : 'run_failed',
+      hint: journalPath
+        ? `progress saved in ${journalPath}; once fixed, continue with: ${resumeCommand(file, opts)}`
+        : 'the rows above were sent; a piped input cannot be resumed: import a file to be able to continue',
+      cause: failure,
+    });
   }
   printSummary(ctx, result.summary, opts.report, result.interrupted);
   if (result.interrupted) {
@@ -185,7 +239,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
       journalPath
         ? `continue with: ${resumeCommand(file, opts)}`
-        : 'stdin cannot be resumed: import a file to be able to continue an interrupted run',
+        : `${fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
     );
   }
   const s = result.summary;

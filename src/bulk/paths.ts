@@ -1,0 +1,123 @@
+/**
+ * Checks, before anything is opened, that a bulk run's outputs cannot destroy its inputs or each
+ * other, and that each output can be written where it is asked for. `orders import big.csv
+ * --report big.csv` used to replace the input with the report halfway through the import.
+ */
+import { accessSync, constants, realpathSync, type Stats, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputError } from './errors.js';
+
+/** A file named on the command line, and the flag (or words) that named it. */
+export interface PathUse {
+  /** How the user named it: `--report`, `the input`, `the journal`… */
+  what: string;
+  path: string;
+}
+
+interface Identity {
+  /** Device and inode of an existing file (links resolved), else the real folder and the name. */
+  key: string;
+  stat?: Stats;
+}
+
+function errnoReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or folder';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+  return code ?? (err as Error).message;
+}
+
+function identity(path: string): Identity | undefined {
+  try {
+    const stat = statSync(path);
+    return { key: `${stat.dev}:${stat.ino}`, stat };
+  } catch {
+    try {
+      return { key: join(realpathSync(dirname(resolve(path))), basename(path)) };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** The nearest folder of `path` that exists (an output's folders are created when missing). */
+function nearestFolder(path: string): string {
+  let dir = dirname(resolve(path));
+  for (;;) {
+    try {
+      statSync(dir);
+      return dir;
+    } catch {
+      const up = dirname(dir);
+      if (up === dir) return dir;
+      dir = up;
+    }
+  }
+}
+
+/** Why `output` cannot be written, or undefined when it can (as far as can be told before writing). */
+function unwritable(output: PathUse, id: Identity | undefined, createFolders: boolean): string | undefined {
+  if (id?.stat?.isDirectory()) return 'it is a folder';
+  try {
+    if (id?.stat) accessSync(output.path, constants.W_OK);
+    else {
+      const folder = createFolders ? nearestFolder(output.path) : dirname(resolve(output.path));
+      const st = statSync(folder);
+      if (!st.isDirectory()) return `${folder} is not a folder`;
+      accessSync(folder, constants.W_OK);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `the folder ${dirname(output.path)} does not exist`;
+    return errnoReason(err);
+  }
+  return undefined;
+}
+
+/**
+ * Refuses (InputError, exit 2) an output that is one of the inputs (the same file by device and
+ * inode: symbolic and hard links included) or another output, an empty path, and an output that
+ * cannot be written (missing folder, a folder, no permission). Call it before opening anything.
+ * `createFolders` lists outputs whose missing folders the run creates (the journal's).
+ */
+export function checkRunPaths(inputs: PathUse[], outputs: PathUse[], opts: { createFolders?: string[] } = {}): void {
+  for (const o of outputs) {
+    if (o.path.trim() === '') throw new InputError(`${o.what} needs a file name`);
+  }
+  const inputIds = inputs.map((i) => ({ use: i, id: identity(i.path) }));
+  const seen: Array<{ use: PathUse; id: Identity }> = [];
+  for (const o of outputs) {
+    const id = identity(o.path);
+    if (id) {
+      const input = inputIds.find((i) => i.id?.key === id.key);
+      if (input) {
+        const same = resolve(input.use.path) === resolve(o.path) ? '' : ' (a link to it)';
+        throw new InputError(
+          `${o.what} ${o.path} is ${input.use.what} ${input.use.path}${same}: writing it would destroy the input`,
+          `give ${o.what} another file`,
+        );
+      }
+      const other = seen.find((s) => s.id.key === id.key);
+      if (other) {
+        throw new InputError(`${o.what} ${o.path} is the same file as ${other.use.what} ${other.use.path}`, `give each output its own file`);
+      }
+      seen.push({ use: o, id });
+    }
+    const why = unwritable(o, id, opts.createFolders?.includes(o.what) ?? false);
+    if (why) throw new InputError(`cannot write ${o.what} ${o.path}: ${why}`);
+  }
+}
+
+/** What an input is: a regular file can be read twice (fingerprint, resume); a FIFO or device only once. */
+export function inputKind(path: string, what: string): 'file' | 'stream' {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${what} ${path}: ${errnoReason(err)}`);
+  }
+  if (stat.isDirectory()) throw new InputError(`${path} is a folder, not a file`);
+  return stat.isFile() ? 'file' : 'stream';
+}
