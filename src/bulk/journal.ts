@@ -75,6 +75,14 @@ function describeMismatch(a: JournalIdentity, b: JournalIdentity): string | unde
   return undefined;
 }
 
+/** Another live run holds the journal's lock. */
+export class JournalBusyError extends InputError {
+  constructor(message: string, hint: string) {
+    super(message, hint);
+    this.name = 'JournalBusyError';
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -117,7 +125,7 @@ function acquireLock(journalPath: string): string {
     }
     const pid = readLockPid(lockPath);
     if (pid !== undefined && isAlive(pid)) {
-      throw new InputError(
+      throw new JournalBusyError(
         `another import of this file is running (pid ${pid}); it owns the journal ${journalPath}`,
         `wait for it to finish (or stop it), then run again; if no such import runs, delete ${lockPath}`,
       );

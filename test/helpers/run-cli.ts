@@ -11,8 +11,8 @@ import { main } from '../../src/main.js';
 export interface RunOptions {
   /** Pretend every stream is a terminal (default false). */
   tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
-  /** Text fed to stdin (then EOF). */
-  stdin?: string;
+  /** Text (or bytes) fed to stdin (then EOF). */
+  stdin?: string | Buffer;
   /** Environment; SVC_CONFIG_DIR should point at a temporary folder. */
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;

@@ -6,7 +6,14 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
-import { defaultJournalPath, fileFingerprint, Journal, type JournalIdentity, type ResumeState } from '../../bulk/journal.js';
+import {
+  defaultJournalPath,
+  fileFingerprint,
+  Journal,
+  JournalBusyError,
+  type JournalIdentity,
+  type ResumeState,
+} from '../../bulk/journal.js';
 import type { Summary } from '../../bulk/outcome.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
@@ -153,7 +160,15 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     } else {
       // The lock, then the report: another import of the file keeps its report; and if the
       // report cannot be written, the journal of an earlier unfinished run is still there to resume.
-      const unlock = Journal.lock(journalPath);
+      let unlock: () => void;
+      try {
+        unlock = Journal.lock(journalPath);
+      } catch (err) {
+        // Not another run, but a folder that takes no journal: when the report beside it is the
+        // real problem (--report /proc/version), its own error says so.
+        if (!(err instanceof JournalBusyError)) openReportOf(opts.report)?.close({ complete: false });
+        throw err;
+      }
       try {
         report = openReportOf(opts.report);
       } catch (err) {
