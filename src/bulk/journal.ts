@@ -14,7 +14,19 @@
  * A torn last line (killed mid-write) is ignored.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { InputError, OutputError } from './errors.js';

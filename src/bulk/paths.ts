@@ -100,7 +100,10 @@ export function checkRunPaths(inputs: PathUse[], outputs: PathUse[], opts: { cre
       }
       const other = seen.find((s) => s.id.key === id.key);
       if (other) {
-        throw new InputError(`${o.what} ${o.path} is the same file as ${other.use.what} ${other.use.path}`, `give each output its own file`);
+        throw new InputError(
+          `${o.what} ${o.path} is the same file as ${other.use.what} ${other.use.path}`,
+          `give each output its own file`,
+        );
       }
       seen.push({ use: o, id });
     }

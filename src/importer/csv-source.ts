@@ -92,12 +92,33 @@ type ParsedRecord = { record: string[]; lines: number };
  * a file here (docs/performance.md).
  */
 class LineCountingParser extends Parser {
+  /** Line ends written by `flushHeld`, which the parser counts as (skipped) blank lines. */
+  injected = 0;
+  declare state: { quoting: boolean };
+
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
     if (chunk === null) return super.push(null);
-    const lined: ParsedRecord = { record: chunk as string[], lines: this.info.lines };
+    const lined: ParsedRecord = { record: chunk as string[], lines: this.info.lines - this.injected };
     return super.push(lined, encoding);
   }
+
+  /**
+   * csv-parse acts on a line end only once it has seen the character after it (it could be the
+   * start of a longer delimiter), so on a live input (a terminal, a pipe) the last line typed
+   * would wait for the next one. When the input is idle, the parser has taken every write and is
+   * not inside a quoted field, a blank line (skipped, and not counted in line numbers) lets it
+   * act on the line end it holds.
+   */
+  flushHeld(eol: string): boolean {
+    if (this.destroyed || this.writableLength > 0 || this.state.quoting) return false;
+    this.write(eol);
+    this.injected++;
+    return true;
+  }
 }
+
+/** How long a live input stays quiet before the parser is told to act on the line end it holds. */
+const LIVE_FLUSH_MS = 25;
 
 function countNewlines(cells: string[]): number {
   let n = 0;
@@ -113,7 +134,14 @@ function countNewlines(cells: string[]): number {
  */
 export async function openCsv(
   input: Readable,
-  opts: { delimiter?: string; name: string; encoding?: InputEncoding; signal?: AbortSignal },
+  opts: {
+    delimiter?: string;
+    name: string;
+    encoding?: InputEncoding;
+    signal?: AbortSignal;
+    /** The input is live (a terminal, pipe or FIFO): rows are parsed as their lines arrive. */
+    live?: boolean;
+  },
 ): Promise<CsvSource> {
   // Ctrl-C must not wait for the next line of a terminal, pipe or FIFO: the input is destroyed,
   // which ends a read in progress with the abort.
@@ -131,7 +159,7 @@ export async function openCsv(
 
 async function openStream(
   input: Readable,
-  opts: { delimiter?: string; name: string; encoding?: InputEncoding },
+  opts: { delimiter?: string; name: string; encoding?: InputEncoding; live?: boolean },
   release: () => void,
 ): Promise<CsvSource> {
   let bytes = 0;
@@ -241,18 +269,41 @@ async function openStream(
     }
   };
 
+  /** The line end the parser may hold back (the text written last ended with it), for a live input. */
+  let held: string | undefined;
+  const nextChunk = async () => {
+    if (!opts.live || held === undefined) return iterator.next();
+    const timer = setInterval(() => {
+      if (held !== undefined && parser.flushHeld(held)) held = undefined;
+    }, LIVE_FLUSH_MS);
+    try {
+      return await iterator.next();
+    } finally {
+      clearInterval(timer);
+    }
+  };
+  const noteHeld = (text: string) => {
+    if (opts.live) held = text.endsWith('\r\n') ? '\r\n' : text.endsWith('\n') ? '\n' : undefined;
+  };
+
   const feed = (async () => {
     try {
-      if (headText) await writeSliced(headText);
+      if (headText) {
+        await writeSliced(headText);
+        noteHeld(headText);
+      }
       if (!ended) {
         for (;;) {
           if (parser.destroyed) return;
-          const next = await iterator.next();
+          const next = await nextChunk();
           if (next.done) break;
           const chunk = toBuffer(next.value);
           bytes += chunk.length;
           const text = decoder.write(chunk);
-          if (text) await writeSliced(text);
+          if (text) {
+            await writeSliced(text);
+            noteHeld(text);
+          }
           if (parser.destroyed) return;
           if (oversized) {
             // The rest cannot be parsed: stop reading the input and end the rows here.

@@ -79,7 +79,10 @@ describe('orders import: outputs never overwrite inputs', () => {
 });
 
 describe('orders import: bytes that are not UTF-8', () => {
-  const latin1 = Buffer.from('order_id,total,currency,order_date,email\nMüller-1,10.00,EUR,2026-01-01,a@example.com\nMöller-1,20.00,EUR,2026-01-02,b@example.com\n', 'latin1');
+  const latin1 = Buffer.from(
+    'order_id,total,currency,order_date,email\nMüller-1,10.00,EUR,2026-01-01,a@example.com\nMöller-1,20.00,EUR,2026-01-02,b@example.com\n',
+    'latin1',
+  );
 
   it('a Latin-1 file stops before sending, naming the line and byte offset', async () => {
     const r = await runCli(['orders', 'import', input(latin1)], { env: env() });

@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { makeColors } from '../../src/io/color.js';
-import { escapeFormula, toCsvCell } from '../../src/util/csv-cell.js';
 import { type Column, Output } from '../../src/io/output.js';
 import { terminalPolicy } from '../../src/io/streams.js';
+import { escapeFormula, toCsvCell } from '../../src/util/csv-cell.js';
 import { fakeIO } from '../helpers/run-cli.js';
 
 interface Row {

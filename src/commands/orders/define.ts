@@ -31,7 +31,7 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--map <field=column>', 'read an order field from a differently named column (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
-    .option('--encoding <name>', 'the file\'s encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…')
+    .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
     .option('--integration-token-stdin', 'read the integration token from stdin')
     .option('--journal <file>', 'where progress is recorded for --resume (default: next to the report, or in the data folder)')
     .action(action(() => import('./import.js')));

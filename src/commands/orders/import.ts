@@ -2,10 +2,11 @@
  * svc orders import FILE|-: streams a CSV through the importer (src/importer/) and prints the
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
+import { openInput } from '../../bulk/input.js';
 import {
   defaultJournalPath,
   fileFingerprint,
@@ -15,9 +16,9 @@ import {
   type ResumeState,
 } from '../../bulk/journal.js';
 import type { Summary } from '../../bulk/outcome.js';
+import { checkRunPaths, inputKind, type PathUse } from '../../bulk/paths.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
-import { checkRunPaths, inputKind, type PathUse } from '../../bulk/paths.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { openCsv, parseDelimiter } from '../../importer/csv-source.js';
 import { type MappingOptions, parseMaps, resolveColumns } from '../../importer/mapping.js';
@@ -92,7 +93,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       );
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  const journalPath = resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders')) : undefined;
+  const journalPath =
+    resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders')) : undefined;
   // Nothing is opened before every output is known not to be the input or another output.
   const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
@@ -110,9 +112,9 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
 
   // Everything that can be checked before a request: the token source, the header, the journal.
   const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
-  const input: Readable = fromStdin ? ctx.io.stdin : createReadStream(file, { highWaterMark: 64 * 1024 });
+  const input: Readable = fromStdin ? ctx.io.stdin : await openInput(file, { signal: ctx.signal, highWaterMark: 64 * 1024 });
   const name = fromStdin ? 'stdin' : file;
-  const source = await openCsv(input, { delimiter, name, encoding, signal: ctx.signal });
+  const source = await openCsv(input, { delimiter, name, encoding, signal: ctx.signal, live: !resumable });
   const layout = resolveColumns(source.header, maps, source.delimiter);
   if (layout.ignored.length > 0)
     ctx.log.warn(

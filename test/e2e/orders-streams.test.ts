@@ -1,0 +1,145 @@
+/**
+ * orders import from inputs that can be read only once (stdin, a FIFO) and from a file whose
+ * report fills the disk: rows go as their lines arrive, signals are honoured at any moment, and
+ * a run that cannot write its report stops with its summary and the resume command.
+ */
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { ensureBuilt, root } from '../helpers/spawn-cli.js';
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  sb = await withSandbox();
+}, 60_000);
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(async () => {
+  await sb.admin.reset();
+  cfg?.cleanup();
+  cfg = tempConfigDir();
+  env = { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+});
+
+const HEADER = 'order_id,total,currency,order_date,email\n';
+const row = (id: string) => `${id},1.00,EUR,2026-01-01,${id.toLowerCase()}@example.com\n`;
+
+interface Child {
+  proc: ChildProcessWithoutNullStreams;
+  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+function start(args: string[], shell?: string): Child {
+  const proc = shell
+    ? spawn('bash', ['-c', shell], { env: { ...env, SVC: join(root, 'bin', 'svc.js'), NODE: process.execPath } })
+    : spawn(process.execPath, [join(root, 'bin', 'svc.js'), ...args], { env });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d: Buffer) => {
+    stdout += d;
+  });
+  proc.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    proc.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { proc, done };
+}
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<number> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    if (await check()) return Date.now() - t0;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('timed out');
+}
+
+describe('e2e: orders import from stdin and FIFOs', () => {
+  it('stdin: each row is sent as its line arrives, with stdin still open', async () => {
+    const c = start(['orders', 'import', '-', '--json']);
+    c.proc.stdin.write(HEADER + row('L-1'));
+    await until(async () => (await sb.admin.order('L-1')) !== undefined, 5_000);
+    c.proc.stdin.write(row('L-2'));
+    await until(async () => (await sb.admin.order('L-2')) !== undefined, 5_000);
+    c.proc.stdin.end();
+    const r = await c.done;
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2 });
+  });
+
+  it('stdin: SIGINT while waiting for the header ends at once with exit 130', async () => {
+    const c = start(['orders', 'import', '-']);
+    await new Promise((r) => setTimeout(r, 500));
+    const t0 = Date.now();
+    c.proc.kill('SIGINT');
+    const r = await c.done;
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('interrupted');
+  });
+
+  it('a FIFO imports (no journal), honours SIGTERM while it waits, and refuses --resume', async () => {
+    const fifo = join(cfg.dir, 'orders.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A writer that sends two rows, then keeps the FIFO open.
+    const writer = spawn('bash', ['-c', `{ printf '%s' "$ROWS"; sleep 30; } > "$FIFO"`], {
+      env: { ...env, FIFO: fifo, ROWS: HEADER + row('F-1') + row('F-2') },
+    });
+    const c = start(['orders', 'import', fifo, '--json']);
+    await until(async () => (await sb.admin.order('F-2')) !== undefined, 5_000);
+    c.proc.kill('SIGTERM');
+    const r = await c.done;
+    writer.kill('SIGKILL');
+    expect(r.code).toBe(130);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, interrupted: true });
+    expect(r.stderr).toContain('cannot be resumed');
+    const again = start(['orders', 'import', fifo, '--resume']);
+    const refused = await again.done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--resume needs a regular file');
+  });
+});
+
+describe('e2e: the disk fills up mid-run', () => {
+  it('stops sending, prints the summary and the resume command, exits 1; --resume finishes the job', async () => {
+    const file = join(cfg.dir, 'orders.csv');
+    const ids = Array.from({ length: 400 }, (_, i) => `D-${i + 1}`);
+    writeFileSync(file, HEADER + ids.map(row).join(''));
+    const report = join(cfg.dir, 'report.csv');
+    const journal = join(cfg.dir, 'import.journal');
+    // A file-size limit (ulimit -f, KiB) that the report reaches after a few hundred rows, with
+    // SIGXFSZ ignored so that a write fails with EFBIG, as on a full disk.
+    const c = start(
+      [],
+      `trap '' XFSZ; ulimit -f 8; exec "$NODE" "$SVC" orders import "${file}" --report "${report}" --journal "${journal}" --json`,
+    );
+    const r = await c.done;
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(r.stdout) as { rows: number; created: number };
+    expect(summary.rows).toBeGreaterThan(0);
+    expect(summary.rows).toBeLessThan(400);
+    const error = JSON.parse(r.stderr.trim().split('\n').at(-1) as string).error as { code: string; message: string; hint: string };
+    expect(error.code).toBe('output_error');
+    // The journal or the report, whichever reaches the limit first.
+    expect(error.message).toMatch(/^the import stopped after \d+ finished row\(s\): cannot write (--report|the resume journal) .*: EFBIG$/);
+    expect(error.hint).toContain('--resume');
+    // Without the limit, the resume completes: every order once.
+    const c2 = start(['orders', 'import', file, '--report', report, '--journal', journal, '--resume', '--json']);
+    const r2 = await c2.done;
+    expect(r2.code).toBe(0);
+    const total = JSON.parse(r2.stdout) as { rows: number; created: number; updated: number; unconfirmed: number; resumed: number };
+    expect(total.rows).toBe(400);
+    expect(total.created + total.updated + total.unconfirmed).toBe(400);
+    for (const id of [ids[0], ids[199], ids[399]]) expect(await sb.admin.order(id as string)).toBeDefined();
+  });
+});
