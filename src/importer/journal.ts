@@ -1,7 +1,6 @@
 /**
  * The resume journal of a bulk import: an append-only text file that records, durably, which rows
  * finished and how, so `--resume` can skip them and merge their outcomes into one summary.
- * STABLE EXPORTS: Journal, JournalIdentity, ResumeState, fileFingerprint, defaultJournalPath.
  *
  * Format (one record per line):
  *   {"svc_journal":1,"kind":…,"file":{…},"options":{…}}   the identity it was made for

@@ -1,17 +1,5 @@
 /**
  * The bulk report (CSV) and summary counters, shared by `orders import` and `events send --file`.
- * STABLE EXPORTS (others import them):
- *
- *   OUTCOMES, Outcome                      'created' | 'updated' | 'unconfirmed' | 'rejected' | 'failed'
- *   RowResult                              one input row's outcome: seq (1-based, contiguous), line, id, …
- *   Summary, emptySummary(), countOutcome(summary, outcome)
- *   reportHeader(idColumn)                 ['line', idColumn, 'outcome', 'status', 'error_code', 'message']
- *   reportRecord(result)                   the CSV cells of one result, formula-escaped
- *   ReportWriter / openReport(path, { idColumn })
- *     writer.add(result)   accepts results in any order, writes them in `seq` order (a reorder
- *                          buffer holds only the results that finished ahead of a slower one)
- *     writer.close()       flushes; throws if a seq is missing (a bug, never silent)
- *
  * Cells are escaped against spreadsheet formula injection with src/io/csv.ts, the same way as
  * `contacts list --format csv`; quoting is csv-stringify's.
  */

@@ -1,22 +1,6 @@
 /**
  * A generic bounded-concurrency scheduler with key affinity and AIMD adaptation to rate limits.
- * Shared by the orders importer and `events send --file`. STABLE EXPORTS (others import them):
- *
- *   createScheduler<T, R>(worker, options) → Scheduler<T, R>
- *     worker(item, { signal, throttle }) → Promise<R>   one unit of work (e.g. one upsert)
- *     scheduler.run(source: AsyncIterable<T>, onSettled?: (item, Settled<R>) => void | Promise<void>)
- *       → Promise<SchedulerStats>   pulls lazily, never holds more than `maxBuffered` pulled-but-
- *       unstarted items (plus the rest of the batch being read), so memory stays bounded whatever the
- *       size of the source; resolves when the source is drained and every task settled, or (after an
- *       abort) when the tasks in flight settled.
- *     scheduler.runBatches(source: AsyncIterable<readonly T[]>, onSettled?)   the same, for a source
- *       that yields what it has at hand as one array (the rows of one parsed chunk): one await per
- *       batch instead of one per item, which on a bulk run of small requests is a measurable share
- *       of the CPU (docs/performance.md).
- *     scheduler.throttle(waitMs)    report a server-directed wait (429 / 503 with Retry-After);
- *       also available to the worker as ctx.throttle (wire it to the client's onRetry).
- *     scheduler.stats()             current limit, rate, counters.
- *   Types: Scheduler, SchedulerOptions, WorkerContext, Settled, SchedulerStats.
+ * Shared by the orders importer and `events send --file`.
  *
  * Rules:
  * - A task that reports a server-directed wait through its ctx.throttle gives its slot back for
