@@ -5,7 +5,7 @@
  * remembers credentials for it. Takes only what it uses of the run (RunWiring), not the Context.
  */
 import type { Credentials } from '../client/auth.js';
-import { ServiceClient, type ServiceClientOptions } from '../client/client.js';
+import { ServiceClient } from '../client/client.js';
 import { ApiError, CredentialsError } from '../client/errors.js';
 import type { ClientLogger } from '../client/types.js';
 import { type ResolvedAuth, type ResolvedCredentials, resolveAuth } from '../store/credentials.js';
@@ -52,7 +52,7 @@ export interface GivenCredentials {
  * sandbox's with --sandbox, else the resolved ones (flag > env > profile).
  */
 export async function openClient(run: RunWiring, given?: GivenCredentials): Promise<OpenedClient> {
-  if (given) return opened(new ServiceClient({ ...clientOptions(run), ...given }));
+  if (given) return opened(newClient(run, given.baseUrl, given.credentials));
   if (run.settings.sandbox) return openSandboxClient(run);
   const store = await run.store();
   const auth = resolveRunAuth(run, store);
@@ -70,11 +70,7 @@ export async function openClient(run: RunWiring, given?: GivenCredentials): Prom
   }
   const baseUrl = validateBaseUrl(auth.baseUrl, run.settings.insecure);
   warnIfPlainHttp(run, baseUrl);
-  const client = new ServiceClient({
-    ...clientOptions(run),
-    baseUrl,
-    credentials: clientCredentials(auth.credentials, store, auth.profileName),
-  });
+  const client = newClient(run, baseUrl, clientCredentials(auth.credentials, store, auth.profileName));
   return { ...opened(client), auth };
 }
 
@@ -116,9 +112,11 @@ function userAgent(): string {
   return `svc/${version} (node ${process.versions.node})`;
 }
 
-/** Client options common to every client of this run. */
-function clientOptions(run: RunWiring): Omit<ServiceClientOptions, 'baseUrl' | 'credentials'> {
-  return {
+/** The one place a client is constructed: options common to every client of the run. */
+function newClient(run: RunWiring, baseUrl: string, credentials: Credentials): ServiceClient {
+  return new ServiceClient({
+    baseUrl,
+    credentials,
     logger: run.log,
     debug: run.settings.debug,
     maxRetryWaitMs: run.settings.maxRetryWaitMs,
@@ -126,7 +124,7 @@ function clientOptions(run: RunWiring): Omit<ServiceClientOptions, 'baseUrl' | '
     random: run.random,
     userAgent: userAgent(),
     onSecret: (s: string) => run.redactor.add(s),
-  };
+  });
 }
 
 function opened(client: ServiceClient): OpenedClient {
@@ -142,15 +140,11 @@ async function openSandboxClient(run: RunWiring): Promise<OpenedClient> {
   try {
     const store = await run.store();
     const build = (clientId: string, clientSecret: string) =>
-      new ServiceClient({
-        ...clientOptions(run),
-        baseUrl: sandbox.baseUrl,
-        credentials: {
-          kind: 'client_credentials',
-          clientId,
-          clientSecret,
-          cache: profileTokenCache(store, EMBEDDED_SANDBOX_PROFILE, clientId),
-        },
+      newClient(run, sandbox.baseUrl, {
+        kind: 'client_credentials',
+        clientId,
+        clientSecret,
+        cache: profileTokenCache(store, EMBEDDED_SANDBOX_PROFILE, clientId),
       });
     const withSandbox = (client: ServiceClient): OpenedClient => ({
       client,
