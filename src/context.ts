@@ -9,7 +9,7 @@ import type { Prompter } from './io/prompter.js';
 import type { Spinner } from './io/spinner.js';
 import { type IOStreams, type TerminalPolicy, terminalPolicy } from './io/streams.js';
 import { configDir, dataDir } from './store/paths.js';
-import { redactor } from './store/redact.js';
+import { Redactor } from './store/redact.js';
 import { type Env, type GlobalFlags, resolveSettings, type Settings } from './store/settings.js';
 import type { CredentialStore } from './store/store.js';
 
@@ -36,6 +36,8 @@ export interface Context {
   signal: AbortSignal;
   /** Folder for data files (embedded sandbox db, import journals). */
   dataDir: string;
+  /** The run's redactor: every secret the run learns is registered here; logs and errors pass through it. */
+  redactor: Redactor;
   store(): Promise<CredentialStore>;
   /** The API client for this run (credentials resolved, --sandbox started), created once. */
   client(): Promise<ApiClient>;
@@ -60,6 +62,7 @@ export function createContext(init: ContextInit): Context {
   const colors = makeColors(policy.color);
   const out = new Output(init.io, policy, colors, settings.quiet);
   const closers: Array<() => Promise<void>> = [];
+  const redactor = new Redactor();
   let storePromise: Promise<CredentialStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
 
@@ -83,13 +86,16 @@ export function createContext(init: ContextInit): Context {
     random: init.random ?? Math.random,
     signal: init.signal ?? new AbortController().signal,
     dataDir: dataDir(init.env),
+    redactor,
     store() {
-      storePromise ??= import('./store/store.js').then(({ CredentialStore }) => new CredentialStore(configDir(init.env)));
+      storePromise ??= import('./store/store.js').then(
+        ({ CredentialStore }) => new CredentialStore(configDir(init.env), { onSecret: (s) => redactor.add(s) }),
+      );
       return storePromise;
     },
     client() {
-      clientPromise ??= import('./client/factory.js').then(async ({ createClientForContext }) => {
-        const { client, close } = await createClientForContext(ctx);
+      clientPromise ??= import('./wiring/client.js').then(async ({ openClient }) => {
+        const { client, close } = await openClient(ctx);
         closers.push(close);
         return client;
       });

@@ -2,12 +2,13 @@
  * The entry point: main(argv) → exit code. The only module that maps errors to exit codes and
  * the only one that touches process (signals, streams, env) — and only for real runs.
  */
-import { InputError } from './bulk/errors.js';
+import { InputError, OutputError } from './bulk/errors.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
 import type { Context } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
-import { redactor } from './store/redact.js';
+import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
+import { Redactor } from './store/redact.js';
 import type { Env, GlobalFlags } from './store/settings.js';
 
 declare const __SVC_VERSION__: string;
@@ -34,12 +35,20 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
 }
 
+/** The credential store's errors by kind: the contract's code and what to do next. */
+const STORE_ERRORS: Record<StoreErrorKind, { code: string; hint: string }> = {
+  invalid_file: { code: 'invalid_credential_store', hint: 'fix the file, or remove it and `svc auth login` again' },
+};
+
 /** The one table from errors to exit codes and messages (cli.md "Exit codes"). */
 export function describeError(err: unknown): ErrorReport {
   if (err instanceof CliError) {
     return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, status: err.status, requestId: err.requestId };
   }
   if (err instanceof InputError) return { exitCode: EXIT.usage, code: 'usage', message: err.message, hint: err.hint };
+  if (err instanceof OutputError) return { exitCode: EXIT.failure, code: 'output_error', message: err.message };
+  if (err instanceof SettingsError) return { exitCode: EXIT.usage, code: 'usage', message: err.message, hint: err.hint };
+  if (err instanceof StoreError) return { exitCode: EXIT.failure, message: err.message, ...STORE_ERRORS[err.kind] };
   if (err instanceof MissingScopeError) {
     return {
       exitCode: EXIT.auth,
@@ -84,8 +93,12 @@ export function describeError(err: unknown): ErrorReport {
   return { exitCode: EXIT.failure, code: 'unexpected', message: `unexpected error: ${message}`, hint: 'rerun with --debug for details' };
 }
 
-/** Prints an error the contract's way: `error: …` (+ hint) or one JSON object with --json. */
-export function printError(err: unknown, io: IOStreams, opts: { json: boolean; debug: boolean }): number {
+/**
+ * Prints an error the contract's way: `error: …` (+ hint) or one JSON object with --json, through
+ * the run's redactor (without one, as before a run exists, the well-known patterns are still masked).
+ */
+export function printError(err: unknown, io: IOStreams, opts: { json: boolean; debug: boolean; redactor?: Redactor }): number {
+  const redactor = opts.redactor ?? new Redactor();
   const r = describeError(err);
   const message = redactor.redact(r.message);
   if (opts.json) {
@@ -178,7 +191,11 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       else if (err.code === 'commander.help') exitCode = argv.length === 0 ? 0 : EXIT.usage;
       else exitCode = EXIT.usage;
     } else {
-      exitCode = printError(err, io, { json: ctx?.settings.json ?? wantsJson, debug: ctx?.settings.debug ?? wantsDebug });
+      exitCode = printError(err, io, {
+        json: ctx?.settings.json ?? wantsJson,
+        debug: ctx?.settings.debug ?? wantsDebug,
+        redactor: ctx?.redactor,
+      });
     }
   } finally {
     await ctx?.close();

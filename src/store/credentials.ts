@@ -4,8 +4,7 @@
  * URL from --base-url, SVC_BASE_URL, then the profile.
  */
 import { parseScopeString } from '../contract/scopes.js';
-import { UsageError } from '../errors.js';
-import { redactor } from './redact.js';
+import { SettingsError } from './errors.js';
 import { type Env, envValue, type GlobalFlags, resolveBaseUrl, type SettingSource } from './settings.js';
 import type { AuthMethod, ClientAuthStyle, CredentialStore, Profile } from './store.js';
 
@@ -43,30 +42,45 @@ function clientAuthFrom(value: string | undefined, what: string): ClientAuthStyl
   const v = value.toLowerCase();
   if (v === 'basic' || v === 'client_secret_basic') return 'basic';
   if (v === 'post' || v === 'client_secret_post') return 'post';
-  throw new UsageError(`${what} must be "post" or "basic", got ${JSON.stringify(value)}`);
+  throw new SettingsError(`${what} must be "post" or "basic", got ${JSON.stringify(value)}`);
 }
 
+/** Called with every secret value read from the environment (the run's redactor learns them). */
+export type OnSecret = (secret: string) => void;
+
 /** Resolves the credentials and base URL for a run (nothing is sent). */
-export function resolveAuth(args: { flags: GlobalFlags; env: Env; profileName: string; store: CredentialStore }): ResolvedAuth {
+export function resolveAuth(args: {
+  flags: GlobalFlags;
+  env: Env;
+  profileName: string;
+  store: CredentialStore;
+  onSecret?: OnSecret;
+}): ResolvedAuth {
   const { env, flags, profileName, store } = args;
   const profile = store.getProfile(profileName);
   const base = resolveBaseUrl(flags, env, profile);
-  return { profileName, profile, baseUrl: base.value, baseUrlSource: base.source, credentials: resolveCredentials(env, profile) };
+  return {
+    profileName,
+    profile,
+    baseUrl: base.value,
+    baseUrlSource: base.source,
+    credentials: resolveCredentials(env, profile, args.onSecret),
+  };
 }
 
 /** SVC_TOKEN > SVC_CLIENT_ID + SVC_CLIENT_SECRET > the profile's API token or client credentials. */
-export function resolveCredentials(env: Env, profile: Profile | undefined): ResolvedCredentials | undefined {
+export function resolveCredentials(env: Env, profile: Profile | undefined, onSecret?: OnSecret): ResolvedCredentials | undefined {
   const envToken = envValue(env, 'SVC_TOKEN');
   if (envToken) {
-    redactor.add(envToken);
+    onSecret?.(envToken);
     return { method: 'api_token', source: 'env', sourceName: 'SVC_TOKEN', token: envToken };
   }
   const envId = envValue(env, 'SVC_CLIENT_ID');
   const envSecret = envValue(env, 'SVC_CLIENT_SECRET');
-  if (envSecret) redactor.add(envSecret);
+  if (envSecret) onSecret?.(envSecret);
   if (envId || envSecret) {
     if (!envId || !envSecret) {
-      throw new UsageError(
+      throw new SettingsError(
         `${envId ? 'SVC_CLIENT_ID' : 'SVC_CLIENT_SECRET'} is set but ${envId ? 'SVC_CLIENT_SECRET' : 'SVC_CLIENT_ID'} is not`,
         'set both SVC_CLIENT_ID and SVC_CLIENT_SECRET, or neither',
       );

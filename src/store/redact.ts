@@ -1,6 +1,7 @@
 /**
  * Redaction: masks secrets in any text before it reaches a terminal, a log or an error.
- * Known secret values are registered as they are loaded; well-known patterns are masked too.
+ * Each run owns one Redactor (context.ts): the secret values it learns (from the store, the
+ * environment, the client, a login) are registered there; well-known patterns are masked too.
  */
 
 const MASK = '[REDACTED]';
@@ -84,6 +85,3 @@ export function maskSecret(secret: string | undefined): string {
   if (secret.length <= 8) return '********';
   return `${secret.slice(0, 4)}${'*'.repeat(8)}`;
 }
-
-/** The process-wide redactor: secrets loaded from the store or env are registered here. */
-export const redactor = new Redactor();

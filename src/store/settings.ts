@@ -2,7 +2,7 @@
  * Resolves the global settings with the contract's precedence: flag > environment > profile in
  * the store > default. An environment variable set to the empty string counts as unset.
  */
-import { UsageError } from '../errors.js';
+import { SettingsError } from './errors.js';
 import type { Profile } from './store.js';
 
 export type Env = Record<string, string | undefined>;
@@ -52,7 +52,7 @@ function envFlag(env: Env, name: string): boolean | undefined {
 /** Parses a duration in seconds (`90`, `90s`, `2m`) to milliseconds. */
 export function parseSeconds(value: string, what: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-  if (!m) throw new UsageError(`${what} must be a number of seconds, got ${JSON.stringify(value)}`);
+  if (!m) throw new SettingsError(`${what} must be a number of seconds, got ${JSON.stringify(value)}`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   return Math.round(unit === 'ms' ? n : unit === 'm' ? n * 60_000 : n * 1000);
@@ -113,19 +113,19 @@ export function validateBaseUrl(raw: string, insecure: boolean): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`invalid base URL ${JSON.stringify(raw)}`, 'give an address such as https://api.example.com');
+    throw new SettingsError(`invalid base URL ${JSON.stringify(raw)}`, 'give an address such as https://api.example.com');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`unsupported scheme in base URL: ${url.protocol}`, 'use https://');
+    throw new SettingsError(`unsupported scheme in base URL: ${url.protocol}`, 'use https://');
   }
   if (url.username || url.password) {
-    throw new UsageError(
+    throw new SettingsError(
       'the base URL must not contain credentials',
       'use `svc auth login` or the SVC_TOKEN / SVC_CLIENT_ID / SVC_CLIENT_SECRET variables',
     );
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
-    throw new UsageError(
+    throw new SettingsError(
       `refusing plain http:// to ${url.hostname}: credentials would travel unencrypted`,
       'use https://, or pass --insecure if you really mean it',
     );

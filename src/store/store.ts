@@ -6,8 +6,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { CliError, EXIT } from '../errors.js';
-import { redactor } from './redact.js';
+import { StoreError } from './errors.js';
 
 export type AuthMethod = 'api_token' | 'client_credentials';
 /** How the client secret travels to the token endpoint: form body (client_secret_post) or HTTP Basic. */
@@ -61,10 +60,15 @@ export class CredentialStore {
   private confInstance: Conf<StoreShape> | undefined;
   readonly dir: string;
   readonly path: string;
+  private readonly onSecret: ((secret: string) => void) | undefined;
 
-  /** Touches nothing on disk: the folder and file are created on the first write. */
-  constructor(dir: string) {
+  /**
+   * Touches nothing on disk: the folder and file are created on the first write. `onSecret` hears
+   * every secret a profile read from the file holds (the run's redactor learns them).
+   */
+  constructor(dir: string, opts: { onSecret?: (secret: string) => void } = {}) {
     this.dir = dir;
+    this.onSecret = opts.onSecret;
     this.path = join(dir, 'credentials.json');
     // An existing file is opened at once, so a broken one is reported before any request.
     if (existsSync(this.path)) this.open();
@@ -92,10 +96,8 @@ export class CredentialStore {
     } catch (err) {
       // A hand-edited or truncated file: say which file and what to do, not "unexpected error".
       if (!(err instanceof SyntaxError)) throw err;
-      throw new CliError(`the credential store ${this.path} is not valid JSON (${err.message})`, {
-        exitCode: EXIT.failure,
-        code: 'invalid_credential_store',
-        hint: 'fix the file, or remove it and `svc auth login` again',
+      throw new StoreError('invalid_file', this.path, `the credential store ${this.path} is not valid JSON (${err.message})`, {
+        cause: err,
       });
     }
     // conf keeps an existing file's mode; make sure an older or hand-made file is private too.
@@ -119,7 +121,12 @@ export class CredentialStore {
 
   getProfile(name: string): Profile | undefined {
     const p = this.profiles()[name];
-    if (p) for (const f of SECRET_PROFILE_FIELDS) redactor.add(p[f]);
+    if (p && this.onSecret) {
+      for (const f of SECRET_PROFILE_FIELDS) {
+        const secret = p[f];
+        if (secret) this.onSecret(secret);
+      }
+    }
     return p ? { ...p } : undefined;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyNetworkError } from '../../src/client/client.js';
+import { classifyNetworkError } from '../../src/client/network.js';
 import { parseScopeList, resolveCredentials } from '../../src/store/credentials.js';
 
 describe('resolveCredentials: SVC_TOKEN > SVC_CLIENT_ID/SECRET > profile', () => {

@@ -3,6 +3,8 @@ import { InputError } from '../../src/bulk/errors.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../../src/client/errors.js';
 import { AuthError, Interrupted, PartialFailure, UsageError, ValidationError } from '../../src/errors.js';
 import { describeError, printError } from '../../src/main.js';
+import { SettingsError, StoreError } from '../../src/store/errors.js';
+import { Redactor } from '../../src/store/redact.js';
 import { fakeIO } from '../helpers/run-cli.js';
 
 describe('error → exit code', () => {
@@ -23,6 +25,8 @@ describe('error → exit code', () => {
     ['retry wait', new RetryWaitTooLongError(300_000, 120_000, 429), 1],
     ['credentials', new CredentialsError('not logged in', 'run svc auth login'), 3],
     ['missing scope', new MissingScopeError('orders_write', ['contacts_read']), 3],
+    ['settings', new SettingsError('bad base URL'), 2],
+    ['store', new StoreError('invalid_file', '/x/credentials.json', 'not valid JSON'), 1],
     ['abort', new DOMException('aborted', 'AbortError'), 130],
     ['unexpected', new TypeError('x is undefined'), 1],
   ])('%s', (_name, err, code) => {
@@ -70,6 +74,34 @@ describe('error → exit code', () => {
     expect(code).toBe(1);
     expect(f.stderr()).toContain('hint: rerun with --debug');
     expect(f.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('store errors keep the contract codes and hints of the CLI errors they replace', () => {
+    expect(describeError(new SettingsError('SVC_CLIENT_ID is set but SVC_CLIENT_SECRET is not', 'set both'))).toEqual({
+      exitCode: 2,
+      code: 'usage',
+      message: 'SVC_CLIENT_ID is set but SVC_CLIENT_SECRET is not',
+      hint: 'set both',
+    });
+    expect(
+      describeError(new StoreError('invalid_file', '/c/credentials.json', 'the credential store /c/credentials.json is not valid JSON')),
+    ).toEqual({
+      exitCode: 1,
+      code: 'invalid_credential_store',
+      message: 'the credential store /c/credentials.json is not valid JSON',
+      hint: 'fix the file, or remove it and `svc auth login` again',
+    });
+  });
+
+  it('masks the secrets the run learned (its own redactor), and only those', () => {
+    const learned = new Redactor();
+    learned.add('plain-secret-value');
+    const a = fakeIO();
+    printError(new Error('boom plain-secret-value'), a.io, { json: false, debug: false, redactor: learned });
+    expect(a.stderr()).not.toContain('plain-secret-value');
+    const b = fakeIO();
+    printError(new Error('boom plain-secret-value'), b.io, { json: false, debug: false });
+    expect(b.stderr()).toContain('plain-secret-value');
   });
 
   it('never prints a secret that slipped into a message', () => {

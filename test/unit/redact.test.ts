@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createContext } from '../../src/context.js';
 import { maskSecret, Redactor } from '../../src/store/redact.js';
+import { CredentialStore } from '../../src/store/store.js';
+import { fakeIO, tempConfigDir } from '../helpers/run-cli.js';
 
 describe('redaction', () => {
   it('masks registered secrets, also URL-encoded', () => {
@@ -46,5 +49,26 @@ describe('redaction', () => {
     expect(maskSecret('tok_1234567890abcdef')).toBe('tok_********');
     expect(maskSecret('short')).toBe('********');
     expect(maskSecret(undefined)).toBe('');
+  });
+});
+
+describe('the run owns its redactor', () => {
+  it('secrets read from the store are masked in that run only', async () => {
+    const cfg = tempConfigDir();
+    try {
+      new CredentialStore(cfg.dir).setProfile('default', { auth_method: 'api_token', api_token: 'tok_stored_0123456789' });
+      const one = fakeIO();
+      const run = createContext({ io: one.io, env: { SVC_CONFIG_DIR: cfg.dir }, flags: {} });
+      (await run.store()).getProfile('default');
+      run.log.warn('the token tok_stored_0123456789 leaked');
+      expect(one.stderr()).toContain('the token [REDACTED] leaked');
+
+      // Another run that never read the profile has learned nothing from the first one.
+      const other = createContext({ io: fakeIO().io, env: { SVC_CONFIG_DIR: cfg.dir }, flags: {} });
+      expect(other.redactor).not.toBe(run.redactor);
+      expect(other.redactor.redact('tok_stored_0123456789')).toBe('tok_stored_0123456789');
+    } finally {
+      cfg.cleanup();
+    }
   });
 });

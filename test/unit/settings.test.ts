@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { describeError } from '../../src/main.js';
+import { SettingsError } from '../../src/store/errors.js';
 import { pick, resolveBaseUrl, resolveSettings, validateBaseUrl } from '../../src/store/settings.js';
 
 describe('settings precedence: flag > env > profile > default', () => {
@@ -47,7 +48,7 @@ describe('settings precedence: flag > env > profile > default', () => {
     expect(resolveSettings({}, {}).maxRetryWaitMs).toBe(120_000);
     expect(resolveSettings({}, { SVC_MAX_RETRY_WAIT: '30' }).maxRetryWaitMs).toBe(30_000);
     expect(resolveSettings({ maxRetryWait: '2m' }, { SVC_MAX_RETRY_WAIT: '30' }).maxRetryWaitMs).toBe(120_000);
-    expect(() => resolveSettings({ maxRetryWait: 'soon' }, {})).toThrow(UsageError);
+    expect(() => resolveSettings({ maxRetryWait: 'soon' }, {})).toThrow(SettingsError);
   });
 });
 
@@ -66,7 +67,22 @@ describe('base URL validation', () => {
 
   it('refuses credentials in the URL and odd schemes', () => {
     expect(() => validateBaseUrl('https://user:pw@api.example.com', false)).toThrow(/must not contain credentials/);
-    expect(() => validateBaseUrl('ftp://api.example.com', false)).toThrow(UsageError);
-    expect(() => validateBaseUrl('not a url', false)).toThrow(UsageError);
+    expect(() => validateBaseUrl('ftp://api.example.com', false)).toThrow(SettingsError);
+    expect(() => validateBaseUrl('not a url', false)).toThrow(SettingsError);
+  });
+
+  it('a settings error is a usage error for the CLI (exit 2, code usage, its hint)', () => {
+    let err: unknown;
+    try {
+      validateBaseUrl('https://user:pw@api.example.com', false);
+    } catch (e) {
+      err = e;
+    }
+    expect(describeError(err)).toEqual({
+      exitCode: 2,
+      code: 'usage',
+      message: 'the base URL must not contain credentials',
+      hint: 'use `svc auth login` or the SVC_TOKEN / SVC_CLIENT_ID / SVC_CLIENT_SECRET variables',
+    });
   });
 });

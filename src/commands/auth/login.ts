@@ -5,17 +5,16 @@
  */
 
 import { missingScopes } from '../../client/auth.js';
-import { ServiceClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
-import { baseClientOptions, warnIfPlainHttp } from '../../client/factory.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
 import { isScope, SCOPES } from '../../contract/scopes.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { clearedCredentials, parseScopeList } from '../../store/credentials.js';
-import { redactor } from '../../store/redact.js';
 import { envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 import type { ClientAuthStyle, Profile } from '../../store/store.js';
+import { openClient, warnIfPlainHttp } from '../../wiring/client.js';
+import { PendingTokenCache, profileTokenCache } from '../../wiring/token-cache.js';
 import { readSecretFromStdin, secondsUntil } from './shared.js';
 
 export interface LoginOptions {
@@ -124,21 +123,29 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
       if (scopes.length === 0) scopes = undefined;
     }
   }
-  redactor.add(token);
-  redactor.add(clientSecret);
+  ctx.redactor.add(token);
+  ctx.redactor.add(clientSecret);
 
   const clientAuth: ClientAuthStyle = opts.basicAuth ? 'basic' : 'post';
   let profile: Profile;
   let summary: Record<string, unknown>;
+  // The token obtained while checking client credentials, written to the profile once they are saved.
+  const pendingToken = new PendingTokenCache();
   if (method === 'api_token') {
     await verifyApiToken(ctx, baseUrl, token!);
     profile = { auth_method: 'api_token', api_token: token };
     summary = { method };
   } else {
-    const client = new ServiceClient({
-      ...baseClientOptions(ctx),
+    const { client, close } = await openClient(ctx, {
       baseUrl,
-      credentials: { kind: 'client_credentials', clientId: clientId!, clientSecret: clientSecret!, clientAuth, scopes },
+      credentials: {
+        kind: 'client_credentials',
+        clientId: clientId!,
+        clientSecret: clientSecret!,
+        clientAuth,
+        scopes,
+        cache: pendingToken,
+      },
     });
     try {
       await client.accessToken(ctx.signal);
@@ -151,7 +158,7 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
       }
       throw err;
     } finally {
-      await client.close();
+      await close();
     }
     const granted = client.tokens.grantedScopes();
     const expiresAt = client.tokens.expiresAt();
@@ -168,10 +175,6 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
       client_secret: clientSecret,
       client_auth: clientAuth,
       requested_scopes: scopes,
-      access_token: await client.accessToken(),
-      access_token_expires_at: expiresAt,
-      access_token_issued_at: ctx.now(),
-      granted_scopes: granted,
     };
     summary = {
       method,
@@ -190,6 +193,7 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
     base_url: baseUrl,
     ...(defaultCountry ? { default_country: defaultCountry } : {}),
   });
+  if (method === 'client_credentials') pendingToken.commitTo(profileTokenCache(store, profileName, clientId!));
 
   if (ctx.settings.json) {
     ctx.out.json({ profile: profileName, base_url: baseUrl, ...summary, store: store.path });
@@ -236,7 +240,7 @@ function checkScopes(value: string): string[] | undefined {
  * else (a 404 from a wrong base URL, a 5xx) proves nothing, so nothing is saved.
  */
 async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Promise<void> {
-  const client = new ServiceClient({ ...baseClientOptions(ctx), baseUrl, credentials: { kind: 'api_token', token } });
+  const { client, close } = await openClient(ctx, { baseUrl, credentials: { kind: 'api_token', token } });
   try {
     const res = await client.request({ method: 'GET', path: '/v1/contacts', query: { limit: '1' }, signal: ctx.signal });
     if (res.status === 401) {
@@ -255,6 +259,6 @@ async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Pro
       });
     }
   } finally {
-    await client.close();
+    await close();
   }
 }

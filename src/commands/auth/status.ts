@@ -6,15 +6,15 @@
  */
 import type { ServiceClient } from '../../client/client.js';
 import { ApiError, CredentialsError, NetworkError } from '../../client/errors.js';
-import { buildSandboxClient, buildServiceClient, EMBEDDED_SANDBOX_PROFILE } from '../../client/factory.js';
 import type { Context } from '../../context.js';
-import { resolveAuth } from '../../store/credentials.js';
+import { openClient, resolveRunAuth } from '../../wiring/client.js';
+import { EMBEDDED_SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 import { secondsUntil } from './shared.js';
 
 export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
   if (ctx.settings.sandbox) return sandboxStatus(ctx);
   const store = await ctx.store();
-  const auth = resolveAuth({ flags: ctx.flags, env: ctx.env, profileName: ctx.settings.profile, store });
+  const auth = resolveRunAuth(ctx, store);
   const creds = auth.credentials;
   const report: Record<string, unknown> = {
     profile: auth.profileName,
@@ -37,7 +37,7 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
 
   let failure: unknown;
   if (creds && auth.baseUrl) {
-    const { client } = await buildServiceClient(ctx);
+    const { client, close } = await openClient(ctx);
     try {
       if (creds.method === 'client_credentials') await addTokenState(ctx, client, report);
     } catch (err) {
@@ -47,7 +47,7 @@ export async function run(_args: string[], _opts: Record<string, unknown>, ctx: 
       else throw err;
       failure = err;
     } finally {
-      await client.close();
+      await close();
     }
   }
 
@@ -78,7 +78,7 @@ async function addTokenState(ctx: Context, client: ServiceClient, report: Record
 
 /** --sandbox: the embedded sandbox's remembered credentials (created now if this is the first use). */
 async function sandboxStatus(ctx: Context): Promise<number> {
-  const { client, close } = await buildSandboxClient(ctx);
+  const { client, close } = await openClient(ctx);
   try {
     const store = await ctx.store();
     const profile = store.getProfile(EMBEDDED_SANDBOX_PROFILE);

@@ -3,19 +3,12 @@
  * `curl -H "Authorization: Bearer $(svc auth token)"`. With --json, one object with its expiry.
  */
 
-import type { ServiceClient } from '../../client/client.js';
-import { buildSandboxClient, buildServiceClient } from '../../client/factory.js';
 import type { Context } from '../../context.js';
+import { openClient } from '../../wiring/client.js';
 import { secondsUntil } from './shared.js';
 
 export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
-  let client: ServiceClient;
-  let close: () => Promise<void>;
-  if (ctx.settings.sandbox) ({ client, close } = await buildSandboxClient(ctx));
-  else {
-    client = (await buildServiceClient(ctx)).client;
-    close = () => client.close();
-  }
+  const { client, close } = await openClient(ctx);
   try {
     const token = await client.accessToken(ctx.signal);
     if (ctx.settings.json) {

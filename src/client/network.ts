@@ -1,0 +1,47 @@
+/**
+ * Transport failures (no HTTP answer): which kind, and whether the request may have reached the
+ * service before it failed (what decides if a non-idempotent request may be retried).
+ */
+import type { NetworkFailureKind } from './errors.js';
+
+/** The error code of a transport failure (undici's, Node's, or an aggregate's first). */
+export function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; errors?: Array<{ code?: unknown }>; cause?: { code?: unknown } };
+  if (typeof e?.code === 'string') return e.code;
+  const inner = e?.errors?.[0]?.code ?? e?.cause?.code;
+  return typeof inner === 'string' ? inner : undefined;
+}
+
+/** Maps a transport error to a failure kind and whether the request may have reached the service. */
+export function classifyNetworkError(err: unknown): { kind: NetworkFailureKind; sent: boolean } {
+  const code = errorCode(err) ?? '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { kind: 'refused', sent: false };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return { kind: 'timeout', sent: false };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { kind: 'dns', sent: false };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return { kind: 'timeout', sent: true };
+    case 'UND_ERR_SOCKET':
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return { kind: 'reset', sent: true };
+  }
+  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return { kind: 'tls', sent: false };
+  return { kind: 'other', sent: true };
+}
+
+/** What each failure kind is called in messages and the --debug trace. */
+export const NETWORK_TEXT: Record<NetworkFailureKind, string> = {
+  refused: 'connection refused',
+  reset: 'connection lost before an answer',
+  timeout: 'timed out',
+  dns: 'host name not found',
+  tls: 'TLS handshake failed',
+  other: 'network error',
+};

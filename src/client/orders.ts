@@ -1,0 +1,12 @@
+/** The orders endpoint: the idempotent upsert (POST /v1/orders/placed), an import's hot path. */
+import type { Order, OrderInput } from '../contract/types.js';
+import type { RequestPipeline } from './pipeline.js';
+import type { ApiResult, CallOptions } from './types.js';
+
+export function upsertOrder(
+  pipeline: RequestPipeline,
+  order: OrderInput,
+  opts?: CallOptions & { integrationToken?: string },
+): Promise<ApiResult<Order>> {
+  return pipeline.sendJson<Order>('POST', '/v1/orders/placed', 'POST /v1/orders/placed', order, 'idempotent', opts, opts?.integrationToken);
+}

@@ -1,0 +1,372 @@
+/**
+ * The request pipeline every endpoint goes through: bearer token (renewed once after a 401 and
+ * the request replayed), the retry policy of retry.ts with its budget, one deprecation warning per
+ * route, and the --debug trace (formatted only when debug is on). The success path allocates one
+ * result and awaits one exchange: an import sends a million requests through it.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Dispatcher, Pool } from 'undici';
+import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
+import { DeprecationWarnings } from './deprecation.js';
+import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError } from './errors.js';
+import { LazyResult, parseBody } from './lazy-result.js';
+import { classifyNetworkError, errorCode, NETWORK_TEXT } from './network.js';
+import { firstHeader, type HeaderBag, parseErrorBody } from './response.js';
+import { DEFAULT_RETRY_OPTIONS, type Idempotency, planRetry, RetryBudget, type RetryOptions, serverRetryDelay } from './retry.js';
+import { bodyText, exchange } from './transport.js';
+import type { ApiResult, CallOptions, ClientLogger, RetryInfo } from './types.js';
+
+export interface PipelineOptions {
+  baseUrl: string;
+  credentials: Credentials;
+  logger: ClientLogger;
+  /** Emit the HTTP trace through logger.debug (formatting costs nothing when off). */
+  debug?: boolean;
+  maxRetryWaitMs?: number;
+  retry?: Partial<RetryOptions>;
+  now?: () => number;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Keep-alive connections to the service (the importer runs up to 64 requests at once). */
+  connections?: number;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  userAgent?: string;
+  /** Every secret the client learns (client secret, tokens) is announced here for redaction. */
+  onSecret?: (secret: string) => void;
+}
+
+export interface SendRequest {
+  method: string;
+  /** Path with query, relative to the base URL (or absolute, for a next-page URL of the same origin). */
+  path: string;
+  /** Route template for messages and the once-per-route deprecation warning. */
+  route: string;
+  body?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** X-Service-Integration-Token for order requests (its header object is cached like the others). */
+  integrationToken?: string;
+  idempotency: Idempotency;
+  /** Send the bearer token (false for the token request itself). */
+  auth: boolean;
+  /** Throw ApiError on a status ≥ 400 (false for `svc api`). */
+  throwOnError: boolean;
+  signal?: AbortSignal;
+  onRetry?: (info: RetryInfo) => void;
+  /** The answer is one object, bare or wrapped ({"data": {...}}): unwrap it (sendJson). */
+  unwrap?: boolean;
+}
+
+export const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+export class RequestPipeline {
+  readonly baseUrl: string;
+  readonly tokens: TokenProvider;
+  private readonly origin: string;
+  private readonly prefix: string;
+  private readonly pool: Pool;
+  private readonly logger: ClientLogger;
+  private readonly debug: boolean;
+  private readonly retry: RetryOptions;
+  private readonly budget: RetryBudget;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly userAgent: string;
+  private readonly deprecations: DeprecationWarnings;
+  /** Header objects reused while the token stays the same (no allocation per request). */
+  private headerToken: string | undefined;
+  private jsonHeaders: Record<string, string> = {};
+  private bareHeaders: Record<string, string> = {};
+  private integrationToken: string | undefined;
+  private integrationHeaders: Record<string, string> = {};
+
+  constructor(opts: PipelineOptions) {
+    const url = new URL(opts.baseUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.baseUrl = `${this.origin}${this.prefix}`;
+    this.logger = opts.logger;
+    this.debug = opts.debug === true;
+    this.retry = {
+      ...DEFAULT_RETRY_OPTIONS,
+      ...opts.retry,
+      ...(opts.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: opts.maxRetryWaitMs } : {}),
+    };
+    this.budget = new RetryBudget(this.retry.budgetCapacity, this.retry.budgetRefillPerSuccess);
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? Math.random;
+    this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+    this.userAgent = opts.userAgent ?? 'svc';
+    this.deprecations = new DeprecationWarnings(opts.logger);
+    this.pool = new Pool(this.origin, {
+      connections: opts.connections ?? 64,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
+      headersTimeout: opts.headersTimeoutMs ?? 60_000,
+      bodyTimeout: opts.bodyTimeoutMs ?? 60_000,
+    });
+    this.tokens = createTokenProvider(
+      opts.credentials,
+      (req, signal) => this.exchangeToken(req, signal),
+      opts.logger,
+      this.now,
+      opts.onSecret,
+    );
+  }
+
+  /** A JSON body to an endpoint answering one object (thrown ApiError on a status ≥ 400). */
+  sendJson<T>(
+    method: string,
+    path: string,
+    route: string,
+    body: unknown,
+    idempotency: Idempotency,
+    opts: CallOptions | undefined,
+    integrationToken?: string,
+  ): Promise<ApiResult<T>> {
+    return this.send({
+      method,
+      path,
+      route,
+      body: JSON.stringify(body),
+      contentType: JSON_TYPE,
+      integrationToken,
+      idempotency,
+      auth: true,
+      throwOnError: true,
+      unwrap: true,
+      signal: opts?.signal,
+      onRetry: opts?.onRetry,
+    }) as Promise<ApiResult<T>>;
+  }
+
+  /** Sends a request through token, retries and 401 replay; resolves with the first definite answer. */
+  async send(req: SendRequest): Promise<ApiResult<unknown>> {
+    const fullPath = this.prefix + req.path;
+    let attempt = 0;
+    let backoffRetries = 0;
+    let uncertain = false;
+    let replayedAfter401 = false;
+    for (;;) {
+      attempt++;
+      if (req.signal?.aborted) throw req.signal.reason;
+      const token = req.auth ? (this.tokens.current() ?? (await this.tokens.get(req.signal))) : undefined;
+      const started = this.debug ? performance.now() : 0;
+      let res: { status: number; headers: HeaderBag; bytes: Buffer };
+      try {
+        res = await exchange(
+          this.pool,
+          { method: req.method as Dispatcher.HttpMethod, path: fullPath, headers: this.headersFor(req, token), body: req.body },
+          req.signal,
+        );
+      } catch (err) {
+        if (req.signal?.aborted) throw req.signal.reason;
+        const net = classifyNetworkError(err);
+        if (net.sent) uncertain = true;
+        await this.retryAfterNetworkFailure(req, fullPath, err, net, { started, attempt, backoffRetries, uncertain });
+        backoffRetries++;
+        continue;
+      }
+      const { status, headers } = res;
+
+      if (status < 400) {
+        // The hot path (an import's upserts): the body is read only if someone asks.
+        const result = new LazyResult(status, headers, res.bytes, attempt, uncertain, req.unwrap === true);
+        if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, result.requestId);
+        if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);
+        this.budget.onSuccess();
+        return result;
+      }
+      const requestId = firstHeader(headers, 'x-request-id');
+      if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, requestId);
+      if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);
+
+      if (status === 401 && req.auth && token !== undefined && !replayedAfter401) {
+        replayedAfter401 = true;
+        const renewed = await this.tokens.renewAfterUnauthorized(token, req.signal);
+        if (renewed !== undefined) {
+          if (this.debug) this.logger.debug(`${req.route}: 401 unauthorized, token renewed, replaying (attempt ${attempt + 1})`);
+          continue;
+        }
+      }
+
+      const plan = planRetry({
+        outcome: { status },
+        idempotency: req.idempotency,
+        attempt: attempt,
+        backoffRetries: backoffRetries,
+        headers,
+        options: this.retry,
+        budget: this.budget,
+        now: this.now(),
+        random: this.random,
+      });
+      const ambiguousNow = status === 500 || status === 502 || status === 504;
+      if (plan.kind === 'retry') {
+        if (ambiguousNow) uncertain = true;
+        if (!plan.serverDirected) backoffRetries++;
+        await this.waitBeforeRetry(req, {
+          attempt: attempt,
+          method: req.method,
+          path: routePath(req),
+          status,
+          delayMs: plan.delayMs,
+          serverDirected: plan.serverDirected,
+        });
+        continue;
+      }
+      if (plan.kind === 'wait_too_long') throw new RetryWaitTooLongError(plan.delayMs, this.retry.maxRetryWaitMs, status);
+      const text = bodyText(res.bytes);
+      const body = parseBody(text, headers);
+      if (!req.throwOnError) return { status, body, headers, requestId, attempts: attempt, uncertain };
+      throw new ApiError({
+        ...parseErrorBody(status, body, text, headers),
+        method: req.method,
+        path: routePath(req),
+        retryAfterMs: status === 429 || status === 503 ? serverRetryDelay(headers, this.now()) : undefined,
+        uncertain: uncertain || (ambiguousNow && req.idempotency === 'non_idempotent'),
+      });
+    }
+  }
+
+  /**
+   * A next-page URL (absolute, or an absolute path as a Link header may give) as a path relative
+   * to the base URL: a path already under the base URL's own path prefix is not prefixed twice.
+   */
+  sameOriginPath(url: string): string {
+    const u = new URL(url, `${this.origin}/`);
+    if (u.origin !== this.origin) {
+      throw new ApiError({
+        status: 0,
+        code: 'foreign_next_page',
+        message: `the service pointed the next page at another origin (${u.origin}); refusing to send credentials there`,
+      });
+    }
+    const p = u.pathname.startsWith(this.prefix) ? u.pathname : `${this.prefix}${u.pathname}`;
+    return `${p.slice(this.prefix.length)}${u.search}`;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close().catch(() => undefined);
+  }
+
+  /**
+   * After a transport failure: waits and returns when the request may be tried again; otherwise
+   * throws the NetworkError (whether the service may have applied the request included).
+   */
+  private async retryAfterNetworkFailure(
+    req: SendRequest,
+    fullPath: string,
+    err: unknown,
+    net: { kind: NetworkFailureKind; sent: boolean },
+    state: { started: number; attempt: number; backoffRetries: number; uncertain: boolean },
+  ): Promise<void> {
+    const { attempt } = state;
+    if (this.debug) {
+      this.logger.debug(
+        `${req.method} ${this.origin}${fullPath} → ${NETWORK_TEXT[net.kind]} (${errorCode(err) ?? 'error'}) after ${Math.round(performance.now() - state.started)} ms, attempt ${attempt}`,
+      );
+    }
+    const plan = planRetry({
+      outcome: { network: net.kind, sent: net.sent },
+      idempotency: req.idempotency,
+      attempt,
+      backoffRetries: state.backoffRetries,
+      options: this.retry,
+      budget: this.budget,
+      now: this.now(),
+      random: this.random,
+    });
+    if (plan.kind === 'retry') {
+      await this.waitBeforeRetry(req, {
+        attempt,
+        method: req.method,
+        path: routePath(req),
+        error: net.kind,
+        delayMs: plan.delayMs,
+        serverDirected: false,
+      });
+      return;
+    }
+    const why = plan.kind === 'give_up' && plan.reason !== 'not_retryable' ? ` after ${attempt} attempts` : '';
+    const maybe = net.sent && req.idempotency === 'non_idempotent' ? '; the service may have applied it' : '';
+    throw new NetworkError(`${req.route}: ${NETWORK_TEXT[net.kind]}${why}${maybe}`, {
+      kind: net.kind,
+      sent: state.uncertain,
+      method: req.method,
+      path: routePath(req),
+      attempts: attempt,
+      cause: err,
+    });
+  }
+
+  private async exchangeToken(req: { form: string; headers: Record<string, string> }, signal?: AbortSignal): Promise<unknown> {
+    const res = await this.send({
+      method: 'POST',
+      path: '/oauth/token',
+      route: 'POST /oauth/token',
+      body: req.form,
+      contentType: FORM_TYPE,
+      headers: req.headers,
+      // Asking for a token twice is harmless: retried like an idempotent request.
+      idempotency: 'idempotent',
+      auth: false,
+      throwOnError: true,
+      signal,
+    });
+    return res.body;
+  }
+
+  private headersFor(req: SendRequest, token: string | undefined): Record<string, string> {
+    if (token !== this.headerToken) {
+      this.headerToken = token;
+      const base: Record<string, string> = { 'user-agent': this.userAgent, accept: JSON_TYPE };
+      if (token !== undefined) base.authorization = `Bearer ${token}`;
+      this.bareHeaders = base;
+      this.jsonHeaders = { ...base, 'content-type': JSON_TYPE };
+      this.integrationToken = undefined;
+    }
+    if (req.integrationToken !== undefined && req.headers === undefined) {
+      if (req.integrationToken !== this.integrationToken) {
+        this.integrationToken = req.integrationToken;
+        this.integrationHeaders = { ...this.jsonHeaders, 'x-service-integration-token': req.integrationToken };
+      }
+      return this.integrationHeaders;
+    }
+    if (!req.auth || req.headers !== undefined || (req.contentType !== undefined && req.contentType !== JSON_TYPE)) {
+      const h: Record<string, string> = { 'user-agent': this.userAgent, accept: JSON_TYPE };
+      if (req.auth && token !== undefined) h.authorization = `Bearer ${token}`;
+      if (req.contentType) h['content-type'] = req.contentType;
+      if (req.headers) for (const [k, v] of Object.entries(req.headers)) h[k.toLowerCase()] = v;
+      return h;
+    }
+    return req.contentType === JSON_TYPE ? this.jsonHeaders : this.bareHeaders;
+  }
+
+  private traceAnswer(req: SendRequest, fullPath: string, status: number, started: number, attempt: number, requestId: string | undefined) {
+    this.logger.debug(
+      `${req.method} ${this.origin}${fullPath} → ${status} in ${Math.round(performance.now() - started)} ms (attempt ${attempt}${requestId ? `, request id ${requestId}` : ''})`,
+    );
+  }
+
+  private async waitBeforeRetry(req: SendRequest, info: RetryInfo): Promise<void> {
+    if (this.debug) {
+      const why = info.status !== undefined ? `HTTP ${info.status}` : info.error;
+      this.logger.debug(
+        `retry: ${info.method} ${info.path} attempt ${info.attempt} failed (${why}); waiting ${info.delayMs} ms${info.serverDirected ? ' as the service asked' : ' (backoff)'} before attempt ${info.attempt + 1}`,
+      );
+    }
+    req.onRetry?.(info);
+    if (info.delayMs > 0) await this.sleep(info.delayMs, req.signal);
+  }
+}
+
+/** The path part of a route ("POST /v1/contacts" → "/v1/contacts"). */
+function routePath(req: SendRequest): string {
+  return req.route.slice(req.route.indexOf(' ') + 1);
+}

@@ -1,0 +1,176 @@
+/**
+ * The one way a run gets an API client: resolves credentials and the base URL (flag > env >
+ * profile), wires the store as the token cache, the logger to --debug and warnings, every secret
+ * the client learns to the run's redactor, and with --sandbox starts the embedded sandbox and
+ * remembers credentials for it. Takes only what it uses of the run (RunWiring), not the Context.
+ */
+import type { Credentials } from '../client/auth.js';
+import { ServiceClient } from '../client/client.js';
+import { ApiError, CredentialsError } from '../client/errors.js';
+import type { ClientLogger } from '../client/types.js';
+import { type ResolvedAuth, type ResolvedCredentials, resolveAuth } from '../store/credentials.js';
+import type { Redactor } from '../store/redact.js';
+import { type Env, type GlobalFlags, isLoopbackHost, type Settings, validateBaseUrl } from '../store/settings.js';
+import type { CredentialStore } from '../store/store.js';
+import { createSandboxApp, EMBEDDED_SANDBOX_PROFILE, startEmbeddedSandbox } from './sandbox.js';
+import { profileTokenCache } from './token-cache.js';
+
+declare const __SVC_VERSION__: string;
+
+/** What building a client needs from the run (the Context provides all of it). */
+export interface RunWiring {
+  store(): Promise<CredentialStore>;
+  settings: Pick<Settings, 'profile' | 'sandbox' | 'insecure' | 'debug' | 'maxRetryWaitMs'>;
+  flags: GlobalFlags;
+  env: Env;
+  log: ClientLogger;
+  now: () => number;
+  random: () => number;
+  /** Folder of the embedded sandbox's database. */
+  dataDir: string;
+  /** The run's redactor: every secret the client learns is registered there. */
+  redactor: Redactor;
+}
+
+/** A client for a run, with what closing it releases (its pool; with --sandbox the sandbox too). */
+export interface OpenedClient {
+  /** The concrete client: the auth commands read its token provider. */
+  client: ServiceClient;
+  /** The resolved credentials and base URL (absent with --sandbox and with given credentials). */
+  auth?: ResolvedAuth;
+  close(): Promise<void>;
+}
+
+/** Credentials to use instead of the run's (auth login checks new ones before saving them). */
+export interface GivenCredentials {
+  baseUrl: string;
+  credentials: Credentials;
+}
+
+/**
+ * Opens the client for a run: with `given`, for exactly those credentials; otherwise the embedded
+ * sandbox's with --sandbox, else the resolved ones (flag > env > profile).
+ */
+export async function openClient(run: RunWiring, given?: GivenCredentials): Promise<OpenedClient> {
+  if (given) return opened(newClient(run, given.baseUrl, given.credentials));
+  if (run.settings.sandbox) return openSandboxClient(run);
+  const store = await run.store();
+  const auth = resolveRunAuth(run, store);
+  if (!auth.credentials) {
+    throw new CredentialsError(
+      `not logged in (profile ${auth.profileName})`,
+      'run `svc auth login`, set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET, or use --sandbox',
+    );
+  }
+  if (!auth.baseUrl) {
+    throw new CredentialsError(
+      `no service address for profile ${auth.profileName}`,
+      'pass --base-url, set SVC_BASE_URL, or `svc auth login --base-url URL`',
+    );
+  }
+  const baseUrl = validateBaseUrl(auth.baseUrl, run.settings.insecure);
+  warnIfPlainHttp(run, baseUrl);
+  const client = newClient(run, baseUrl, clientCredentials(auth.credentials, store, auth.profileName));
+  return { ...opened(client), auth };
+}
+
+/** The run's credentials and base URL (flag > env > profile); the secrets among them go to its redactor. */
+export function resolveRunAuth(run: Pick<RunWiring, 'flags' | 'env' | 'settings' | 'redactor'>, store: CredentialStore): ResolvedAuth {
+  return resolveAuth({
+    flags: run.flags,
+    env: run.env,
+    profileName: run.settings.profile,
+    store,
+    onSecret: (s) => run.redactor.add(s),
+  });
+}
+
+/** --insecure let plain http:// through to a host that is not loopback: say what that means, once. */
+export function warnIfPlainHttp(run: Pick<RunWiring, 'log'>, baseUrl: string): void {
+  const url = new URL(baseUrl);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    run.log.warn(`--insecure: credentials and data travel unencrypted to ${url.host}`);
+  }
+}
+
+/** The client's credentials for resolved ones (profile credentials get the store as token cache). */
+function clientCredentials(resolved: ResolvedCredentials, store: CredentialStore, profileName: string): Credentials {
+  if (resolved.method === 'api_token') return { kind: 'api_token', token: resolved.token };
+  return {
+    kind: 'client_credentials',
+    clientId: resolved.clientId,
+    clientSecret: resolved.clientSecret,
+    clientAuth: resolved.clientAuth,
+    scopes: resolved.scopes,
+    // Env credentials (CI) keep their token in memory only: nothing of them is written to disk.
+    cache: resolved.source === 'profile' ? profileTokenCache(store, profileName, resolved.clientId) : undefined,
+  };
+}
+
+function userAgent(): string {
+  const version = typeof __SVC_VERSION__ === 'string' ? __SVC_VERSION__ : 'dev';
+  return `svc/${version} (node ${process.versions.node})`;
+}
+
+/** The one place a client is constructed: options common to every client of the run. */
+function newClient(run: RunWiring, baseUrl: string, credentials: Credentials): ServiceClient {
+  return new ServiceClient({
+    baseUrl,
+    credentials,
+    logger: run.log,
+    debug: run.settings.debug,
+    maxRetryWaitMs: run.settings.maxRetryWaitMs,
+    now: run.now,
+    random: run.random,
+    userAgent: userAgent(),
+    onSecret: (s: string) => run.redactor.add(s),
+  });
+}
+
+function opened(client: ServiceClient): OpenedClient {
+  return { client, close: () => client.close() };
+}
+
+/**
+ * --sandbox: starts the sandbox in-process, creates an application with every scope on first use
+ * (remembered in the `embedded-sandbox` profile), and returns a client whose close stops the sandbox.
+ */
+async function openSandboxClient(run: RunWiring): Promise<OpenedClient> {
+  const sandbox = await startEmbeddedSandbox(run.dataDir);
+  try {
+    const store = await run.store();
+    const build = (clientId: string, clientSecret: string) =>
+      newClient(run, sandbox.baseUrl, {
+        kind: 'client_credentials',
+        clientId,
+        clientSecret,
+        cache: profileTokenCache(store, EMBEDDED_SANDBOX_PROFILE, clientId),
+      });
+    const withSandbox = (client: ServiceClient): OpenedClient => ({
+      client,
+      close: async () => {
+        await client.close();
+        await sandbox.close();
+      },
+    });
+    let profile = store.getProfile(EMBEDDED_SANDBOX_PROFILE);
+    if (profile?.client_id && profile.client_secret) {
+      const client = build(profile.client_id, profile.client_secret);
+      try {
+        await client.accessToken();
+        return withSandbox(client);
+      } catch (err) {
+        // The database was removed since: the remembered application is gone. Create a new one.
+        if (!(err instanceof ApiError && err.code === 'invalid_client')) throw err;
+        await client.close();
+      }
+    }
+    const app = await createSandboxApp(sandbox.baseUrl, run.redactor);
+    profile = { auth_method: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret };
+    store.setProfile(EMBEDDED_SANDBOX_PROFILE, profile);
+    return withSandbox(build(app.client_id, app.client_secret));
+  } catch (err) {
+    await sandbox.close().catch(() => undefined);
+    throw err;
+  }
+}

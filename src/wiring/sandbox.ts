@@ -1,0 +1,42 @@
+/**
+ * --sandbox: the embedded sandbox started in-process for one run, and the application whose
+ * credentials the `embedded-sandbox` profile remembers (its database file persists, so do they).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { request as undiciRequest } from 'undici';
+import { ApiError } from '../client/errors.js';
+import { SCOPES } from '../contract/scopes.js';
+import type { Redactor } from '../store/redact.js';
+
+/** The profile that holds the credentials of the embedded sandbox. */
+export const EMBEDDED_SANDBOX_PROFILE = 'embedded-sandbox';
+
+type SandboxModule = typeof import('../sandbox/index.js');
+export type EmbeddedSandbox = Awaited<ReturnType<SandboxModule['startSandbox']>>;
+
+/** Starts the sandbox on a free loopback port with its database in the data folder. */
+export async function startEmbeddedSandbox(dataDir: string): Promise<EmbeddedSandbox> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const mod: SandboxModule = await import('../sandbox/index.js');
+  return mod.startSandbox({ port: 0, db: join(dataDir, 'sandbox.db') });
+}
+
+/** Creates an application with every scope through the sandbox's admin API. */
+export async function createSandboxApp(baseUrl: string, redactor: Redactor): Promise<{ client_id: string; client_secret: string }> {
+  const res = await undiciRequest(`${baseUrl}/_sandbox/apps`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'svc --sandbox', scopes: [...SCOPES] }),
+  });
+  const body = (await res.body.json()) as { client_id?: string; client_secret?: string };
+  if (res.statusCode >= 300 || !body.client_id || !body.client_secret) {
+    throw new ApiError({
+      status: res.statusCode,
+      code: 'sandbox_setup_failed',
+      message: 'the embedded sandbox did not create an application',
+    });
+  }
+  redactor.add(body.client_secret);
+  return { client_id: body.client_id, client_secret: body.client_secret };
+}
