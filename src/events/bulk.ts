@@ -47,6 +47,12 @@ export interface BulkSummary {
    * `lastLine` were not sent. The caller reports the summary, then this error.
    */
   stoppedBy?: unknown;
+  /**
+   * The run itself failed while going (the report or --unconfirmed-out could not be written, the
+   * input could not be read): it stopped sending; the lines in flight settled and are counted;
+   * lines after `lastLine` were not sent.
+   */
+  failure?: unknown;
   /** Every line of the input was read (internal: an interruption after that has nothing left to say). */
   inputEnded?: boolean;
   /** The last line read; after an interruption or a stop, the last line settled (every earlier one settled too). */
@@ -200,11 +206,12 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
       throw settled.error;
     });
   } catch (err) {
-    if (!isFatalForRun(err)) throw err;
-    summary.stoppedBy = err;
+    if (isFatalForRun(err)) summary.stoppedBy = err;
+    else summary.failure = err;
   }
-  summary.interrupted = summary.stoppedBy === undefined && !summary.inputEnded && opts.signal?.aborted === true;
-  if (summary.interrupted || summary.stoppedBy !== undefined) summary.lastLine = settledUpTo;
+  const stopped = summary.stoppedBy !== undefined || summary.failure !== undefined;
+  summary.interrupted = !stopped && !summary.inputEnded && opts.signal?.aborted === true;
+  if (summary.interrupted || stopped) summary.lastLine = settledUpTo;
   summary.unconfirmedLines.sort((a, b) => a - b);
   summary.rejectedLines.sort((a, b) => a - b);
   summary.failedLines.sort((a, b) => a - b);

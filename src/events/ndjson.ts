@@ -3,11 +3,12 @@
  * and the per-line parser/validator. No terminal code here.
  */
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import type { CountryCode } from 'libphonenumber-js/max';
+import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
 import type { FieldError } from '../contract/errors.js';
 import { validateEventInput } from '../contract/events.js';
 import { isE164 } from '../contract/formats.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../contract/json-depth.js';
 import type { EventInput } from '../contract/types.js';
 import type { PhoneResult } from '../util/phone.js';
 
@@ -20,14 +21,16 @@ export interface RawLine {
   text: string;
   /** The line was longer than MAX_LINE_CHARS; `text` holds only its beginning. */
   oversize?: boolean;
+  /** The line holds bytes that are not valid in the input's encoding: why, where. */
+  invalid?: string;
 }
 
 /**
  * Yields the lines of a stream one by one (LF or CRLF, a leading BOM dropped, a last line
  * without newline included). Memory stays bounded by MAX_LINE_CHARS per line.
  */
-export async function* readLines(stream: Readable): AsyncGenerator<RawLine> {
-  for await (const batch of readLineBatches(stream)) yield* batch;
+export async function* readLines(stream: Readable, encoding?: InputEncoding): AsyncGenerator<RawLine> {
+  for await (const batch of readLineBatches(stream, encoding)) yield* batch;
 }
 
 /**
@@ -35,8 +38,8 @@ export async function* readLines(stream: Readable): AsyncGenerator<RawLine> {
  * events): a bulk sender then awaits once per chunk, not once per line. Memory stays bounded by
  * the chunk and MAX_LINE_CHARS.
  */
-export async function* readLineBatches(stream: Readable): AsyncGenerator<RawLine[]> {
-  const decoder = new StringDecoder('utf8');
+export async function* readLineBatches(stream: Readable, encoding: InputEncoding = 'utf-8'): AsyncGenerator<RawLine[]> {
+  const decoder = new InputDecoder(encoding);
   let partial = '';
   let oversize = false;
   let line = 0;
@@ -50,10 +53,15 @@ export async function* readLineBatches(stream: Readable): AsyncGenerator<RawLine
     }
     const out: RawLine = oversize || t.length > MAX_LINE_CHARS ? { line, text: t.slice(0, 200), oversize: true } : { line, text: t };
     oversize = false;
+    // The decoder runs ahead of the lines: places on earlier lines were on lines already given.
+    while (decoder.invalid.length > 0 && (decoder.invalid[0]?.line ?? 0) <= line) {
+      const bad = decoder.invalid.shift();
+      if (bad?.line === line) out.invalid = describeInvalid(bad);
+    }
     return out;
   };
   for await (const chunk of stream) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+    const text = decoder.write(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
     const out: RawLine[] = [];
     let start = 0;
     let nl = text.indexOf('\n', start);
@@ -82,7 +90,12 @@ export type ParsedLine =
   /** The line has a phone number to normalise and no `normalizePhone` was given: load it, parse again. */
   | { kind: 'needs_phone' }
   | { kind: 'event'; event: EventInput }
-  | { kind: 'invalid'; code: 'invalid_json' | 'invalid_request' | 'payload_too_large'; message: string; eventType?: string };
+  | {
+      kind: 'invalid';
+      code: 'invalid_json' | 'invalid_request' | 'payload_too_large' | 'invalid_encoding';
+      message: string;
+      eventType?: string;
+    };
 
 export interface LineOptions {
   defaultCountry?: CountryCode;
@@ -111,7 +124,12 @@ export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine
   if (raw.oversize) {
     return { kind: 'invalid', code: 'payload_too_large', message: `the line is longer than ${MAX_LINE_CHARS} characters` };
   }
+  if (raw.invalid !== undefined) return { kind: 'invalid', code: 'invalid_encoding', message: raw.invalid };
   if (raw.text.trim() === '') return { kind: 'blank' };
+  // Refused before parsing, by a scan without recursion (a line 10,000 levels deep).
+  if (jsonTooDeep(raw.text)) {
+    return { kind: 'invalid', code: 'invalid_request', message: `the event is nested more than ${MAX_JSON_DEPTH} levels deep` };
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw.text);

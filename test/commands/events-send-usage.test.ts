@@ -73,7 +73,8 @@ describe('svc events send: validation before sending (exit 2)', () => {
     expect(report.stderr).toContain('--report only applies with --file');
     const missing = await send(['--file', join(cfg.dir, 'missing.ndjson')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('ENOENT');
+    // Worded as orders import words it (it said ENOENT).
+    expect(missing.stderr).toContain('no such file: --file ');
     const badConcurrency = await send(['--file', '-', '--concurrency', '0']);
     expect(badConcurrency.code).toBe(2);
     // Memory stays bounded by the concurrency (lines buffered ahead of the requests): it has a ceiling.

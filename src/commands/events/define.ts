@@ -26,6 +26,7 @@ export function defineEvents(program: Command, action: ActionFactory): void {
       'with --file: write the lines whose events may or may not have been stored (NDJSON), to resend after checking',
     )
     .option('--default-country <cc>', 'country for phone numbers without a country code')
+    .option('--encoding <name>', "with --file: the file's encoding (default utf-8; windows-1252, latin1, utf-16le…)")
     .addHelpText(
       'after',
       `

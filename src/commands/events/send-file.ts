@@ -2,13 +2,17 @@
  * svc events send --file: every line of an NDJSON file (or stdin) through the bulk sender, with a
  * report, the unconfirmed lines collected, and the exact commands to send the rest.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
+import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
+import { InputError } from '../../bulk/errors.js';
+import { openInput } from '../../bulk/input.js';
+import { LineWriter } from '../../bulk/line-writer.js';
+import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
+import { openReport } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
-import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { type BulkSummary, sendEventLines } from '../../events/bulk.js';
 import { readLineBatches } from '../../events/ndjson.js';
 import type { EventOutcome } from '../../events/outcome.js';
@@ -22,38 +26,18 @@ const REPORT_ID_COLUMN = 'id';
 /** How many problem lines the human output lists on stderr before pointing at --report. */
 const MAX_LISTED = 20;
 
-async function openInput(path: string, ctx: Context): Promise<Readable> {
+/** The NDJSON input: stdin, or a file (a FIFO read so that a signal is honoured while it waits). */
+async function openEventsInput(path: string, ctx: Context): Promise<Readable> {
   if (path === '-') {
     if (ctx.io.stdinIsTTY) ctx.out.info('reading NDJSON events from the terminal, one per line; end with Ctrl-D');
     return ctx.io.stdin;
   }
   try {
-    const handle = await open(path, 'r');
-    const stat = await handle.stat();
-    if (stat.isDirectory()) {
-      await handle.close();
-      throw new UsageError(`--file ${path} is a folder, not an NDJSON file`);
-    }
-    return handle.createReadStream({ autoClose: true, highWaterMark: 256 * 1024 });
+    return await openInput(path, { signal: ctx.signal, highWaterMark: 256 * 1024 });
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if ((err as Error).name === 'AbortError') throw err;
     throw new UsageError(`cannot read --file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-}
-
-function openOutput(path: string, flag: string): Promise<WriteStream> {
-  return new Promise((resolve, reject) => {
-    const stream = createWriteStream(path, { flags: 'w' });
-    stream.once('open', () => resolve(stream));
-    stream.once('error', (err) =>
-      reject(new UsageError(`cannot write ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
-    );
-  });
-}
-
-function closeOutput(stream: WriteStream | undefined): Promise<void> {
-  if (!stream) return Promise.resolve();
-  return new Promise((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }
 
 export async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | undefined): Promise<number> {
@@ -67,15 +51,31 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     );
   }
   const file = opts.file as string;
-  const input = await openInput(file, ctx);
-  const unconfirmedOut = opts.unconfirmedOut ? await openOutput(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
-  let report: ReportWriter<EventOutcome> | undefined;
-  if (opts.report) {
-    try {
-      report = openReport<EventOutcome>(opts.report, { idColumn: REPORT_ID_COLUMN });
-    } catch (err) {
-      throw new UsageError(`cannot write --report ${opts.report}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
+  if (file !== '-') {
+    if (!existsSync(file)) throw new UsageError(`no such file: --file ${file}`);
+    if (statSync(file).isDirectory()) throw new UsageError(`--file ${file} is a folder, not an NDJSON file`);
+  }
+  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
+  // Nothing is opened before every output is known not to be the input or another output.
+  const outputs: PathUse[] = [];
+  if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
+  if (opts.unconfirmedOut !== undefined) outputs.push({ what: '--unconfirmed-out', path: opts.unconfirmedOut });
+  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs);
+  if (file !== '-' && (encoding ?? 'utf-8') === 'utf-8' && statSync(file).isFile()) {
+    // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
+    const bad = await findInvalidUtf8(file, ctx.signal);
+    if (bad) throw new InputError(`--file ${file}: ${describeInvalid(bad)}`);
+  }
+  const report = opts.report !== undefined ? openReport<EventOutcome>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined;
+  let unconfirmedOut: LineWriter | undefined;
+  let input: Readable;
+  try {
+    unconfirmedOut = opts.unconfirmedOut !== undefined ? new LineWriter(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
+    input = await openEventsInput(file, ctx);
+  } catch (err) {
+    report?.close({ complete: false });
+    unconfirmedOut?.close();
+    throw err;
   }
 
   const client = await ctx.client();
@@ -91,7 +91,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   try {
     summary = await sendEventLines({
       client,
-      lines: readLineBatches(input),
+      lines: readLineBatches(input, encoding),
       concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
       defaultCountry: country,
       signal: ctx.signal,
@@ -108,7 +108,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
           errorCode: result.errorCode,
           message: result.message,
         });
-        if (result.outcome === 'unconfirmed') unconfirmedOut?.write(`${raw.text}\n`);
+        if (result.outcome === 'unconfirmed') unconfirmedOut?.write(raw.text);
         if (human && result.outcome !== 'accepted') {
           if (listed < MAX_LISTED) {
             listed++;
@@ -123,8 +123,26 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     // or the process would not exit.
     if (!input.readableEnded) input.destroy();
     spinner.stop();
-    report?.close({ complete: summary !== undefined && !summary.interrupted });
-    await closeOutput(unconfirmedOut);
+    unconfirmedOut?.close();
+    try {
+      report?.close({ complete: summary !== undefined && !summary.interrupted && summary.failure === undefined });
+    } catch (err) {
+      if (summary) summary.failure ??= err;
+      else throw err;
+    }
+  }
+
+  if (summary.failure !== undefined) {
+    // The run itself failed (a full disk for the report, an unreadable input): what was sent is
+    // counted; say so, then how to send the rest.
+    printSummary(ctx, summary, opts, file, unlisted);
+    const reason = summary.failure instanceof Error ? summary.failure.message : String(summary.failure);
+    throw new CliError(`the run stopped after line ${summary.lastLine}: ${reason}`, {
+      exitCode: EXIT.failure,
+      code: (summary.failure as { name?: string }).name === 'OutputError' ? 'output_error' : 'run_failed',
+      hint: restHint(summary, file),
+      cause: summary.failure,
+    });
   }
 
   // Stopped by the credentials before anything could have been stored: a plain credential error

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Context } from '../../context.js';
 import { validateEventInput } from '../../contract/events.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../../contract/json-depth.js';
 import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, UsageError, ValidationError } from '../../errors.js';
 import { sendOne } from '../../events/bulk.js';
@@ -33,7 +34,7 @@ export async function run(_args: string[], opts: SendOptions, ctx: Context): Pro
     throw new UsageError(`--concurrency must be at most ${MAX_CONCURRENCY}`, 'more requests in flight than that only queue up');
   }
   if (opts.file !== undefined) return sendFile(opts, ctx, country);
-  for (const flag of ['concurrency', 'report', 'unconfirmedOut'] as const) {
+  for (const flag of ['concurrency', 'report', 'unconfirmedOut', 'encoding'] as const) {
     if (opts[flag] !== undefined) throw new UsageError(`--${kebab(flag)} only applies with --file`);
   }
   return sendSingle(opts, ctx, country);
@@ -62,6 +63,12 @@ async function readPropertiesOption(value: string, ctx: Context): Promise<Proper
     } catch (err) {
       throw new UsageError(`cannot read ${where}: ${(err as Error).message}`);
     }
+  }
+  // In the event's body the properties sit one level down: the service's 64 levels leave them 63.
+  if (jsonTooDeep(text, MAX_JSON_DEPTH - 1)) {
+    throw new ValidationError(`${where} is nested more than ${MAX_JSON_DEPTH - 1} levels deep (the event may nest ${MAX_JSON_DEPTH})`, {
+      field: 'properties',
+    });
   }
   let parsed: unknown;
   try {

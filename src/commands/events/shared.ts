@@ -16,6 +16,7 @@ export interface SendOptions {
   report?: string;
   unconfirmedOut?: string;
   defaultCountry?: string;
+  encoding?: string;
 }
 
 export const DEFAULT_CONCURRENCY = 16;
