@@ -11,7 +11,7 @@ import type { Context } from '../../context.js';
 import { resolveAuth } from '../../store/credentials.js';
 import { secondsUntil } from './shared.js';
 
-export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(_args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
   if (ctx.settings.sandbox) return sandboxStatus(ctx);
   const store = await ctx.store();
   const auth = resolveAuth({ flags: ctx.flags, env: ctx.env, profileName: ctx.settings.profile, store });

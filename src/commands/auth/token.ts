@@ -8,7 +8,7 @@ import { buildSandboxClient, buildServiceClient } from '../../client/factory.js'
 import type { Context } from '../../context.js';
 import { secondsUntil } from './shared.js';
 
-export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(_args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
   let client: ServiceClient;
   let close: () => Promise<void>;
   if (ctx.settings.sandbox) ({ client, close } = await buildSandboxClient(ctx));
