@@ -1,12 +1,14 @@
 // One fast build: an esbuild bundle of the CLI entry with code splitting, so that each
 // command's implementation is its own chunk loaded on demand (svc --version loads none of them).
 // Third-party packages stay external and are resolved from node_modules at run time, except
-// commander, which every start needs and which is cheaper to load inside the entry chunk.
+// commander, which every start needs and which is cheaper to load inside the entry chunk (with
+// @commander-js/extra-typings, its typed re-export, through which the source imports it).
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
+const bundled = new Set(['commander', '@commander-js/extra-typings']);
+const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
 
 // Build beside dist/ and swap it in, so a process running the old build (a test, a second
 // terminal) never sees a half-empty folder.

@@ -3,7 +3,7 @@
  * define.ts; every action loads its implementation only when it runs, so `svc --help` and
  * `svc --version` load no HTTP, CSV, prompt, spinner or sandbox code.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { defineApi } from './commands/api/define.js';
 import { defineAuth } from './commands/auth/define.js';
 import { defineContacts } from './commands/contacts/define.js';
@@ -20,7 +20,11 @@ export { CommanderError };
 
 export interface ProgramDeps {
   io: IOStreams;
-  run(load: () => Promise<CommandModule>, args: string[], opts: Record<string, unknown>, flags: GlobalFlags): Promise<void>;
+  /**
+   * Loads a verb and runs it. The action factory's type has already matched the verb's `run` to
+   * its command's arguments and options, so here they travel as unknown.
+   */
+  run(load: () => Promise<CommandModule<unknown[], unknown>>, args: unknown[], opts: unknown, flags: GlobalFlags): Promise<void>;
   /** How commander's own usage errors are printed (main.ts prints the error JSON with --json). */
   outputError?: (message: string, write: (s: string) => void) => void;
 }
@@ -57,14 +61,13 @@ export function buildProgram(deps: ProgramDeps): Command {
     );
 
   const action: ActionFactory = (load) =>
-    async function (this: Command) {
-      const all = this.optsWithGlobals() as Record<string, unknown>;
+    async function (this: CommandUnknownOpts) {
+      const all = this.optsWithGlobals();
       const flags: GlobalFlags = {};
       for (const k of GLOBAL_FLAG_KEYS) if (all[k] !== undefined) (flags as Record<string, unknown>)[k] = all[k];
       // --no-color defaults color to true; only an explicit --no-color turns it off.
       if (all.color !== false) delete flags.color;
-      const own = { ...this.opts() } as Record<string, unknown>;
-      await deps.run(load, this.processedArgs as string[], own, flags);
+      await deps.run(load, this.processedArgs, { ...this.opts() }, flags);
     };
 
   defineAuth(program, action);
@@ -78,9 +81,9 @@ export function buildProgram(deps: ProgramDeps): Command {
 }
 
 /** One line per leaf command ("svc contacts list  …"), so the top-level help shows the whole tree. */
-function listCommands(program: Command): string {
+function listCommands(program: CommandUnknownOpts): string {
   const lines: Array<[string, string]> = [];
-  const walk = (cmd: Command, prefix: string) => {
+  const walk = (cmd: CommandUnknownOpts, prefix: string) => {
     for (const sub of cmd.commands) {
       if (sub.name() === 'help') continue;
       const name = `${prefix} ${sub.name()}`;

@@ -1,14 +1,50 @@
-/** How commands are wired: each verb module exports `run`, loaded lazily by its action. */
-import { type Command, InvalidArgumentError } from 'commander';
+/**
+ * How commands are wired: each verb module exports `run`, loaded lazily by its action. The
+ * options a define.ts declares and the options type of the verb's `run` are tied together by the
+ * compiler (see ActionFactory): a flag missing on either side, or parsed to a value the verb does
+ * not accept, fails `npm run typecheck`.
+ */
+import { type CommandUnknownOpts, InvalidArgumentError, type OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 
-export interface CommandModule {
-  /** Runs the verb; returns the exit code (or nothing for 0). Throws typed errors for failures. */
-  // biome-ignore lint/suspicious/noExplicitAny: each verb declares its own options type
-  run(args: string[], opts: any, ctx: Context): Promise<number | undefined>;
+/** A verb module: `run(args, options, ctx)` returns the exit code (or nothing for 0) and throws typed errors. */
+export interface CommandModule<Args extends unknown[], Opts> {
+  run(args: Args, opts: Opts, ctx: Context): Promise<number | undefined>;
 }
 
-export type ActionFactory = (load: () => Promise<CommandModule>) => (this: Command, ...args: unknown[]) => Promise<void>;
+/** Names in A that B lacks. */
+type Missing<A, B> = Exclude<keyof A, keyof B> & string;
+
+/** Names in both whose value in D (what commander parses) is not assignable to V's (what the verb reads). */
+type Unfit<D, V> = { [K in keyof D & keyof V]-?: D[K] extends V[K] ? never : K }[keyof D & keyof V] & string;
+
+/**
+ * Nothing when the verb's options type `Verb` matches the options `Declared` in define.ts (the
+ * same names, and each parsed value assignable to the verb's type); otherwise a property the verb
+ * module lacks, whose type names the mismatch, so `action(() => import(…))` fails to compile.
+ */
+export type OptionsCheck<Declared, Verb> = [Missing<Declared, Verb>] extends [never]
+  ? [Missing<Verb, Declared>] extends [never]
+    ? [Unfit<Declared, Verb>] extends [never]
+      ? unknown
+      : { optionsMismatch: `options whose parsed value the verb's options type does not accept: ${Unfit<Declared, Verb>}` }
+    : { optionsMismatch: `options the verb reads but define.ts does not declare: ${Missing<Verb, Declared>}` }
+  : { optionsMismatch: `options define.ts declares but the verb's options type lacks: ${Missing<Declared, Verb>}` };
+
+/** Nothing when the verb's `run` accepts the arguments commander passes; otherwise a property naming both. */
+export type ArgumentsCheck<Declared extends unknown[], Verb> = Declared extends Verb
+  ? unknown
+  : { argumentsMismatch: { declared: Declared; verb: Verb } };
+
+/**
+ * Wraps a lazy verb module into a commander action. `Args` and `Declared` come from the command
+ * being defined (the `.action()` it is passed to), `VerbArgs` and `Verb` from the module's `run`.
+ */
+export type ActionFactory = <Args extends unknown[], Declared extends OptionValues, VerbArgs extends unknown[], Verb>(
+  load: () => Promise<
+    CommandModule<VerbArgs, Verb> & ArgumentsCheck<NoInfer<Args>, NoInfer<VerbArgs>> & OptionsCheck<NoInfer<Declared>, NoInfer<Verb>>
+  >,
+) => (this: CommandUnknownOpts, ...args: [...Args, Declared, CommandUnknownOpts]) => Promise<void>;
 
 /** Collects a repeatable option (`--map a=b --map c=d`) into an array. */
 export function collect(value: string, previous: string[] | undefined): string[] {

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { CREDENTIAL_FIELDS, clearedCredentials } from '../../store/credentials.js';
 import { envValue } from '../../store/settings.js';
 
-export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(_args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
   const store = await ctx.store();
   const name = ctx.settings.profile;
   const profile = store.getProfile(name);

@@ -11,7 +11,7 @@ import { openClient, resolveRunAuth } from '../../wiring/client.js';
 import { EMBEDDED_SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 import { secondsUntil } from './shared.js';
 
-export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(_args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
   if (ctx.settings.sandbox) return sandboxStatus(ctx);
   const store = await ctx.store();
   const auth = resolveRunAuth(ctx, store);

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { openClient } from '../../wiring/client.js';
 import { secondsUntil } from './shared.js';
 
-export async function run(_args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(_args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
   const { client, close } = await openClient(ctx);
   try {
     const token = await client.accessToken(ctx.signal);

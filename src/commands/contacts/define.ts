@@ -1,8 +1,8 @@
-import { type Command, Option } from 'commander';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
 import { type ActionFactory, positiveInt } from '../loader.js';
 
-function contactFieldOptions(cmd: Command): Command {
+function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(cmd: Command<Args, Opts>) {
   return cmd
     .option('--email <email>', 'email address')
     .option('--phone <phone>', 'phone number (E.164, or local with --default-country)')

@@ -34,7 +34,7 @@ function cancelled(what: string): CliError {
   return new CliError(`${what} not deleted: cancelled at the prompt`, { exitCode: EXIT.failure, code: 'cancelled' });
 }
 
-export async function run(args: string[], opts: DeleteOptions, ctx: Context): Promise<number> {
+export async function run(args: [id: string | undefined], opts: DeleteOptions, ctx: Context): Promise<number> {
   if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
   if (opts.report !== undefined && opts.idsFile === undefined) throw new UsageError('--report goes with --ids-file');
   if (opts.idsFile === undefined && args[0] === undefined)

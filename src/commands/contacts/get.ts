@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { explainContactError, parseContactId, printContactRecord } from './shared.js';
 
-export async function run(args: string[], _opts: Record<string, unknown>, ctx: Context): Promise<number> {
+export async function run(args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
   const id = parseContactId(args[0]);
   const client = await ctx.client();
   await client.ensureScope('getContact');

@@ -14,7 +14,7 @@ export interface UnsubscribeOptions {
   report?: string;
 }
 
-export async function run(args: string[], opts: UnsubscribeOptions, ctx: Context): Promise<number> {
+export async function run(args: [id: string | undefined], opts: UnsubscribeOptions, ctx: Context): Promise<number> {
   if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
   if (opts.report !== undefined && opts.idsFile === undefined) throw new UsageError('--report goes with --ids-file');
   if (opts.idsFile === undefined && args[0] === undefined) {

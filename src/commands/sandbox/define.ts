@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../loader.js';
 
 export function defineSandbox(program: Command, action: ActionFactory): void {

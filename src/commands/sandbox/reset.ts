@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { adminCall, sandboxBaseUrl } from './admin-client.js';
 
-export async function run(_args: string[], _opts: Record<string, never>, ctx: Context): Promise<number> {
+export async function run(_args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
   const baseUrl = await sandboxBaseUrl(ctx);
   await adminCall(ctx, baseUrl, 'POST', '/reset');
   if (ctx.settings.json) ctx.out.json({ status: 'reset', base_url: baseUrl });

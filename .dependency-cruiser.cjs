@@ -1,0 +1,83 @@
+// The layout of ../shared/DESIGN.md as rules: which rooms of src/ may not call which.
+// Run with `npm run lint:layout`. Type-only imports count (tsPreCompilationDeps), and so do
+// dynamic imports: `await import('../sandbox/index.js')` is an arrow like any other.
+// `process.exit` outside main.ts is a call, not an import: test/unit/layout.test.ts checks it.
+
+/** Rooms below the entry: they throw their own typed errors and print nothing. */
+const LOWER_ROOMS = '^src/(importer|bulk|store|client|contract)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No circle between files: each room calls only the rooms below it.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'client-not-to-cli',
+      severity: 'error',
+      comment: 'client/ knows nothing of terminals, commands, the run wiring, the Context or the sandbox.',
+      from: { path: '^src/client/' },
+      to: { path: ['^src/(io|commands|wiring|sandbox)/', '^src/context\\.ts$'] },
+    },
+    {
+      name: 'sandbox-not-to-cli',
+      severity: 'error',
+      comment: 'sandbox/ is the emulated service: it knows nothing of the client, the commands, the wiring, io/ or the entry.',
+      from: { path: '^src/sandbox/' },
+      to: { path: ['^src/(client|commands|wiring|io)/', '^src/(main|program|context|errors)\\.ts$'] },
+    },
+    {
+      name: 'lower-rooms-not-to-io-or-cli-errors',
+      severity: 'error',
+      comment:
+        'importer/, bulk/, store/, client/ and contract/ print nothing and throw their own errors; ' +
+        'only the entry maps errors to exit codes and messages (src/errors.ts).',
+      from: { path: LOWER_ROOMS },
+      to: { path: ['^src/io/', '^src/errors\\.ts$'] },
+    },
+    {
+      name: 'commands-not-to-transport-store-or-server',
+      severity: 'error',
+      comment: 'A command is thin: HTTP (undici), the credential file (conf) and the server (fastify) live in lower rooms.',
+      from: { path: '^src/commands/' },
+      to: { path: '(^|/)node_modules/(undici|conf|fastify|@fastify/[^/]+)/' },
+    },
+    {
+      name: 'commands-not-to-process',
+      severity: 'error',
+      comment: 'A command reads its streams, environment and signal from the Context, never from process.',
+      from: { path: '^src/commands/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?process$' },
+    },
+    {
+      name: 'wiring-only-from-entry',
+      severity: 'error',
+      comment: 'The run wiring is imported only by the entry rooms: main.ts, program.ts, context.ts and commands/.',
+      from: { path: '^src/', pathNot: ['^src/(main|program|context)\\.ts$', '^src/(commands|wiring)/'] },
+      to: { path: '^src/wiring/' },
+    },
+    {
+      name: 'sandbox-only-from-sandbox-commands-and-wiring',
+      severity: 'error',
+      comment: 'Only the sandbox commands and wiring/ (by typed dynamic import) load the sandbox (and tests, not checked here).',
+      from: { path: '^src/', pathNot: ['^src/sandbox/', '^src/commands/sandbox/', '^src/wiring/'] },
+      to: { path: '^src/sandbox/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    // Report problems, not the modules that nobody imports (bin/ and the tests are not cruised).
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
