@@ -5,11 +5,11 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { buildServer } from './app.js';
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
 import { ensureDefaultBusiness } from './domain/auth.js';
 import { clearCaches, type Domain, newCache } from './domain/context.js';
 import { Faults } from './faults.js';
-import { buildServer } from './server.js';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */

@@ -2,7 +2,8 @@
  * The OpenAPI 3.1 document of the service (not the admin surface), generated from routes.ts —
  * the same table the server registers its routes from.
  */
-import { ROUTES, SCHEMAS, SD } from './routes.js';
+import { SCHEMAS, SD } from '../contract/schemas.js';
+import { ROUTES } from './routes.js';
 
 /** Plain JSON of a TypeBox schema, with `$ref: "Contact"` pointing into components and `$id` dropped. */
 function plain(schema: unknown): unknown {
