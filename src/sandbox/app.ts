@@ -3,21 +3,18 @@
  * error handler) and the route modules (the service's operations, the OpenAPI document, the
  * admin surface under /_sandbox), each registered with the dependencies it needs.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerDeps } from './deps.js';
 import bodyParsers from './plugins/body-parsers.js';
-import errorHandler, { BODY_LIMIT, frameworkError } from './plugins/error-handler.js';
+import errorHandler, { BODY_LIMIT, clientError, frameworkError } from './plugins/error-handler.js';
+import { nextRequestId } from './request-id.js';
 import { adminRoutes } from './routes/admin.js';
 import { contactRoutes } from './routes/contacts.js';
 import { eventRoutes } from './routes/events.js';
 import { tokenRoutes } from './routes/oauth-token.js';
 import { openApiRoute } from './routes/openapi.js';
 import { orderRoutes } from './routes/orders.js';
-
-let counter = 0;
-const bootId = randomUUID().slice(0, 8);
 
 /** Builds (but does not start) the server. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -29,7 +26,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // errors), at no per-request hook cost.
     serverFactory: (handler) =>
       createServer((req, res) => {
-        const id = `req_${bootId}${(++counter).toString(36).padStart(8, '0')}`;
+        const id = nextRequestId();
         (req as IncomingMessage & { svcRequestId?: string }).svcRequestId = id;
         res.setHeader('x-request-id', id);
         handler(req, res);
@@ -39,6 +36,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
     frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   });
   await app.register(bodyParsers);
   await app.register(errorHandler);

@@ -8,7 +8,7 @@ import { authenticate, type Principal } from './domain/auth.js';
 import { ServiceError } from './domain/errors.js';
 import { faultAt, faultsBefore, rateKey } from './fault-answers.js';
 import type { FaultDecision } from './faults.js';
-import { sendError, sendJson } from './http.js';
+import { sendJson } from './http.js';
 import { routeSpec } from './routes.js';
 
 /** What a handler gets: the request (typed per route) and who is calling. */
@@ -64,6 +64,14 @@ function principalFor(deps: ServerDeps, req: FastifyRequest, scope: string): Pri
   return principal;
 }
 
+interface Caller {
+  principal: Principal;
+  decision: FaultDecision | undefined;
+}
+
+/** Who is calling, per request, from the onRequest hook to the handler. */
+const callers = new WeakMap<FastifyRequest, Caller>();
+
 /** Registers the service operation `operationId` (method, path and scope from routes.ts) with its handler. */
 export function serviceRoute<RG extends RouteGenericInterface>(
   app: FastifyInstance,
@@ -80,35 +88,35 @@ export function serviceRoute<RG extends RouteGenericInterface>(
   app.route({
     method: spec.method,
     url: spec.url,
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+    // Faults, then the token and its scope, before the body is read: a request without a valid
+    // token gets its 401 whatever its body (spec, Authentication rule 4).
+    onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
       let decision: FaultDecision | undefined;
       if (deps.faults.active) {
         decision = await faultsBefore(deps, reply, rateKey(req));
         if (reply.sent) return reply;
       }
-      try {
-        if (req.body !== undefined && contentType === 'application/json' && !isJsonType(req.headers['content-type'])) {
-          throw new ServiceError(
-            415,
-            'unsupported_media_type',
-            `send the body as application/json, not ${req.headers['content-type'] ?? 'without a content type'}`,
-          );
-        }
-        const principal = principalFor(deps, req, scope);
-        if (faultAt(decision, false, req, reply)) return reply;
-        if (writes) deps.domain.db.beginBatch();
-        const answer = handler({ req: req as FastifyRequest<RG>, principal });
-        if (writes) await deps.domain.db.flushed();
-        if (faultAt(decision, true, req, reply)) return reply;
-        if (answer.status === 204) {
-          if (answer.headers) reply.headers(answer.headers);
-          return reply.code(204).send();
-        }
-        return sendJson(reply, answer.status, answer.body, answer.headers);
-      } catch (e) {
-        if (e instanceof ServiceError) return sendError(reply, e);
-        throw e;
+      callers.set(req, { principal: principalFor(deps, req, scope), decision });
+    },
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const { principal, decision } = callers.get(req) as Caller;
+      if (req.body !== undefined && contentType === 'application/json' && !isJsonType(req.headers['content-type'])) {
+        throw new ServiceError(
+          415,
+          'unsupported_media_type',
+          `send the body as application/json, not ${req.headers['content-type'] ?? 'without a content type'}`,
+        );
       }
+      if (faultAt(decision, false, req, reply)) return reply;
+      if (writes) deps.domain.db.beginBatch();
+      const answer = handler({ req: req as FastifyRequest<RG>, principal });
+      if (writes) await deps.domain.db.flushed();
+      if (faultAt(decision, true, req, reply)) return reply;
+      if (answer.status === 204) {
+        if (answer.headers) reply.headers(answer.headers);
+        return reply.code(204).send();
+      }
+      return sendJson(reply, answer.status, answer.body, answer.headers);
     },
   });
 }
