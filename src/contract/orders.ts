@@ -1,7 +1,7 @@
 /** Validation of an order upsert body, shared by the sandbox and the importer. */
 import { currencyDecimals, normalizeCurrency } from './currency.js';
 import type { FieldError } from './errors.js';
-import { isE164, isEmail, isOrderDate, parseDecimal } from './formats.js';
+import { checkEmail, isE164, isOrderDate, parseDecimal } from './formats.js';
 import type { LineItem, OrderInput } from './types.js';
 
 export const ORDER_FIELDS = [
@@ -83,9 +83,12 @@ export function validateOrderInput(input: unknown): ValidationResult<ValidOrder>
     const v = input[field];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') errors.push({ field, message: 'must be a string' });
-    else if (field === 'email' && !isEmail(v)) errors.push({ field, message: 'must be an email address' });
-    else if (field === 'phone' && !isE164(v)) errors.push({ field, message: 'must be an E.164 phone number like +14155550100' });
-    else out[field] = field === 'email' ? v.toLowerCase() : v;
+    else if (field === 'email') {
+      const email = checkEmail(v);
+      if (email.ok) out.email = email.value;
+      else errors.push({ field, message: email.message });
+    } else if (!isE164(v)) errors.push({ field, message: 'must be an E.164 phone number like +14155550100' });
+    else out[field] = v;
   }
   if ((input.email === undefined || input.email === null) && (input.phone === undefined || input.phone === null)) {
     errors.push({ field: 'email', message: 'one of email or phone is required' });

@@ -1,7 +1,7 @@
 /** The query of GET /v1/contacts: its filters, page size and cursor, checked. */
 import { EMAIL_CONSENT_VALUES, SMS_CONSENT_VALUES } from '../contract/consent.js';
 import type { FieldError } from '../contract/errors.js';
-import { isRfc3339DateTime, rfc3339ToMs } from '../contract/formats.js';
+import { checkEmail, isRfc3339DateTime, rfc3339ToMs } from '../contract/formats.js';
 import { invalidRequest } from './domain/errors.js';
 
 const LIST_PARAMS = ['email_consent', 'sms_consent', 'email', 'phone', 'updated_since', 'limit', 'cursor'];
@@ -14,6 +14,11 @@ export function encodeCursor(seq: number): string {
 function decodeCursor(cursor: string): number | undefined {
   const m = /^c1:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   return m ? Number(m[1]) : undefined;
+}
+
+function storedEmail(value: string): string {
+  const r = checkEmail(value);
+  return r.ok ? r.value : value;
 }
 
 /** Checks the list query; throws a 400 naming every bad parameter. */
@@ -50,7 +55,8 @@ export function parseListQuery(query: Record<string, unknown>) {
   return {
     email_consent: q.email_consent,
     sms_consent: q.sms_consent,
-    email: q.email,
+    // The stored form of an address, so any normal form of it finds the contact.
+    email: q.email === undefined ? undefined : storedEmail(q.email),
     phone: q.phone,
     updated_since: since,
     limit,
