@@ -30,6 +30,9 @@ export interface ValidOrder extends OrderInput {
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
+/** One rule for every route: null is not a value; a field is either sent with its type or omitted. */
+export const NOT_NULL = 'must not be null; omit the field instead';
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -81,8 +84,8 @@ export function validateOrderInput(input: unknown): ValidationResult<ValidOrder>
 
   for (const field of ['email', 'phone'] as const) {
     const v = input[field];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') errors.push({ field, message: 'must be a string' });
+    if (v === undefined) continue;
+    if (typeof v !== 'string') errors.push({ field, message: v === null ? NOT_NULL : 'must be a string' });
     else if (field === 'email') {
       const email = checkEmail(v);
       if (email.ok) out.email = email.value;
@@ -90,21 +93,22 @@ export function validateOrderInput(input: unknown): ValidationResult<ValidOrder>
     } else if (!isE164(v)) errors.push({ field, message: 'must be an E.164 phone number like +14155550100' });
     else out[field] = v;
   }
-  if ((input.email === undefined || input.email === null) && (input.phone === undefined || input.phone === null)) {
+  if (input.email === undefined && input.phone === undefined) {
     errors.push({ field: 'email', message: 'one of email or phone is required' });
   }
 
   for (const field of ORDER_BOOLEAN_FIELDS) {
     const v = input[field];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'boolean') errors.push({ field, message: 'must be a boolean' });
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') errors.push({ field, message: v === null ? NOT_NULL : 'must be a boolean' });
     else out[field] = v;
   }
   if (input.accepts_sms_marketing === true && (input.phone === undefined || input.phone === null)) {
     errors.push({ field: 'phone', message: 'is required when accepts_sms_marketing is true' });
   }
 
-  if (input.line_items !== undefined && input.line_items !== null) {
+  if (input.line_items === null) errors.push({ field: 'line_items', message: NOT_NULL });
+  else if (input.line_items !== undefined) {
     const items = validateLineItems(input.line_items, decimals, errors);
     if (items) out.line_items = items;
   }
@@ -130,9 +134,9 @@ function validateLineItems(value: unknown, decimals: number, errors: FieldError[
         errors.push({ field: `${at}.${key}`, message: 'is not a known line item field' });
     }
     const item: Partial<LineItem & { price: string }> = {};
-    if (raw.sku !== undefined && raw.sku !== null) {
+    if (raw.sku !== undefined) {
       if (typeof raw.sku === 'string' && raw.sku.length <= 255) item.sku = raw.sku;
-      else errors.push({ field: `${at}.sku`, message: 'must be a string of at most 255 characters' });
+      else errors.push({ field: `${at}.sku`, message: raw.sku === null ? NOT_NULL : 'must be a string of at most 255 characters' });
     }
     if (typeof raw.name === 'string' && raw.name.length > 0 && raw.name.length <= 1000) item.name = raw.name;
     else errors.push({ field: `${at}.name`, message: 'is required (a string)' });
