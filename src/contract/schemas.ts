@@ -15,7 +15,11 @@ const enumOf = (values: readonly string[], description?: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 const E164 = Type.String({ pattern: '^\\+[1-9]\\d{7,14}$', description: `${SD} E.164: + and 8 to 15 digits.` });
-const Email = Type.String({ format: 'email', maxLength: 254 });
+const Email = Type.String({
+  format: 'idn-email',
+  maxLength: 254,
+  description: `${SD} stored and matched after Unicode NFC and lower-casing, an internationalised domain in punycode; zero-width and bidi control characters are refused.`,
+});
 const Timestamp = Type.String({ format: 'date-time', description: `${SD} RFC 3339 in UTC with Z.` });
 const Decimal = Type.Union([Type.String({ pattern: '^\\d{1,18}(\\.\\d{1,18})?$' }), Type.Number({ minimum: 0 })], {
   description: `${SD} a non-negative decimal, as a JSON number or a string like "49.90", with at most as many decimals as the currency has.`,
@@ -100,8 +104,8 @@ const LineItemSchema = Type.Object(
 
 export const OrderInputSchema = Type.Object(
   {
-    order_id: Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Number()], {
-      description: 'Key of the upsert. A JSON number becomes its decimal string.',
+    order_id: Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })], {
+      description: `Key of the upsert. A JSON number becomes its decimal string. ${SD} a number must be a whole number from 0 to 2^53-1 (1.5, -1 and 1e20 are refused).`,
     }),
     total: Decimal,
     currency: Type.String({ description: `${SD} ISO 4217 alphabetic code; answered upper-case.` }),
@@ -122,7 +126,7 @@ export const OrderInputSchema = Type.Object(
   {
     additionalProperties: false,
     $id: 'OrderInput',
-    description: 'One of email or phone is required. Omitted optional fields keep their stored values.',
+    description: `One of email or phone is required. Omitted optional fields keep their stored values. ${SD} null is not a value for any field (400 naming it): omit the field instead.`,
   },
 );
 
@@ -153,7 +157,7 @@ export const EventInputSchema = Type.Object(
     event_type: Type.String({ minLength: 1, maxLength: 255 }),
     email: Type.Optional(Email),
     phone: Type.Optional(E164),
-    contact_id: Type.Optional(Type.String({ description: `${SD} an unknown contact_id is 404.` })),
+    contact_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: `${SD} an unknown contact_id is 404.` })),
     properties: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: `${SD} at most 64 KiB serialised.` })),
     occurred_at: Type.Optional(Type.String({ format: 'date-time', description: `${SD} default: time received.` })),
     event_id: Type.Optional(

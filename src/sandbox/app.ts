@@ -15,6 +15,7 @@ import { eventRoutes } from './routes/events.js';
 import { tokenRoutes } from './routes/oauth-token.js';
 import { openApiRoute } from './routes/openapi.js';
 import { orderRoutes } from './routes/orders.js';
+import { MAX_PATH_PARAM } from './routes.js';
 
 /** Builds (but does not start) the server. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -34,7 +35,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     genReqId: (req) => (req as IncomingMessage & { svcRequestId?: string }).svcRequestId ?? 'req_unknown',
     return503OnClosing: true,
     forceCloseConnections: true,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 1024 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAM },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   });

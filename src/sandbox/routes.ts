@@ -40,8 +40,14 @@ const bodyErrors = {
   413: err(`${SD} payload_too_large: over 1 MiB.`),
   415: err(`${SD} unsupported_media_type: the body is not application/json.`),
 };
+/** Longest path parameter (fastify's maxParamLength): a longer one answers 400 before routing. */
+export const MAX_PATH_PARAM = 1024;
+
+/** A contact id over 1024 characters, or not valid percent-encoding, is refused before routing. */
+const pathError = err(`${SD} invalid_request: the id is longer than 1024 characters or malformed.`);
 const common = {
   429: err(`${SD} rate_limited, with Retry-After in whole seconds.`),
+  431: err(`${SD} request_header_fields_too_large: the request headers are over 16 KiB.`),
   500: err('internal_error.'),
   503: err(`${SD} unavailable: not processed; safe to retry.`),
 };
@@ -58,6 +64,7 @@ export const ROUTES: RouteSpec[] = [
       200: { description: 'A bearer token.', schema: ref('TokenResponse') },
       400: err(`${SD} invalid_request, unsupported_grant_type or invalid_scope (unknown scope, or not enabled on the application).`),
       401: err('invalid_client: unknown client id or wrong secret.'),
+      413: err(`${SD} payload_too_large: over 1 MiB.`),
       ...common,
     },
   },
@@ -83,7 +90,13 @@ export const ROUTES: RouteSpec[] = [
     scope: 'contacts_read',
     summary: 'Get one contact',
     description: `${SD} this operation is not in the spec.`,
-    responses: { 200: { description: 'The contact.', schema: ref('Contact') }, ...auth, 404: err('not_found.'), ...common },
+    responses: {
+      200: { description: 'The contact.', schema: ref('Contact') },
+      400: pathError,
+      ...auth,
+      404: err('not_found.'),
+      ...common,
+    },
   },
   {
     operationId: 'createContact',
@@ -128,7 +141,17 @@ export const ROUTES: RouteSpec[] = [
     scope: 'contacts_write',
     summary: 'Delete a contact',
     description: `${SD} method and path; 204 without a body; the contact's orders are kept.`,
-    responses: { 204: { description: 'Deleted.' }, ...auth, 404: err('not_found.'), 422: err(`${SD} compliance_suppressed.`), ...common },
+    responses: {
+      204: { description: 'Deleted.' },
+      ...bodyErrors,
+      400: err(
+        `${SD} invalid_request: the id is longer than 1024 characters or malformed; or invalid_json: a body was sent and is not JSON.`,
+      ),
+      ...auth,
+      404: err('not_found.'),
+      422: err(`${SD} compliance_suppressed.`),
+      ...common,
+    },
   },
   {
     operationId: 'unsubscribeContact',
