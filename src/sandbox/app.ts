@@ -39,6 +39,20 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   });
+  const onAnswer = deps.onAnswer;
+  if (onAnswer) {
+    app.addHook('onSend', async (req, reply, payload) => {
+      const contentType = reply.getHeader('content-type');
+      onAnswer({
+        method: req.method,
+        url: req.url,
+        status: reply.statusCode,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+        body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
+      });
+      return payload;
+    });
+  }
   await app.register(bodyParsers);
   await app.register(errorHandler);
   await app.register(tokenRoutes, { deps });
