@@ -21,8 +21,10 @@ export const ORDER_REQUIRED_FIELDS = ['order_id', 'total', 'currency', 'order_da
 export const ORDER_BOOLEAN_FIELDS = ['accepts_email_marketing', 'accepts_sms_marketing', 'initial_sync'] as const;
 export const LINE_ITEM_FIELDS = ['sku', 'name', 'quantity', 'price'] as const;
 
-/** The order after validation: total as a canonical decimal string, currency upper-case. */
+/** The order after validation: order_id a string, total a canonical decimal string, currency upper-case. */
 export interface ValidOrder extends OrderInput {
+  /** A JSON number becomes its decimal string. */
+  order_id: string;
   total: string;
   currency: string;
   line_items?: Array<LineItem & { price: string }>;

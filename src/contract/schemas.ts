@@ -2,7 +2,7 @@
  * The service's wire shapes as TypeBox schemas: the request and response bodies the sandbox
  * serves and the OpenAPI document describes. Their `$id`s are the schema names of the document.
  */
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from './consent.js';
 import { SCOPES } from './scopes.js';
 
@@ -11,8 +11,8 @@ export const SD = 'Sandbox decision:';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 /** A string enum, written as `enum` (plainer in OpenAPI than TypeBox's union of literals). */
-const enumOf = (values: readonly string[], description?: string) =>
-  Type.Unsafe<string>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+const enumOf = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 const E164 = Type.String({ pattern: '^\\+[1-9]\\d{7,14}$', description: `${SD} E.164: + and 8 to 15 digits.` });
 const Email = Type.String({
@@ -88,11 +88,11 @@ export const ContactCreateSchema = Type.Object(contactWriteFields, {
 export const ContactPatchSchema = Type.Object(contactWriteFields, { additionalProperties: false, $id: 'ContactPatch' });
 
 export const ContactPageSchema = Type.Object(
-  { data: Type.Array(Type.Ref('Contact')), next_cursor: Nullable(Type.String()) },
+  { data: Type.Array(Type.Unsafe<Static<typeof ContactSchema>>(Type.Ref('Contact'))), next_cursor: Nullable(Type.String()) },
   { $id: 'ContactPage', description: `${SD} the list envelope and cursor paging.` },
 );
 
-const LineItemSchema = Type.Object(
+export const LineItemSchema = Type.Object(
   {
     sku: Type.Optional(Type.String({ maxLength: 255 })),
     name: Type.String({ minLength: 1, maxLength: 1000 }),
