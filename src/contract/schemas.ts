@@ -207,7 +207,9 @@ export const ContactListQuery = Type.Object(
   {
     email_consent: Type.Optional(enumOf(EMAIL_CONSENT_VALUES)),
     sms_consent: Type.Optional(enumOf(SMS_CONSENT_VALUES)),
-    email: Type.Optional(Type.String({ description: `${SD} exact match, case-insensitive.` })),
+    email: Type.Optional(
+      Type.String({ description: `${SD} exact match after the normalisation of stored addresses (NFC, lower case, punycode domain).` }),
+    ),
     phone: Type.Optional(Type.String({ description: `${SD} exact match (E.164).` })),
     updated_since: Type.Optional(Type.String({ format: 'date-time', description: `${SD} RFC 3339.` })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 250, default: 50, description: `${SD} page size.` })),
