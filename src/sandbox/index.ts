@@ -6,8 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildServer } from './app.js';
-import type { AnswerHook } from './deps.js';
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
+import type { AnswerHook } from './deps.js';
 import { ensureDefaultBusiness } from './domain/auth.js';
 import { clearCaches, type Domain, newCache } from './domain/context.js';
 import { Faults } from './faults.js';
