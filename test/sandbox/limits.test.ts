@@ -73,6 +73,13 @@ describe('limits', () => {
     }
   });
 
+  it('a body past the drain bound (16 MiB) is cut off: the connection closes and the sandbox answers the next request', async () => {
+    const r = await rawPost('/v1/events', `authorization: Bearer ${token}\r\ncontent-type: application/json`, 24 * 1024 * 1024);
+    if (r.error === undefined) expect(r.text.split('\r\n', 1)[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    const next = await fetch(`${sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(next.status).toBe(200);
+  });
+
   it('a 1.1 MB token form gets its 413 too', async () => {
     const r = await send('/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, `grant_type=${'a'.repeat(1_100_000)}`);
     expect(r.status).toBe(413);
