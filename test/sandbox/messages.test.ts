@@ -1,6 +1,7 @@
 /** Messages say a thing once: no field named twice in a row, no detail printed again after the message that already says it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageWithDetails } from '../../src/contract/errors.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -39,6 +40,21 @@ describe('messages', () => {
     const line = messageWithDetails(r.body.error.message, r.body.error.details);
     expect(line).toBe('event_type contains a NUL character');
     expect(repeats(`${r.body.error.message}: ${r.body.error.details[0].field} ${r.body.error.details[0].message}`)).toBe(true);
+  });
+
+  it("the CLI's error line says the sandbox's problem once", async () => {
+    const cfg = tempConfigDir();
+    try {
+      const order = { order_id: 'a\u0000', total: 1, currency: 'USD', order_date: '2026-01-01', email: 'nul@example.com' };
+      const r = await runCli(['orders', 'upsert', '--input', '-'], {
+        stdin: JSON.stringify(order),
+        env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr.match(/order_id contains a NUL character/g)).toHaveLength(1);
+    } finally {
+      cfg.cleanup();
+    }
   });
 
   it('messageWithDetails adds the details the message does not say', () => {
