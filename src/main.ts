@@ -5,6 +5,7 @@
 import { InputError, OutputError } from './bulk/errors.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
 import type { Context } from './context.js';
+import { messageWithDetails } from './contract/errors.js';
 import { CliError, EXIT } from './errors.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
 import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
@@ -67,11 +68,10 @@ export function describeError(err: unknown): ErrorReport {
     else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
     const route = err.path && err.method && !err.path.startsWith(`${err.method} `) ? `${err.method} ${err.path}` : err.path;
     const where = route ? ` (${route})` : '';
-    const detail = err.details?.length ? `: ${err.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : '';
     return {
       exitCode: err.isAuthError ? EXIT.auth : EXIT.failure,
       code: err.code,
-      message: `${err.message}${detail} — HTTP ${err.status}${where}${err.requestId ? `, request id ${err.requestId}` : ''}`,
+      message: `${messageWithDetails(err.message, err.details)} — HTTP ${err.status}${where}${err.requestId ? `, request id ${err.requestId}` : ''}`,
       hint,
       status: err.status,
       id: err.id,

@@ -8,7 +8,7 @@ import {
   SMS_CONSENT_WRITABLE,
 } from './consent.js';
 import type { FieldError } from './errors.js';
-import { isE164, isEmail } from './formats.js';
+import { checkEmail, isE164 } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { ContactWrite } from './types.js';
 
@@ -55,8 +55,9 @@ export function validateContactWrite(input: unknown, mode: 'create' | 'patch'): 
     }
   }
   if (body.email !== undefined) {
-    if (typeof body.email === 'string' && isEmail(body.email)) out.email = body.email.toLowerCase();
-    else errors.push({ field: 'email', message: 'must be an email address' });
+    const email = typeof body.email === 'string' ? checkEmail(body.email) : undefined;
+    if (email?.ok) out.email = email.value;
+    else errors.push({ field: 'email', message: email?.message ?? 'must be an email address' });
   }
   if (body.phone !== undefined) {
     if (typeof body.phone === 'string' && isE164(body.phone)) out.phone = body.phone;

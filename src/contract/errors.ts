@@ -38,3 +38,13 @@ export interface ErrorBody {
     details?: FieldError[];
   };
 }
+
+/**
+ * An error's message followed by the details it does not already say, for one line of output:
+ * the service's message often is its first detail ("event_type contains a NUL character"), which
+ * must not be printed twice.
+ */
+export function messageWithDetails(message: string, details: readonly FieldError[] | undefined): string {
+  const extra = (details ?? []).map((d) => `${d.field} ${d.message}`).filter((d) => !message.includes(d));
+  return extra.length > 0 ? `${message}: ${extra.join('; ')}` : message;
+}

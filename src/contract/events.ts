@@ -1,6 +1,6 @@
 /** Validation of a custom event body (POST /v1/events), shared by the sandbox and the CLI. */
 import type { FieldError } from './errors.js';
-import { isE164, isEmail, isRfc3339DateTime } from './formats.js';
+import { checkEmail, isE164, isRfc3339DateTime } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { EventInput } from './types.js';
 
@@ -27,8 +27,9 @@ export function validateEventInput(input: unknown): ValidationResult<EventInput>
     });
 
   if (body.email !== undefined) {
-    if (typeof body.email === 'string' && isEmail(body.email)) out.email = body.email.toLowerCase();
-    else errors.push({ field: 'email', message: 'must be an email address' });
+    const email = typeof body.email === 'string' ? checkEmail(body.email) : undefined;
+    if (email?.ok) out.email = email.value;
+    else errors.push({ field: 'email', message: email?.message ?? 'must be an email address' });
   }
   if (body.phone !== undefined) {
     if (typeof body.phone === 'string' && isE164(body.phone)) out.phone = body.phone;

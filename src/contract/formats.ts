@@ -1,4 +1,5 @@
 /** Formats shared by the sandbox's validation and the client-side checks (open-points.md). */
+import { domainToASCII } from 'node:url';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
 export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
@@ -10,8 +11,40 @@ export function isE164(value: string): boolean {
   return E164_PATTERN.test(value);
 }
 
+/** Zero-width characters and bidi controls: invisible, they would make look-alike identities. */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]/;
+
+export type EmailCheck = { ok: true; value: string } | { ok: false; message: string };
+
+/**
+ * Checks an e-mail address and gives its stored form (the identity the service matches on):
+ * Unicode NFC, lower-cased, an internationalised domain in its ASCII (punycode) form. Non-ASCII
+ * local parts are accepted; zero-width characters and bidi controls are refused; compatibility
+ * forms (fullwidth letters) are not folded, so a domain written with them is refused.
+ */
+export function checkEmail(value: string): EmailCheck {
+  const invisible = INVISIBLE.exec(value);
+  if (invisible) {
+    const code = (invisible[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+    return { ok: false, message: `contains an invisible or text-direction control character (U+${code}); remove it` };
+  }
+  const nfc = value.normalize('NFC');
+  const at = nfc.lastIndexOf('@');
+  const invalid: EmailCheck = { ok: false, message: 'must be an email address' };
+  if (at <= 0) return invalid;
+  const local = nfc.slice(0, at).toLowerCase().normalize('NFC');
+  const domain = nfc.slice(at + 1);
+  if (domain.normalize('NFKC') !== domain) {
+    return { ok: false, message: 'must be an email address; its domain has compatibility characters (such as fullwidth letters)' };
+  }
+  const ascii = /^[\x21-\x7e]+$/.test(domain) ? domain.toLowerCase() : domainToASCII(domain);
+  const address = `${local}@${ascii}`;
+  if (ascii === '' || address.length > 254 || !EMAIL_PATTERN.test(address)) return invalid;
+  return { ok: true, value: address };
+}
+
 export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL_PATTERN.test(value);
+  return checkEmail(value).ok;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,7 +1,7 @@
 /** Validation of an order upsert body, shared by the sandbox and the importer. */
 import { currencyDecimals, normalizeCurrency } from './currency.js';
 import type { FieldError } from './errors.js';
-import { isE164, isEmail, isOrderDate, parseDecimal } from './formats.js';
+import { checkEmail, isE164, isOrderDate, parseDecimal } from './formats.js';
 import type { LineItem, OrderInput } from './types.js';
 
 export const ORDER_FIELDS = [
@@ -21,14 +21,19 @@ export const ORDER_REQUIRED_FIELDS = ['order_id', 'total', 'currency', 'order_da
 export const ORDER_BOOLEAN_FIELDS = ['accepts_email_marketing', 'accepts_sms_marketing', 'initial_sync'] as const;
 export const LINE_ITEM_FIELDS = ['sku', 'name', 'quantity', 'price'] as const;
 
-/** The order after validation: total as a canonical decimal string, currency upper-case. */
+/** The order after validation: order_id a string, total a canonical decimal string, currency upper-case. */
 export interface ValidOrder extends OrderInput {
+  /** A JSON number becomes its decimal string. */
+  order_id: string;
   total: string;
   currency: string;
   line_items?: Array<LineItem & { price: string }>;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+/** One rule for every route: null is not a value; a field is either sent with its type or omitted. */
+export const NOT_NULL = 'must not be null; omit the field instead';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -81,27 +86,31 @@ export function validateOrderInput(input: unknown): ValidationResult<ValidOrder>
 
   for (const field of ['email', 'phone'] as const) {
     const v = input[field];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') errors.push({ field, message: 'must be a string' });
-    else if (field === 'email' && !isEmail(v)) errors.push({ field, message: 'must be an email address' });
-    else if (field === 'phone' && !isE164(v)) errors.push({ field, message: 'must be an E.164 phone number like +14155550100' });
-    else out[field] = field === 'email' ? v.toLowerCase() : v;
+    if (v === undefined) continue;
+    if (typeof v !== 'string') errors.push({ field, message: v === null ? NOT_NULL : 'must be a string' });
+    else if (field === 'email') {
+      const email = checkEmail(v);
+      if (email.ok) out.email = email.value;
+      else errors.push({ field, message: email.message });
+    } else if (!isE164(v)) errors.push({ field, message: 'must be an E.164 phone number like +14155550100' });
+    else out[field] = v;
   }
-  if ((input.email === undefined || input.email === null) && (input.phone === undefined || input.phone === null)) {
+  if (input.email === undefined && input.phone === undefined) {
     errors.push({ field: 'email', message: 'one of email or phone is required' });
   }
 
   for (const field of ORDER_BOOLEAN_FIELDS) {
     const v = input[field];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'boolean') errors.push({ field, message: 'must be a boolean' });
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') errors.push({ field, message: v === null ? NOT_NULL : 'must be a boolean' });
     else out[field] = v;
   }
   if (input.accepts_sms_marketing === true && (input.phone === undefined || input.phone === null)) {
     errors.push({ field: 'phone', message: 'is required when accepts_sms_marketing is true' });
   }
 
-  if (input.line_items !== undefined && input.line_items !== null) {
+  if (input.line_items === null) errors.push({ field: 'line_items', message: NOT_NULL });
+  else if (input.line_items !== undefined) {
     const items = validateLineItems(input.line_items, decimals, errors);
     if (items) out.line_items = items;
   }
@@ -127,9 +136,9 @@ function validateLineItems(value: unknown, decimals: number, errors: FieldError[
         errors.push({ field: `${at}.${key}`, message: 'is not a known line item field' });
     }
     const item: Partial<LineItem & { price: string }> = {};
-    if (raw.sku !== undefined && raw.sku !== null) {
+    if (raw.sku !== undefined) {
       if (typeof raw.sku === 'string' && raw.sku.length <= 255) item.sku = raw.sku;
-      else errors.push({ field: `${at}.sku`, message: 'must be a string of at most 255 characters' });
+      else errors.push({ field: `${at}.sku`, message: raw.sku === null ? NOT_NULL : 'must be a string of at most 255 characters' });
     }
     if (typeof raw.name === 'string' && raw.name.length > 0 && raw.name.length <= 1000) item.name = raw.name;
     else errors.push({ field: `${at}.name`, message: 'is required (a string)' });

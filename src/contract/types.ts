@@ -1,31 +1,26 @@
-/** Request and response shapes of the service (spec + open-points.md decisions). */
-import type { EmailConsent, SmsConsent, WritableEmailConsent, WritableSmsConsent } from './consent.js';
+/**
+ * Request and response shapes of the service (spec + open-points.md decisions), as TypeScript
+ * types derived from the TypeBox schemas of schemas.ts: one source for the wire shapes, the
+ * OpenAPI document and the code.
+ */
+import type { Static } from '@sinclair/typebox';
+import type { EmailConsent, SmsConsent } from './consent.js';
+import type {
+  ContactCreateSchema,
+  ContactPageSchema,
+  ContactSchema,
+  EventAcceptedSchema,
+  EventInputSchema,
+  LineItemSchema,
+  OrderInputSchema,
+  OrderSchema,
+  TokenResponseSchema,
+} from './schemas.js';
 
-export interface Contact {
-  id: string;
-  email: string | null;
-  phone: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  email_consent: EmailConsent;
-  sms_consent: SmsConsent;
-  created_at: string;
-  updated_at: string;
-  orders_count: number;
-  /** Currency code → decimal string. */
-  total_spent: Record<string, string>;
-  last_order_at: string | null;
-}
+export type Contact = Static<typeof ContactSchema>;
 
-export interface ContactWrite {
-  email?: string;
-  phone?: string;
-  first_name?: string;
-  last_name?: string;
-  email_consent?: WritableEmailConsent;
-  sms_consent?: WritableSmsConsent;
-  send_welcome_sms?: boolean;
-}
+/** Body of POST /v1/contacts and PATCH /v1/contacts/{id} (the same fields; create needs email or phone). */
+export type ContactWrite = Static<typeof ContactCreateSchema>;
 
 export interface ContactListFilter {
   email_consent?: EmailConsent;
@@ -35,70 +30,19 @@ export interface ContactListFilter {
   updated_since?: string;
 }
 
-export interface ContactPage {
-  data: Contact[];
-  next_cursor: string | null;
-}
+export type ContactPage = Static<typeof ContactPageSchema>;
 
-export interface LineItem {
-  sku?: string;
-  name: string;
-  quantity: number;
-  price: string | number;
-}
+export type LineItem = Static<typeof LineItemSchema>;
 
 /** Body of POST /v1/orders/placed. */
-export interface OrderInput {
-  order_id: string;
-  total: string | number;
-  currency: string;
-  order_date: string;
-  email?: string;
-  phone?: string;
-  accepts_email_marketing?: boolean;
-  accepts_sms_marketing?: boolean;
-  initial_sync?: boolean;
-  line_items?: LineItem[];
-}
+export type OrderInput = Static<typeof OrderInputSchema>;
 
 /** The stored order as answered by the upsert. */
-export interface Order {
-  order_id: string;
-  total: string;
-  currency: string;
-  order_date: string;
-  email: string | null;
-  phone: string | null;
-  accepts_email_marketing: boolean | null;
-  accepts_sms_marketing: boolean | null;
-  initial_sync: boolean | null;
-  line_items: LineItem[] | null;
-  contact_id: string | null;
-  integration_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type Order = Static<typeof OrderSchema>;
 
 /** Body of POST /v1/events. */
-export interface EventInput {
-  event_type: string;
-  email?: string;
-  phone?: string;
-  contact_id?: string;
-  properties?: Record<string, unknown>;
-  occurred_at?: string;
-  event_id?: string;
-}
+export type EventInput = Static<typeof EventInputSchema>;
 
-export interface EventAccepted {
-  status: 'accepted';
-  id: string;
-}
+export type EventAccepted = Static<typeof EventAcceptedSchema>;
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  scope: string;
-  created_at: number;
-}
+export type TokenResponse = Static<typeof TokenResponseSchema>;

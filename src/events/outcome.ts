@@ -4,6 +4,7 @@
  */
 import { classifyError } from '../bulk/classify.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+import { messageWithDetails } from '../contract/errors.js';
 
 export type EventOutcome = 'accepted' | 'rejected' | 'failed' | 'unconfirmed';
 
@@ -50,7 +51,7 @@ export function classifySendError(err: unknown): ClassifiedError {
 /** The words of a line's outcome: what happened and whether it may be sent again. */
 function describe(err: unknown, outcome: EventOutcome, status: number | undefined): ClassifiedError {
   if (err instanceof ApiError) {
-    const message = err.details?.length ? `${err.message}: ${err.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : err.message;
+    const message = messageWithDetails(err.message, err.details);
     if (outcome === 'unconfirmed') {
       return {
         outcome,

@@ -46,8 +46,7 @@ export function validateFaults(input: unknown): { ok: true; value: FaultSettings
   if (errors.length > 0) return { ok: false, errors };
   if (out.unavailable_rate !== undefined || out.error_rate !== undefined || out.reset_rate !== undefined) {
     const sum = (out.unavailable_rate ?? 0) + (out.error_rate ?? 0) + (out.reset_rate ?? 0);
-    if (sum > 1)
-      return { ok: false, errors: [{ field: 'error_rate', message: 'error_rate + unavailable_rate + reset_rate must not exceed 1' }] };
+    if (sum > 1) return { ok: false, errors: [{ field: 'error_rate', message: 'plus unavailable_rate and reset_rate must not exceed 1' }] };
   }
   return { ok: true, value: out };
 }

@@ -5,11 +5,12 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { buildServer } from './app.js';
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
+import type { AnswerHook } from './deps.js';
 import { ensureDefaultBusiness } from './domain/auth.js';
 import { clearCaches, type Domain, newCache } from './domain/context.js';
 import { Faults } from './faults.js';
-import { buildServer } from './server.js';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Randomness of fault injection, for tests. */
   random?: () => number;
+  /** Sees every answer sent, for tests (e.g. a check against the OpenAPI document). */
+  onAnswer?: AnswerHook;
 }
 
 export interface RunningSandbox {
@@ -50,6 +53,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     domain,
     faults,
     baseUrl: () => baseUrl,
+    onAnswer: opts.onAnswer,
     reset: () =>
       db.transaction(() => {
         for (const t of TABLES) db.run(`DELETE FROM ${t}`);

@@ -2,7 +2,8 @@
  * The OpenAPI 3.1 document of the service (not the admin surface), generated from routes.ts —
  * the same table the server registers its routes from.
  */
-import { ROUTES, SCHEMAS, SD } from './routes.js';
+import { SCHEMAS, SD } from '../contract/schemas.js';
+import { MAX_PATH_PARAM, ROUTES } from './routes.js';
 
 /** Plain JSON of a TypeBox schema, with `$ref: "Contact"` pointing into components and `$id` dropped. */
 function plain(schema: unknown): unknown {
@@ -24,7 +25,8 @@ export function buildOpenApi(): Record<string, unknown> {
   for (const r of ROUTES) {
     const path = r.url.replace(/:([a-z_]+)/g, '{$1}');
     const parameters: unknown[] = [];
-    for (const m of r.url.matchAll(/:([a-z_]+)/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
+    for (const m of r.url.matchAll(/:([a-z_]+)/g))
+      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', maxLength: MAX_PATH_PARAM } });
     if (r.query) {
       const q = plain(r.query) as { properties: Record<string, Record<string, unknown>> };
       for (const [name, schema] of Object.entries(q.properties)) {

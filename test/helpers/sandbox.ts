@@ -1,10 +1,12 @@
 /**
  * A fresh sandbox per test (port 0, in-memory db unless given), with helpers that drive its
- * admin API (`/_sandbox/...`) over real HTTP, as a user of the dashboard would.
+ * admin API (`/_sandbox/...`) over real HTTP, as a user of the dashboard would. Every answer is
+ * checked against the OpenAPI document; close() fails the test file when one was off it.
  */
 import { SCOPES } from '../../src/contract/scopes.js';
 import type { FaultSettings } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { answerProblem } from './openapi-conformance.js';
 
 export interface SandboxAdmin {
   createApp(scopes: string[], business_id?: string): Promise<{ client_id: string; client_secret: string; scopes: string[] }>;
@@ -29,7 +31,10 @@ export interface SandboxAdmin {
 export interface TestSandbox {
   baseUrl: string;
   port: number;
+  /** Stops the sandbox; rejects when it gave an answer its OpenAPI document does not describe. */
   close(): Promise<void>;
+  /** Answers so far that the OpenAPI document does not describe (checked on every answer). */
+  offDocument: string[];
   admin: SandboxAdmin;
   /** A new API token with every scope. */
   tokenWithAllScopes(): Promise<string>;
@@ -61,7 +66,12 @@ async function call(baseUrl: string, method: string, path: string, body?: unknow
 }
 
 export async function withSandbox(opts: WithSandboxOptions = {}): Promise<TestSandbox> {
+  const offDocument: string[] = [];
   const sb = await startSandbox({
+    onAnswer: (answer) => {
+      const problem = answerProblem(answer);
+      if (problem) offDocument.push(problem);
+    },
     port: 0,
     db: opts.db ?? ':memory:',
     tokenTtlSeconds: opts.tokenTtlSeconds,
@@ -122,7 +132,12 @@ export async function withSandbox(opts: WithSandboxOptions = {}): Promise<TestSa
   return {
     baseUrl: u,
     port: sb.port,
-    close: () => sb.close(),
+    close: async () => {
+      await sb.close();
+      if (offDocument.length > 0)
+        throw new Error(`the sandbox answered outside its OpenAPI document:\n${[...new Set(offDocument)].slice(0, 20).join('\n')}`);
+    },
+    offDocument,
     admin,
     tokenWithAllScopes: async () => (await admin.createApiToken([...SCOPES])).token,
   };

@@ -45,3 +45,31 @@ describe('OpenAPI document', () => {
     for (const ref of refs) expect(doc.components.schemas[ref], ref).toBeDefined();
   });
 });
+
+describe('OpenAPI document: every answer documented', () => {
+  type Op = { parameters?: Array<{ in: string; schema: { maxLength?: number } }>; responses: Record<string, unknown> };
+  const doc = buildOpenApi() as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown> } };
+
+  it('ids in paths carry their maxLength, and an id over it is a documented 400', async () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        for (const p of op.parameters?.filter((x) => x.in === 'path') ?? []) expect(p.schema.maxLength, path).toBe(1024);
+        if (path.includes('{id}')) expect(op.responses['400'], path).toBeDefined();
+      }
+    }
+    const token = await sb.tokenWithAllScopes();
+    expect((await http(sb.baseUrl, 'GET', `/v1/contacts/${'x'.repeat(1024)}`, { token })).status).toBe(404);
+    expect((await http(sb.baseUrl, 'GET', `/v1/contacts/${'x'.repeat(1025)}`, { token })).status).toBe(400);
+  });
+
+  it('the token endpoint documents its 413, every operation its 431', () => {
+    expect(doc.paths['/oauth/token']?.post?.responses['413']).toBeDefined();
+    for (const ops of Object.values(doc.paths)) for (const op of Object.values(ops)) expect(op.responses['431']).toBeDefined();
+  });
+
+  it('order_id says what the sandbox accepts: a string, or a whole number from 0 to 2^53-1', () => {
+    const orderId = (doc.components.schemas.OrderInput as { properties: { order_id: { anyOf: unknown[] } } }).properties.order_id;
+    expect(orderId.anyOf).toContainEqual({ type: 'string', minLength: 1, maxLength: 255 });
+    expect(orderId.anyOf).toContainEqual({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+  });
+});

@@ -18,7 +18,7 @@ import {
   type WritableSmsConsent,
 } from '../../contract/consent.js';
 import { consentWriteError } from '../../contract/contacts.js';
-import { isEmail, isRfc3339DateTime } from '../../contract/formats.js';
+import { checkEmail, isRfc3339DateTime } from '../../contract/formats.js';
 import type { Contact, ContactWrite } from '../../contract/types.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
@@ -157,7 +157,11 @@ export function parseWritableConsent(flag: '--email-consent' | '--sms-consent', 
 
 export function parseEmail(flag: string, value: string): string {
   const v = value.trim();
-  if (!isEmail(v)) throw new ValidationError(`invalid ${flag} ${JSON.stringify(value)}: not an email address`, { field: 'email' });
+  const r = checkEmail(v);
+  if (!r.ok) {
+    const why = r.message === 'must be an email address' ? 'not an email address' : r.message;
+    throw new ValidationError(`invalid ${flag} ${JSON.stringify(value)}: ${why}`, { field: 'email' });
+  }
   return v;
 }
 

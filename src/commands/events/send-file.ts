@@ -127,8 +127,8 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     try {
       report?.close({ complete: summary !== undefined && !summary.interrupted && summary.failure === undefined });
     } catch (err) {
+      // Without a summary an error is already on its way out; this one would only hide it.
       if (summary) summary.failure ??= err;
-      else throw err;
     }
   }
 

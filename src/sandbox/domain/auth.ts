@@ -90,8 +90,10 @@ export function revokeAppTokens(d: Domain, clientId: string) {
 }
 
 export function createApiToken(d: Domain, businessId: string, name: string, scopes: unknown) {
-  getBusiness(d, businessId);
-  const list = scopes === undefined ? ['contacts_read'] : checkScopes(scopes, 'scopes');
+  const business = getBusiness(d, businessId);
+  // As for access tokens: a scope the business's plan lacks is left out, silently.
+  const available = business.available_scopes ? business.available_scopes.split(' ') : [];
+  const list = (scopes === undefined ? ['contacts_read'] : checkScopes(scopes, 'scopes')).filter((s) => available.includes(s));
   const id = newId('tok');
   const token = newSecret('sk');
   d.db.run(

@@ -2,20 +2,20 @@
  * The admin surface (`/_sandbox/...`): the sandbox's stand-in for the dashboard, plus outbox,
  * fault injection and reset. Not part of the service; needs no token; loopback only.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isEmailConsent, isSmsConsent } from '../contract/consent.js';
-import type { FieldError } from '../contract/errors.js';
-import { DEFAULT_BUSINESS_ID } from './db.js';
-import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from './domain/auth.js';
-import { contactView, forceConsent } from './domain/contacts.js';
-import { invalidRequest, ServiceError } from './domain/errors.js';
-import { createFlow } from './domain/events.js';
-import { createIntegration, revealIntegrationToken, setIntegrationActive } from './domain/integrations.js';
-import { findOrder, orderView } from './domain/orders.js';
-import { listSideEffects, SIDE_EFFECT_TYPES } from './domain/outbox.js';
-import { validateFaults } from './faults.js';
-import { sendError, sendJson } from './http.js';
-import type { ServerDeps } from './server.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
+import type { FieldError } from '../../contract/errors.js';
+import { DEFAULT_BUSINESS_ID } from '../db.js';
+import type { RouteOptions, ServerDeps } from '../deps.js';
+import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from '../domain/auth.js';
+import { contactView, forceConsent } from '../domain/contacts.js';
+import { invalidRequest, ServiceError } from '../domain/errors.js';
+import { createFlow } from '../domain/events.js';
+import { createIntegration, revealIntegrationToken, setIntegrationActive } from '../domain/integrations.js';
+import { findOrder, orderView } from '../domain/orders.js';
+import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
+import { validateFaults } from '../faults.js';
+import { isLoopback, sendError, sendJson } from '../http.js';
 
 type Body = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ function business(b: Body): string {
 
 type AdminHandler = (req: FastifyRequest) => { status: number; body?: unknown };
 
-export function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
+function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
   const d = deps.domain;
   const route = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, handler: AdminHandler) => {
     app.route({
@@ -154,3 +154,15 @@ export function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     return { status: 200, body: { status: 'reset' } };
   });
 }
+
+/** The admin surface, registered under /_sandbox: answers loopback clients only. */
+export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { deps }) => {
+  admin.addHook('onRequest', (req, reply, done) => {
+    if (!isLoopback(req.socket.remoteAddress)) {
+      sendError(reply, new ServiceError(404, 'not_found', 'the admin API answers on the loopback interface only'));
+      return;
+    }
+    done();
+  });
+  registerAdmin(admin, deps);
+};

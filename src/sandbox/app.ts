@@ -1,0 +1,65 @@
+/**
+ * The sandbox's HTTP application, laid out as fastify's templates do: the plugins (body parsers,
+ * error handler) and the route modules (the service's operations, the OpenAPI document, the
+ * admin surface under /_sandbox), each registered with the dependencies it needs.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerDeps } from './deps.js';
+import bodyParsers from './plugins/body-parsers.js';
+import errorHandler, { BODY_LIMIT, clientError, frameworkError } from './plugins/error-handler.js';
+import { nextRequestId } from './request-id.js';
+import { adminRoutes } from './routes/admin.js';
+import { contactRoutes } from './routes/contacts.js';
+import { eventRoutes } from './routes/events.js';
+import { tokenRoutes } from './routes/oauth-token.js';
+import { openApiRoute } from './routes/openapi.js';
+import { orderRoutes } from './routes/orders.js';
+import { MAX_PATH_PARAM } from './routes.js';
+
+/** Builds (but does not start) the server. */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    // Every response carries X-Request-Id: set on the raw response before fastify sees the
+    // request, so it also covers answers fastify gives on its own (503 while closing, routing
+    // errors), at no per-request hook cost.
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        const id = nextRequestId();
+        (req as IncomingMessage & { svcRequestId?: string }).svcRequestId = id;
+        res.setHeader('x-request-id', id);
+        handler(req, res);
+      }),
+    genReqId: (req) => (req as IncomingMessage & { svcRequestId?: string }).svcRequestId ?? 'req_unknown',
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAM },
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
+  });
+  const onAnswer = deps.onAnswer;
+  if (onAnswer) {
+    app.addHook('onSend', async (req, reply, payload) => {
+      const contentType = reply.getHeader('content-type');
+      onAnswer({
+        method: req.method,
+        url: req.url,
+        status: reply.statusCode,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+        body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
+      });
+      return payload;
+    });
+  }
+  await app.register(bodyParsers);
+  await app.register(errorHandler);
+  await app.register(tokenRoutes, { deps });
+  await app.register(contactRoutes, { deps });
+  await app.register(orderRoutes, { deps });
+  await app.register(eventRoutes, { deps });
+  await app.register(openApiRoute);
+  await app.register(adminRoutes, { deps, prefix: '/_sandbox' });
+  return app;
+}

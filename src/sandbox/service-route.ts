@@ -1,0 +1,122 @@
+/**
+ * What every service route (/v1/*) does around its handler: injected faults, the content type,
+ * the bearer token and its scope, and the write batch; then the handler's answer is sent.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { ServerDeps } from './deps.js';
+import { authenticate, type Principal } from './domain/auth.js';
+import { ServiceError } from './domain/errors.js';
+import { faultAt, faultsBefore, rateKey } from './fault-answers.js';
+import type { FaultDecision } from './faults.js';
+import { sendJson } from './http.js';
+import { routeSpec } from './routes.js';
+
+/** What a handler gets: the request (typed per route) and who is calling. */
+export interface Call<RG extends RouteGenericInterface> {
+  req: FastifyRequest<RG>;
+  principal: Principal;
+}
+
+/** What a handler answers: a status, a body of the route's reply type, extra headers. */
+export interface Answer<T> {
+  status: number;
+  body?: T;
+  headers?: Record<string, string>;
+}
+
+export type Handler<RG extends RouteGenericInterface> = (call: Call<RG>) => Answer<RG['Reply']>;
+
+function unauthorized(message: string): ServiceError {
+  return new ServiceError(401, 'unauthorized', message, {}, { 'www-authenticate': 'Bearer error="invalid_token"' });
+}
+
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
+function bearerOf(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (h === undefined) return undefined;
+  const m = BEARER.exec(h);
+  return m ? m[1] : '';
+}
+
+export function isJsonType(ct: string | undefined): boolean {
+  if (!ct) return false;
+  const essence = ct.split(';', 1)[0]?.trim().toLowerCase();
+  return essence === 'application/json';
+}
+
+/** The caller of a request, or the 401/403 it gets. */
+function principalFor(deps: ServerDeps, req: FastifyRequest, scope: string): Principal {
+  const bearer = bearerOf(req);
+  if (bearer === undefined) throw unauthorized('missing bearer token: send Authorization: Bearer <ACCESS_TOKEN>');
+  if (bearer === '') throw unauthorized('malformed Authorization header: expected Bearer <ACCESS_TOKEN>');
+  const principal = authenticate(deps.domain, bearer);
+  if (!principal) throw unauthorized('the bearer token is expired, revoked or unknown; get a new one');
+  if (!principal.scopes.has(scope)) {
+    throw new ServiceError(
+      403,
+      'insufficient_scope',
+      `this token lacks the scope ${scope}; enable it on the application (or token) and get a new token`,
+      { required_scope: scope },
+      { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+    );
+  }
+  return principal;
+}
+
+interface Caller {
+  principal: Principal;
+  decision: FaultDecision | undefined;
+}
+
+/** Who is calling, per request, from the onRequest hook to the handler. */
+const callers = new WeakMap<FastifyRequest, Caller>();
+
+/** Registers the service operation `operationId` (method, path and scope from routes.ts) with its handler. */
+export function serviceRoute<RG extends RouteGenericInterface>(
+  app: FastifyInstance,
+  deps: ServerDeps,
+  operationId: string,
+  handler: Handler<RG>,
+): void {
+  const spec = routeSpec(operationId);
+  const scope = spec.scope as string;
+  const contentType = spec.body?.contentType;
+  const writes = spec.method !== 'GET';
+  // fastify's route generics only declare the shapes (nothing checks them at run time), so the
+  // request is declared here, once, with the shapes the route's handler states.
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    // Faults, then the token and its scope, before the body is read: a request without a valid
+    // token gets its 401 whatever its body (spec, Authentication rule 4).
+    onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
+      let decision: FaultDecision | undefined;
+      if (deps.faults.active) {
+        decision = await faultsBefore(deps, reply, rateKey(req));
+        if (reply.sent) return reply;
+      }
+      callers.set(req, { principal: principalFor(deps, req, scope), decision });
+    },
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const { principal, decision } = callers.get(req) as Caller;
+      if (req.body !== undefined && contentType === 'application/json' && !isJsonType(req.headers['content-type'])) {
+        throw new ServiceError(
+          415,
+          'unsupported_media_type',
+          `send the body as application/json, not ${req.headers['content-type'] ?? 'without a content type'}`,
+        );
+      }
+      if (faultAt(decision, false, req, reply)) return reply;
+      if (writes) deps.domain.db.beginBatch();
+      const answer = handler({ req: req as FastifyRequest<RG>, principal });
+      if (writes) await deps.domain.db.flushed();
+      if (faultAt(decision, true, req, reply)) return reply;
+      if (answer.status === 204) {
+        if (answer.headers) reply.headers(answer.headers);
+        return reply.code(204).send();
+      }
+      return sendJson(reply, answer.status, answer.body, answer.headers);
+    },
+  });
+}
