@@ -2,21 +2,30 @@
 // environment (variables such as NODE_EXTRA_CA_CERTS add tens of ms to every Node start).
 // Prints the medians and their ratio; asserts nothing. Needs `npm run build` and hyperfine
 // (Debian package `hyperfine`).
+//
+// --bin PATH measures an installed command instead of the checkout's bin/svc.js, run as a user
+// runs it (PATH is the `svc` that npm links into the prefix's bin/, started through its
+// `#!/usr/bin/env node` line); docs/performance.md shows how to install one into a temporary prefix.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
+const { values } = parseArgs({ options: { bin: { type: 'string' } } });
 const out = join(mkdtempSync(join(tmpdir(), 'svc-bench-')), 'startup.json');
 const runs = process.env.RUNS ?? '60';
-const commands = ['node -e 0', `node ${join(root, 'bin/svc.js')} --version`, `node ${join(root, 'bin/svc.js')} --help`];
+const svc = values.bin ? resolve(values.bin) : `node ${join(root, 'bin/svc.js')}`;
+// The installed command finds node on PATH: this one, as for `node -e 0`.
+const path = values.bin ? `${dirname(process.execPath)}:${process.env.PATH}` : process.env.PATH;
+const commands = ['node -e 0', `${svc} --version`, `${svc} --help`];
 try {
   execFileSync(
     'env',
     [
       '-i',
-      `PATH=${process.env.PATH}`,
+      `PATH=${path}`,
       `HOME=${process.env.HOME}`,
       'hyperfine',
       '-N',

@@ -73,22 +73,35 @@ interface Batch {
   reject: (e: unknown) => void;
 }
 
+/**
+ * Every better-sqlite3 object of the process stays reachable until the process ends. Built
+ * against the headers of Node 24.19 or later, better-sqlite3 12 aborts the whole process
+ * ("Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook) when the garbage
+ * collector frees one of its databases or statements (nodejs/node#65446); those still alive at
+ * exit are freed safely. A closed database and its statements weigh a few hundred bytes; a
+ * sandbox prepares each statement once (the cache below) and runs its pragmas without creating
+ * statement objects (exec).
+ */
+const keepAlive: object[] = [];
+
 export class SandboxDb {
+  /** Read its state only: a statement prepared on it directly would escape keepAlive. */
   readonly sql: Database.Database;
   private readonly cache = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     this.sql = new Database(file);
-    this.sql.pragma('journal_mode = WAL');
-    this.sql.pragma('synchronous = NORMAL');
-    this.sql.pragma('busy_timeout = 5000');
+    keepAlive.push(this.sql);
+    this.sql.exec('PRAGMA journal_mode = WAL');
+    this.sql.exec('PRAGMA synchronous = NORMAL');
+    this.sql.exec('PRAGMA busy_timeout = 5000');
     // A larger page cache and memory-mapped reads keep the hot path free of read() system calls.
-    this.sql.pragma('cache_size = -65536');
-    this.sql.pragma('mmap_size = 268435456');
-    this.sql.pragma('temp_store = MEMORY');
+    this.sql.exec('PRAGMA cache_size = -65536');
+    this.sql.exec('PRAGMA mmap_size = 268435456');
+    this.sql.exec('PRAGMA temp_store = MEMORY');
     // Checkpoint every ~40 MB of WAL instead of 4 MB: hot pages rewritten by many commits are
     // copied back once, and the checkpoint's fsyncs are rarer. close() checkpoints fully.
-    this.sql.pragma('wal_autocheckpoint = 10000');
+    this.sql.exec('PRAGMA wal_autocheckpoint = 10000');
     this.sql.exec(SCHEMA);
   }
 
@@ -98,6 +111,7 @@ export class SandboxDb {
     if (!s) {
       s = this.sql.prepare(source);
       this.cache.set(source, s);
+      keepAlive.push(s);
     }
     return s;
   }
@@ -221,7 +235,7 @@ export class SandboxDb {
     if (this.batch) this.commitBatch(this.batch);
     else if (this.sql.inTransaction) this.stmt('COMMIT').run();
     try {
-      this.sql.pragma('wal_checkpoint(TRUNCATE)');
+      this.sql.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     } finally {
       this.sql.close();
     }

@@ -5,8 +5,8 @@
  * store it: its hash written into the sandbox's database file.
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxDb } from '../../src/sandbox/db.js';
 import { hashSecret } from '../../src/sandbox/ids.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
@@ -22,9 +22,9 @@ beforeAll(async () => {
   sb = await withSandbox({ db: dbFile });
   const app = await sb.admin.createApp(['contacts_read']);
   clientId = app.client_id;
-  const db = new Database(dbFile);
-  db.pragma('busy_timeout = 5000');
-  const r = db.prepare('UPDATE apps SET secret_hash = ? WHERE client_id = ?').run(hashSecret(SECRET), clientId);
+  // Through SandboxDb, which keeps better-sqlite3's objects from the garbage collector (test/sandbox/native-gc.test.ts).
+  const db = new SandboxDb(dbFile);
+  const r = db.run('UPDATE apps SET secret_hash = ? WHERE client_id = ?', hashSecret(SECRET), clientId);
   db.close();
   expect(r.changes).toBe(1);
 });
