@@ -4,12 +4,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { classifyError } from '../../bulk/classify.js';
-import { openReport } from '../../bulk/report.js';
+import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
+import { InputError } from '../../bulk/errors.js';
+import { checkRunPaths } from '../../bulk/paths.js';
+import { openReport, type ReportWriter } from '../../bulk/report.js';
 import { createScheduler } from '../../bulk/scheduler.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
 import { Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { readAll } from '../../io/read-all.js';
+import { readAllBytes } from '../../io/read-all.js';
 
 export interface IdLine {
   line: number;
@@ -44,17 +47,28 @@ const ID_OK = /^[^\s/?#]+$/;
  * header line `id`, so the first column of `svc contacts list --format csv` works as input; only
  * the first comma-separated field of a line is taken.
  */
-export async function readIds(ctx: Context, file: string): Promise<IdLine[]> {
-  let text: string;
-  if (file === '-') text = await readAll(ctx.io.stdin);
+export async function readIds(ctx: Context, file: string, opts: { report?: string; encoding?: string } = {}): Promise<IdLine[]> {
+  // Before anything is read or written: the report must not be the ids file (or a link to it).
+  checkRunPaths(
+    file === '-' ? [] : [{ what: '--ids-file', path: file }],
+    opts.report !== undefined ? [{ what: '--report', path: opts.report }] : [],
+  );
+  const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
+  let bytes: Buffer;
+  if (file === '-') bytes = await readAllBytes(ctx.io.stdin);
   else {
     try {
-      text = await readFile(file, 'utf8');
+      bytes = await readFile(file);
     } catch (err) {
       const code = (err as { code?: string }).code;
       throw new UsageError(`cannot read --ids-file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
     }
   }
+  const decoder = new InputDecoder(encoding);
+  const text = decoder.write(bytes) + decoder.end();
+  const bad = decoder.invalid[0];
+  // A mangled id would not be found (or, worse, be another contact's): refuse the file.
+  if (bad) throw new InputError(`--ids-file ${file === '-' ? 'stdin' : file}: ${describeInvalid(bad)}`);
   const ids: IdLine[] = [];
   text
     .replace(/^\uFEFF/, '')
@@ -135,9 +149,16 @@ export function summarise(rows: BulkRow[]): BulkSummary {
   return s;
 }
 
-/** Writes `line,id,outcome,status,error_code,message` with the bulk engine's report writer. */
-function writeReport(file: string, rows: BulkRow[], doneWord: string): void {
-  const report = openReport<string>(file, { idColumn: 'id' });
+/**
+ * Opens the --report of an --ids-file run before any request (its header is written at once, so
+ * a file that cannot be written fails with exit 2 before anything is deleted or unsubscribed).
+ */
+export function openIdsReport(path: string | undefined): ReportWriter<string> | undefined {
+  return path === undefined ? undefined : openReport<string>(path, { idColumn: 'id' });
+}
+
+/** Writes `line,id,outcome,status,error_code,message`, one line per id in file order. */
+function writeReport(report: ReportWriter<string>, rows: BulkRow[], doneWord: string): void {
   rows.forEach((r, i) => {
     report.add({ ...r, seq: i + 1, outcome: r.outcome === 'done' ? doneWord : r.outcome });
   });
@@ -152,11 +173,12 @@ function writeReport(file: string, rows: BulkRow[], doneWord: string): void {
 export async function finishBulk(
   ctx: Context,
   result: { rows: BulkRow[]; interrupted: boolean },
-  opts: { doneWord: 'deleted' | 'unsubscribed'; report?: string; total: number },
+  opts: { doneWord: 'deleted' | 'unsubscribed'; report?: ReportWriter<string>; total: number },
 ): Promise<number> {
   const s = summarise(result.rows);
   const summary = { rows: s.rows, [opts.doneWord]: s.done, not_found: s.not_found, rejected: s.rejected, failed: s.failed };
   if (opts.report) writeReport(opts.report, result.rows, opts.doneWord);
+  const reportPath = opts.report?.path;
   if (ctx.settings.json) ctx.out.json(summary);
   else {
     const problems = result.rows.filter((r) => r.outcome !== 'done');
@@ -164,9 +186,9 @@ export async function finishBulk(
       ctx.out.info(`line ${r.line}: ${r.id}: ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}${r.message ? `: ${r.message}` : ''}`);
     }
     if (problems.length > 20)
-      ctx.out.info(`… and ${problems.length - 20} more${opts.report ? ` (see ${opts.report})` : ' (use --report FILE for all)'}`);
+      ctx.out.info(`… and ${problems.length - 20} more${reportPath ? ` (see ${reportPath})` : ' (use --report FILE for all)'}`);
     ctx.out.info(
-      `rows ${s.rows}  ${opts.doneWord} ${s.done}  not_found ${s.not_found}  rejected ${s.rejected}  failed ${s.failed}${opts.report ? `  (report: ${opts.report})` : ''}`,
+      `rows ${s.rows}  ${opts.doneWord} ${s.done}  not_found ${s.not_found}  rejected ${s.rejected}  failed ${s.failed}${reportPath ? `  (report: ${reportPath})` : ''}`,
     );
   }
   if (result.interrupted) throw new Interrupted(`interrupted after ${s.rows} of ${opts.total} ids`, 'run again with the remaining ids');

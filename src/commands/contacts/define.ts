@@ -48,6 +48,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--legacy', 'use the deprecated unsubscribe endpoint')
     .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .action(action(() => import('./unsubscribe.js')));
   contacts
     .command('delete')
@@ -56,5 +57,6 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('-y, --yes', 'do not ask; required without a terminal')
     .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .action(action(() => import('./delete.js')));
 }

@@ -6,13 +6,14 @@ import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, UsageError } from '../../errors.js';
-import { finishBulk, readIds, runBulk } from './bulk.js';
+import { finishBulk, openIdsReport, readIds, runBulk } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
 export interface DeleteOptions {
   yes?: boolean;
   idsFile?: string;
   report?: string;
+  encoding?: string;
 }
 
 function isPromptAbort(err: unknown): boolean {
@@ -44,7 +45,7 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
     const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');
   }
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile) : undefined;
+  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, { report: opts.report, encoding: opts.encoding }) : undefined;
 
   const client = await ctx.client();
   await client.ensureScope('deleteContact');
@@ -56,10 +57,11 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
     ) {
       throw cancelled(`${ids.length} contacts`);
     }
+    const report = openIdsReport(opts.report);
     const result = await runBulk(ctx, ids, async (id) => {
       await deleteOne(client, id, ctx.signal);
     });
-    return finishBulk(ctx, result, { doneWord: 'deleted', report: opts.report, total: ids.length });
+    return finishBulk(ctx, result, { doneWord: 'deleted', report, total: ids.length });
   }
 
   const id = single as string;

@@ -5,13 +5,14 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { finishBulk, readIds, runBulk } from './bulk.js';
+import { finishBulk, openIdsReport, readIds, runBulk } from './bulk.js';
 import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
 export interface UnsubscribeOptions {
   legacy?: boolean;
   idsFile?: string;
   report?: string;
+  encoding?: string;
 }
 
 export async function run(args: [id: string | undefined], opts: UnsubscribeOptions, ctx: Context): Promise<number> {
@@ -20,7 +21,8 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   if (opts.idsFile === undefined && args[0] === undefined) {
     throw new UsageError('missing contact id', 'svc contacts unsubscribe ID, or --ids-file FILE for many');
   }
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile) : undefined;
+  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, { report: opts.report, encoding: opts.encoding }) : undefined;
+  const report = openIdsReport(opts.report);
   const single = ids ? undefined : parseContactId(args[0]);
 
   const client = await ctx.client();
@@ -34,7 +36,7 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
     const result = await runBulk(ctx, ids, async (id) => {
       await unsubscribe(id);
     });
-    return finishBulk(ctx, result, { doneWord: 'unsubscribed', report: opts.report, total: ids.length });
+    return finishBulk(ctx, result, { doneWord: 'unsubscribed', report, total: ids.length });
   }
 
   const id = single as string;
