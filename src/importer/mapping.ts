@@ -53,33 +53,68 @@ export function parseMaps(maps: readonly string[]): Map<string, string> {
   return out;
 }
 
+/** Columns are numbered from 1 for people: `#3` is header[2]. */
+function describeColumns(header: readonly string[], columns: number[]): string {
+  return columns.map((i) => `${JSON.stringify(header[i])} (column ${i + 1})`).join(', ');
+}
+
+function ambiguous(header: readonly string[], field: string, columns: number[]): InputError {
+  return new InputError(
+    `the CSV header has ${columns.length} columns that could be ${field}: ${describeColumns(header, columns)}`,
+    `pick one by its number: --map ${field}=#${(columns[0] as number) + 1}`,
+  );
+}
+
+/** The column a --map names: `#N` by number, else by its exact name (then case-insensitively); a name that several columns have is refused. */
+function mappedColumn(header: readonly string[], field: string, column: string): number {
+  const byNumber = /^#(\d+)$/.exec(column);
+  if (byNumber) {
+    const i = Number(byNumber[1]) - 1;
+    if (i < 0 || i >= header.length) {
+      throw new InputError(`--map ${field}=${column}: the file has ${header.length} columns`, `number them from 1 to ${header.length}`);
+    }
+    return i;
+  }
+  let matches = header.flatMap((h, i) => (h === column ? [i] : []));
+  if (matches.length === 0) matches = header.flatMap((h, i) => (h.toLowerCase() === column.toLowerCase() ? [i] : []));
+  if (matches.length === 0) {
+    throw new InputError(
+      `--map ${field}=${column}: the file has no column ${JSON.stringify(column)}`,
+      `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
+    );
+  }
+  if (matches.length > 1) throw ambiguous(header, field, matches);
+  return matches[0] as number;
+}
+
 /**
- * Finds each field's column: a --map column by its exact name (then case-insensitively), else the
- * column named like the field (case, spaces and dashes ignored). Missing required columns are a
- * usage error naming the header and the delimiter (the usual cause of a one-column header).
+ * Finds each field's column: a --map column by its number (`#3`) or its exact name (then
+ * case-insensitively), else the column named like the field (case, spaces and dashes ignored).
+ * Two columns that could be one field are a usage error unless --map picks one. Missing required
+ * columns are a usage error naming the header and the delimiter (the usual cause of a one-column
+ * header).
  */
 export function resolveColumns(header: readonly string[], maps: Map<string, string>, delimiter: string): ColumnLayout {
   const index: ColumnLayout['index'] = {};
   const used = new Set<number>();
   for (const [field, column] of maps) {
-    let i = header.indexOf(column);
-    if (i === -1) i = header.findIndex((h) => h.toLowerCase() === column.toLowerCase());
-    if (i === -1) {
-      throw new InputError(
-        `--map ${field}=${column}: the file has no column ${JSON.stringify(column)}`,
-        `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
-      );
-    }
+    const i = mappedColumn(header, field, column);
     index[field as CsvField] = i;
     used.add(i);
   }
+  const candidates = new Map<string, number[]>();
   header.forEach((h, i) => {
     const name = normalizeName(h);
     if (ALL_FIELDS.includes(name) && index[name as CsvField] === undefined && !used.has(i)) {
-      index[name as CsvField] = i;
-      used.add(i);
+      candidates.set(name, [...(candidates.get(name) ?? []), i]);
     }
   });
+  for (const [name, columns] of candidates) {
+    // Two columns that both read as this field: taking the first silently could import the wrong one.
+    if (columns.length > 1) throw ambiguous(header, name, columns);
+    index[name as CsvField] = columns[0] as number;
+    used.add(columns[0] as number);
+  }
   const missing = REQUIRED_COLUMNS.filter((f) => index[f] === undefined);
   if (index.email === undefined && index.phone === undefined) missing.push('email or phone' as never);
   if (missing.length > 0) {

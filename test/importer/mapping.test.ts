@@ -121,3 +121,27 @@ describe('mapping', () => {
     expect(bad).toMatchObject({ ok: false, errors: [{ field: 'line_items[0].quantity' }] });
   });
 });
+
+describe('resolveColumns: duplicate header names', () => {
+  const header = ['order_id', 'total', 'currency', 'order_date', 'Email', 'email', 'note', 'note'];
+  it('refuses two columns that could be one field, naming them and how to pick one', () => {
+    expect(() => resolveColumns(header, new Map(), ',')).toThrow(
+      'the CSV header has 2 columns that could be email: "Email" (column 5), "email" (column 6)',
+    );
+    try {
+      resolveColumns(header, new Map(), ',');
+    } catch (err) {
+      expect((err as { hint?: string }).hint).toBe('pick one by its number: --map email=#5');
+    }
+  });
+
+  it('--map picks one by number; a --map name that several columns share is refused too', () => {
+    const layout = resolveColumns(header, new Map([['email', '#6']]), ',');
+    expect(layout.index.email).toBe(5);
+    // Duplicate names of columns that are not fields are only ignored.
+    expect(layout.ignored).toEqual(['Email', 'note', 'note']);
+    const twice = ['order_id', 'total', 'currency', 'order_date', 'Mail', 'Mail'];
+    expect(() => resolveColumns(twice, new Map([['email', 'Mail']]), ',')).toThrow('2 columns that could be email');
+    expect(() => resolveColumns(twice, new Map([['email', '#9']]), ',')).toThrow('--map email=#9: the file has 6 columns');
+  });
+});

@@ -28,7 +28,7 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
     .option('--resume', 'continue an interrupted import of the same file with the same options')
-    .option('--map <field=column>', 'read an order field from a differently named column (repeatable)', collect)
+    .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
