@@ -5,9 +5,10 @@
  * csv-parse. Ragged rows and an unclosed quote become error items naming the line: never a crash.
  */
 import type { Readable } from 'node:stream';
-import { Parser } from 'csv-parse';
 import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
 import { InputError } from '../bulk/errors.js';
+import { countNewlines, LIVE_FLUSH_MS, LineCountingParser, type ParsedRecord } from './csv-parser.js';
+import { delimiterHint, detectDelimiter, sniffEncoding } from './sniff.js';
 
 export type CsvItem =
   /** A data row: `line` is the physical line where it starts (1 = the header). */
@@ -48,85 +49,6 @@ const BATCH_ROWS = 64;
 const SLICE_CHARS = 4096;
 /** Longest row read (characters): a longer one is nearly always an unclosed quote swallowing the file. */
 const MAX_RECORD_CHARS = 1024 * 1024;
-const DELIMITERS = [',', ';', '\t'] as const;
-
-/** Parses a --delimiter value: a single character, or the words tab/comma/semicolon/pipe. */
-export function parseDelimiter(value: string): string {
-  const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
-  const d = named[value.toLowerCase()] ?? value;
-  if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') {
-    throw new InputError(
-      `--delimiter must be one character (or tab), got ${JSON.stringify(value)}`,
-      'e.g. --delimiter ";" or --delimiter tab',
-    );
-  }
-  return d;
-}
-
-/** Counts each candidate delimiter outside quotes in the first line; the most frequent wins (comma on a tie or none). */
-export function detectDelimiter(firstLine: string): string {
-  const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
-  let quoted = false;
-  for (const ch of firstLine) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && counts.has(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  }
-  let best = ',';
-  let bestCount = 0;
-  for (const [d, n] of counts) {
-    if (n > bestCount) {
-      best = d;
-      bestCount = n;
-    }
-  }
-  return best;
-}
-
-/** A record and the parser's line count when it was complete (the physical line it ends on). */
-type ParsedRecord = { record: string[]; lines: number };
-
-/**
- * csv-parse's stream parser, pushing each record with the parser's line count at that moment
- * (`parser.info.lines`, its documented counter). The `info: true` option gives the same number in
- * an info object built by two object spreads per record, which was the costliest part of parsing
- * a file here (docs/performance.md).
- */
-class LineCountingParser extends Parser {
-  /** Line ends written by `flushHeld`, which the parser counts as (skipped) blank lines. */
-  injected = 0;
-  declare state: { quoting: boolean };
-
-  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (chunk === null) return super.push(null);
-    const lined: ParsedRecord = { record: chunk as string[], lines: this.info.lines - this.injected };
-    return super.push(lined, encoding);
-  }
-
-  /**
-   * csv-parse acts on a line end only once it has seen the character after it (it could be the
-   * start of a longer delimiter), so on a live input (a terminal, a pipe) the last line typed
-   * would wait for the next one. When the input is idle, the parser has taken every write and is
-   * not inside a quoted field, a blank line (skipped, and not counted in line numbers) lets it
-   * act on the line end it holds.
-   */
-  flushHeld(eol: string): boolean {
-    if (this.destroyed || this.writableLength > 0 || this.state.quoting) return false;
-    this.write(eol);
-    this.injected++;
-    return true;
-  }
-}
-
-/** How long a live input stays quiet before the parser is told to act on the line end it holds. */
-const LIVE_FLUSH_MS = 25;
-
-function countNewlines(cells: string[]): number {
-  let n = 0;
-  for (const c of cells) {
-    for (let i = c.indexOf('\n'); i !== -1; i = c.indexOf('\n', i + 1)) n++;
-  }
-  return n;
-}
 
 /**
  * Opens a CSV stream: reads the header (throws InputError when the input is empty or not text
@@ -183,28 +105,7 @@ async function openStream(
   }
   let head = Buffer.concat(headChunks);
 
-  let encoding: InputEncoding = opts.encoding ?? 'utf-8';
-  let bomBytes = 0;
-  if (opts.encoding !== undefined && opts.encoding !== 'utf-8') {
-    // An encoding given: the decoder drops its byte-order mark, if any, by itself.
-  } else if (opts.encoding === undefined && head[0] === 0xfe && head[1] === 0xff) {
-    throw new InputError(
-      `${opts.name} is UTF-16 big-endian, which the importer does not read`,
-      'save it as UTF-8 (or UTF-16LE) and import again, or give --encoding utf-16be',
-    );
-  } else if (opts.encoding === undefined && head[0] === 0xff && head[1] === 0xfe) {
-    encoding = 'utf-16le';
-    bomBytes = 2;
-  } else {
-    if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) bomBytes = 3;
-    const probe = head.subarray(bomBytes, 4096);
-    if (probe.includes(0)) {
-      throw new InputError(
-        `${opts.name} is not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark, or a binary file such as .xlsx)`,
-        'export the sheet as "CSV UTF-8" and import that file, or give its encoding with --encoding',
-      );
-    }
-  }
+  const { encoding, bomBytes } = sniffEncoding(head, opts.name, opts.encoding);
   head = head.subarray(bomBytes);
   const decoder = new InputDecoder(encoding, { startOffset: bomBytes });
   const headText = decoder.write(head);
@@ -494,10 +395,4 @@ async function openStream(
     },
     bytesRead: () => bytes,
   };
-}
-
-function delimiterHint(count: number, delimiter: string): string {
-  if (count !== 1) return ' (a missing or extra delimiter?)';
-  const name = delimiter === '\t' ? 'tab' : JSON.stringify(delimiter);
-  return ` (no ${name} found on the line: another delimiter? use --delimiter)`;
 }

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type CsvItem, detectDelimiter, openCsv, parseDelimiter } from '../../src/importer/csv-source.js';
+import { type CsvItem, openCsv } from '../../src/importer/csv-source.js';
+import { detectDelimiter, parseDelimiter } from '../../src/importer/sniff.js';
 
 const fx = (name: string) => join(import.meta.dirname, '../../fixtures/csv', name);
 
