@@ -1,7 +1,7 @@
 // Start-up of `svc --version` against a bare `node -e 0`, measured with hyperfine -N in a clean
 // environment (variables such as NODE_EXTRA_CA_CERTS add tens of ms to every Node start).
-// Prints the medians and their ratio; asserts nothing. Needs `npm run build` and hyperfine
-// (Debian package `hyperfine`).
+// Prints the medians and their ratio, and the same for CPU time; asserts nothing. Needs
+// `npm run build` and hyperfine (Debian package `hyperfine`).
 //
 // --bin PATH measures an installed command instead of the checkout's bin/svc.js, run as a user
 // runs it (PATH is the `svc` that npm links into the prefix's bin/, started through its
@@ -45,6 +45,12 @@ try {
 }
 const { results } = JSON.parse(readFileSync(out, 'utf8'));
 const base = results[0].median;
+// CPU time (user + system, mean over the runs) moves far less than wall time when other jobs
+// load the machine: a cross-check of the ratio on a busy machine.
+const cpu = (r) => r.user + r.system;
 for (const r of results) {
-  console.log(`${r.command.replace(root, '')}: median ${(r.median * 1000).toFixed(1)} ms  (ratio ${(r.median / base).toFixed(2)})`);
+  console.log(
+    `${r.command.replace(root, '')}: median ${(r.median * 1000).toFixed(1)} ms  (ratio ${(r.median / base).toFixed(2)}); ` +
+      `CPU ${(cpu(r) * 1000).toFixed(1)} ms  (ratio ${(cpu(r) / cpu(results[0])).toFixed(2)})`,
+  );
 }
