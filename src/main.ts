@@ -3,7 +3,14 @@
  * the only one that touches process (signals, streams, env) — and only for real runs.
  */
 import { InputError, OutputError } from './bulk/errors.js';
-import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
+import {
+  ApiError,
+  CredentialsError,
+  MissingScopeError,
+  NetworkError,
+  RetryWaitTooLongError,
+  UnsendableRequestError,
+} from './client/errors.js';
 import type { Context } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
@@ -80,6 +87,14 @@ export function describeError(err: unknown): ErrorReport {
   }
   if (err instanceof RetryWaitTooLongError)
     return { exitCode: EXIT.failure, code: 'retry_wait_too_long', message: err.message, status: err.status };
+  if (err instanceof UnsendableRequestError) {
+    return {
+      exitCode: EXIT.usage,
+      code: 'unsendable_request',
+      message: err.message,
+      hint: 'a credential holds a line break or control character: check SVC_TOKEN / SVC_INTEGRATION_TOKEN, or `svc auth login` again',
+    };
+  }
   if (err instanceof NetworkError) {
     return {
       exitCode: EXIT.failure,
