@@ -15,7 +15,8 @@ export function normalizeCountry(value: string | undefined): CountryCode | undef
 
 /**
  * Normalises a phone number to E.164. International prefixes `+` and `00` work without a
- * country; local numbers need `defaultCountry`. Impossible numbers are refused.
+ * country; local numbers need `defaultCountry`. Impossible numbers and numbers with an extension
+ * (`x123`, `ext. 123`) are refused.
  */
 export function normalizePhone(input: string, defaultCountry?: CountryCode): PhoneResult {
   let text = input.trim();
@@ -24,6 +25,10 @@ export function normalizePhone(input: string, defaultCountry?: CountryCode): Pho
   try {
     const parsed = parsePhoneNumberWithError(text, defaultCountry ? { defaultCountry } : undefined);
     if (!parsed.isPossible()) return { ok: false, message: `${JSON.stringify(input)} is not a possible phone number` };
+    // E.164 has no place for an extension: dropping it would text the switchboard instead.
+    if (parsed.ext) {
+      return { ok: false, message: `${JSON.stringify(input)} has an extension (x${parsed.ext}), which SMS cannot use; remove it` };
+    }
     return { ok: true, e164: parsed.number };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
