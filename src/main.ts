@@ -13,6 +13,7 @@ import {
 } from './client/errors.js';
 import type { Context } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { escapeControls } from './io/escape.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
 import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
 import { Redactor } from './store/redact.js';
@@ -124,10 +125,13 @@ export function printError(err: unknown, io: IOStreams, opts: { json: boolean; d
     if (r.hint !== undefined) error.hint = r.hint;
     io.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
-    io.stderr.write(`error: ${message}\n`);
-    if (r.hint) io.stderr.write(`hint: ${r.hint}\n`);
+    // The message may carry the service's words or a file's bytes: shown, never obeyed by the terminal.
+    io.stderr.write(`error: ${escapeControls(message)}\n`);
+    if (r.hint) io.stderr.write(`hint: ${escapeControls(r.hint)}\n`);
   }
-  if (opts.debug && r.code === 'unexpected' && err instanceof Error && err.stack) io.stderr.write(`${redactor.redact(err.stack)}\n`);
+  if (opts.debug && r.code === 'unexpected' && err instanceof Error && err.stack) {
+    io.stderr.write(`${escapeControls(redactor.redact(err.stack))}\n`);
+  }
   return r.exitCode;
 }
 
