@@ -3,6 +3,7 @@
  * libphonenumber-js. Used by the CLI and the importer; the sandbox only checks the E.164 format.
  */
 import { type CountryCode, isSupportedCountry, parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import { isE164 } from '../contract/formats.js';
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };
 
@@ -28,6 +29,11 @@ export function normalizePhone(input: string, defaultCountry?: CountryCode): Pho
     // E.164 has no place for an extension: dropping it would text the switchboard instead.
     if (parsed.ext) {
       return { ok: false, message: `${JSON.stringify(input)} has an extension (x${parsed.ext}), which SMS cannot use; remove it` };
+    }
+    // Possible to libphonenumber but outside the service's E.164 (8 to 15 digits): refused here,
+    // before sending, rather than by the service.
+    if (!isE164(parsed.number)) {
+      return { ok: false, message: `${JSON.stringify(input)} reads as ${parsed.number}, but the service takes 8 to 15 digits after the +` };
     }
     return { ok: true, e164: parsed.number };
   } catch (err) {
