@@ -68,6 +68,11 @@ export class Output {
     this.io.stdout.write(text);
   }
 
+  /** Human text on stdout (a dry run's listing): control characters escaped, tab and newline kept. */
+  text(text: string): void {
+    this.io.stdout.write(escapeControls(text));
+  }
+
   /** One JSON document on stdout (indented on a TTY, compact otherwise). */
   json(value: unknown): void {
     const text = this.io.stdoutIsTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value);

@@ -4,8 +4,10 @@
  * everything printed for a person — the table, TSV, `get`'s record, an error message carrying the
  * service's words, warnings — while --json, --format ndjson and csv stay byte-exact.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeColors } from '../../src/io/color.js';
 import { escapeControls } from '../../src/io/escape.js';
@@ -71,6 +73,18 @@ describe('values printed for a person', () => {
     expect(JSON.parse(ndjson.stdout).first_name).toBe(HOSTILE);
     const csv = await runCli(['contacts', 'list', '--format', 'csv'], { env: t.env() });
     expect(csv.stdout).toContain(HOSTILE);
+  });
+
+  it("orders import --dry-run: the listing of a file's rejected and duplicate rows is escaped", async () => {
+    const file = join(t.tmp.dir, 'hostile.csv');
+    const id = 'A\u001b]0;PWNED\u0007';
+    writeFileSync(
+      file,
+      `order_id,total,currency,order_date,email\n${id},1.00,EUR,2026-01-01,a@example.com\n${id},2.00,EUR,2026-01-01,a@example.com\n${id},x,EUR,2026-01-01,a@example.com\n`,
+    );
+    const r = await runCli(['orders', 'import', file, '--dry-run'], { env: t.env(), tty: true });
+    expect(r.stdout).toContain('A^[]0;PWNED^G');
+    expect(r.stdout).not.toMatch(CONTROL);
   });
 
   it('warnings and progress lines through Output are escaped', () => {

@@ -356,7 +356,7 @@ function printDryRun(
     for (const d of duplicates.slice(0, 50)) out.push(`  ${d.order_id}: lines ${d.lines.join(', ')}`);
     if (duplicates.length > 50) out.push(`  … ${duplicates.length - 50} more`);
   }
-  ctx.out.stdout(`${out.join('\n')}\n`);
+  ctx.out.text(`${out.join('\n')}\n`);
 }
 
 function formatRate(n: number): string {
