@@ -4,6 +4,7 @@
  */
 import type { ApiClient } from './client/types.js';
 import { type Colors, makeColors } from './io/color.js';
+import { escapeControls } from './io/escape.js';
 import { Output } from './io/output.js';
 import type { Prompter } from './io/prompter.js';
 import type { Spinner } from './io/spinner.js';
@@ -76,7 +77,7 @@ export function createContext(init: ContextInit): Context {
     out,
     log: {
       debug(message) {
-        if (settings.debug) init.io.stderr.write(`${colors.dim(`[debug] ${redactor.redact(message)}`)}\n`);
+        if (settings.debug) init.io.stderr.write(`${colors.dim(`[debug] ${escapeControls(redactor.redact(message))}`)}\n`);
       },
       warn(message) {
         out.warn(redactor.redact(message));

@@ -3,10 +3,18 @@
  * the only one that touches process (signals, streams, env) — and only for real runs.
  */
 import { InputError, OutputError } from './bulk/errors.js';
-import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
+import {
+  ApiError,
+  CredentialsError,
+  MissingScopeError,
+  NetworkError,
+  RetryWaitTooLongError,
+  UnsendableRequestError,
+} from './client/errors.js';
 import type { Context } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
 import { CliError, EXIT } from './errors.js';
+import { escapeControls } from './io/escape.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
 import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
 import { Redactor } from './store/redact.js';
@@ -80,6 +88,14 @@ export function describeError(err: unknown): ErrorReport {
   }
   if (err instanceof RetryWaitTooLongError)
     return { exitCode: EXIT.failure, code: 'retry_wait_too_long', message: err.message, status: err.status };
+  if (err instanceof UnsendableRequestError) {
+    return {
+      exitCode: EXIT.usage,
+      code: 'unsendable_request',
+      message: err.message,
+      hint: 'a credential holds a line break or control character: check SVC_TOKEN / SVC_INTEGRATION_TOKEN, or `svc auth login` again',
+    };
+  }
   if (err instanceof NetworkError) {
     return {
       exitCode: EXIT.failure,
@@ -109,10 +125,13 @@ export function printError(err: unknown, io: IOStreams, opts: { json: boolean; d
     if (r.hint !== undefined) error.hint = r.hint;
     io.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
-    io.stderr.write(`error: ${message}\n`);
-    if (r.hint) io.stderr.write(`hint: ${r.hint}\n`);
+    // The message may carry the service's words or a file's bytes: shown, never obeyed by the terminal.
+    io.stderr.write(`error: ${escapeControls(message)}\n`);
+    if (r.hint) io.stderr.write(`hint: ${escapeControls(r.hint)}\n`);
   }
-  if (opts.debug && r.code === 'unexpected' && err instanceof Error && err.stack) io.stderr.write(`${redactor.redact(err.stack)}\n`);
+  if (opts.debug && r.code === 'unexpected' && err instanceof Error && err.stack) {
+    io.stderr.write(`${escapeControls(redactor.redact(err.stack))}\n`);
+  }
   return r.exitCode;
 }
 

@@ -11,6 +11,7 @@ import { defineEvents } from './commands/events/define.js';
 import type { ActionFactory, CommandModule } from './commands/loader.js';
 import { defineOrders } from './commands/orders/define.js';
 import { defineSandbox } from './commands/sandbox/define.js';
+import { escapeControls } from './io/escape.js';
 import type { IOStreams } from './io/streams.js';
 import type { GlobalFlags } from './store/settings.js';
 
@@ -42,7 +43,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (s) => deps.io.stdout.write(s),
-      writeErr: (s) => deps.io.stderr.write(s),
+      writeErr: (s) => deps.io.stderr.write(escapeControls(s)),
       ...(deps.outputError ? { outputError: deps.outputError } : {}),
     })
     .addOption(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'))

@@ -4,10 +4,17 @@
  * row and for the run, then words the row's outcome in its own vocabulary (an idempotent upsert
  * "failed" is an event "unconfirmed" when it may have been applied).
  */
-import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+import {
+  ApiError,
+  CredentialsError,
+  MissingScopeError,
+  NetworkError,
+  RetryWaitTooLongError,
+  UnsendableRequestError,
+} from '../client/errors.js';
 
 /**
- * - `fatal`: concerns every row (credentials revoked or missing, scope missing): the run stops
+ * - `fatal`: concerns every row (credentials revoked, missing or unsendable, scope missing): the run stops
  *   instead of recording the same failure for each row.
  * - `row`: the service answered and refused this row (a definite 4xx): sending it again as it is
  *   gives the same answer.
@@ -38,6 +45,7 @@ export function isFatalForRun(err: unknown): boolean {
   return (
     err instanceof CredentialsError ||
     err instanceof MissingScopeError ||
+    err instanceof UnsendableRequestError ||
     (err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403))
   );
 }

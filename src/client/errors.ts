@@ -102,6 +102,21 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * The request cannot be sent as built (undici refused it: a header value with a line break or a
+ * control character, as a credential pasted with one). Never retried: it would fail the same way.
+ */
+export class UnsendableRequestError extends Error {
+  readonly method?: string;
+  readonly path?: string;
+  constructor(message: string, init: { method?: string; path?: string; cause?: unknown } = {}) {
+    super(message, { cause: init.cause });
+    this.name = 'UnsendableRequestError';
+    this.method = init.method;
+    this.path = init.path;
+  }
+}
+
 /** The service asked to wait longer than the configured maximum (no silent cap). */
 export class RetryWaitTooLongError extends Error {
   readonly waitMs: number;

@@ -12,6 +12,14 @@ export function errorCode(err: unknown): string | undefined {
   return typeof inner === 'string' ? inner : undefined;
 }
 
+/**
+ * undici refused the request before sending it (an invalid header value, such as a token with a
+ * line break): it can never be sent, so it is no network failure and is not retried.
+ */
+export function isUnsendable(err: unknown): boolean {
+  return errorCode(err) === 'UND_ERR_INVALID_ARG';
+}
+
 /** Maps a transport error to a failure kind and whether the request may have reached the service. */
 export function classifyNetworkError(err: unknown): { kind: NetworkFailureKind; sent: boolean } {
   const code = errorCode(err) ?? '';

@@ -8,11 +8,19 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type Dispatcher, Pool } from 'undici';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
-import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError } from './errors.js';
+import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
 import { LazyResult, parseBody } from './lazy-result.js';
-import { classifyNetworkError, errorCode, NETWORK_TEXT } from './network.js';
+import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT } from './network.js';
 import { firstHeader, type HeaderBag, parseErrorBody } from './response.js';
-import { DEFAULT_RETRY_OPTIONS, type Idempotency, planRetry, RetryBudget, type RetryOptions, serverRetryDelay } from './retry.js';
+import {
+  DEFAULT_RETRY_OPTIONS,
+  type Idempotency,
+  MAX_TIMER_MS,
+  planRetry,
+  RetryBudget,
+  type RetryOptions,
+  serverRetryDelay,
+} from './retry.js';
 import { bodyText, exchange } from './transport.js';
 import type { ApiResult, CallOptions, ClientLogger, RetryInfo } from './types.js';
 
@@ -166,6 +174,15 @@ export class RequestPipeline {
         );
       } catch (err) {
         if (req.signal?.aborted) throw req.signal.reason;
+        if (isUnsendable(err)) {
+          // undici's message names the header ("invalid authorization header"), never its value.
+          const what = err instanceof Error ? err.message : 'invalid request';
+          throw new UnsendableRequestError(`${req.route}: the request cannot be sent (${what})`, {
+            method: req.method,
+            path: routePath(req),
+            cause: err,
+          });
+        }
         const net = classifyNetworkError(err);
         if (net.sent) uncertain = true;
         await this.retryAfterNetworkFailure(req, fullPath, err, net, { started, attempt, backoffRetries, uncertain });
@@ -220,7 +237,9 @@ export class RequestPipeline {
         });
         continue;
       }
-      if (plan.kind === 'wait_too_long') throw new RetryWaitTooLongError(plan.delayMs, this.retry.maxRetryWaitMs, status);
+      if (plan.kind === 'wait_too_long') {
+        throw new RetryWaitTooLongError(plan.delayMs, Math.min(this.retry.maxRetryWaitMs, MAX_TIMER_MS), status);
+      }
       const text = bodyText(res.bytes);
       const body = parseBody(text, headers);
       if (!req.throwOnError) return { status, body, headers, requestId, attempts: attempt, uncertain };

@@ -64,9 +64,15 @@ export const DEFAULT_RETRY_OPTIONS: RetryOptions = {
   budgetRefillPerSuccess: 0.5,
 };
 
+/**
+ * The longest wait a timer can hold (2^31−1 ms, about 24.8 days): Node fires a longer setTimeout
+ * at once, which turned a huge Retry-After into a burst of requests. Every wait stays within it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Full-jitter exponential backoff before retry number `retry` (1 = first retry). */
 export function backoffDelay(retry: number, random: () => number, baseMs: number, capMs: number): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
+  const ceiling = Math.min(capMs, MAX_TIMER_MS, baseMs * 2 ** Math.max(0, retry - 1));
   return Math.floor(random() * ceiling);
 }
 
@@ -153,7 +159,8 @@ export function planRetry(args: {
   if (args.attempt >= options.maxTotalAttempts) return { kind: 'give_up', reason: 'attempts' };
   const server = args.headers && 'status' in outcome ? serverRetryDelay(args.headers, args.now) : undefined;
   if (server !== undefined) {
-    if (server > options.maxRetryWaitMs) return { kind: 'wait_too_long', delayMs: server };
+    // Whatever the configured maximum, no wait may exceed what a timer holds.
+    if (server > Math.min(options.maxRetryWaitMs, MAX_TIMER_MS)) return { kind: 'wait_too_long', delayMs: server };
     return { kind: 'retry', delayMs: server, serverDirected: true };
   }
   if (args.backoffRetries + 1 >= options.maxAttempts) return { kind: 'give_up', reason: 'attempts' };

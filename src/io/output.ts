@@ -1,10 +1,13 @@
 /**
  * The one printer every command uses. Data goes to stdout in the chosen format; messages,
- * warnings and errors go to stderr. Human formats only on a TTY.
+ * warnings and errors go to stderr. Human formats only on a TTY. Everything shown to a person
+ * (tables, TSV, records, messages) has its control characters escaped (io/escape.ts); JSON, NDJSON
+ * and CSV stay byte-exact.
  */
 import { stringify } from 'csv-stringify/sync';
 import { toCsvCell } from '../util/csv-cell.js';
 import type { Colors } from './color.js';
+import { escapeControls } from './escape.js';
 import { OUTPUT_FORMATS } from './formats.js';
 import type { IOStreams, TerminalPolicy } from './streams.js';
 
@@ -33,6 +36,14 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
+/** A table or TSV cell: one line, control characters visible. */
+function cellLine(value: unknown): string {
+  return escapeControls(cellText(value).replace(/[\t\n\r]/g, ' '));
+}
+
+/** A record field: `[key, value]`, or `[key, value, style]` to colour the (escaped) value. */
+export type RecordField = [string, unknown] | [string, unknown, (text: string) => string];
+
 function truncate(text: string, width: number): string {
   if (text.length <= width) return text;
   return width <= 1 ? text.slice(0, width) : `${text.slice(0, width - 1)}…`;
@@ -57,16 +68,24 @@ export class Output {
     this.io.stdout.write(text);
   }
 
+  /** Human text on stdout (a dry run's listing): control characters escaped, tab and newline kept. */
+  text(text: string): void {
+    this.io.stdout.write(escapeControls(text));
+  }
+
   /** One JSON document on stdout (indented on a TTY, compact otherwise). */
   json(value: unknown): void {
     const text = this.io.stdoutIsTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value);
     this.io.stdout.write(`${text}\n`);
   }
 
-  /** A single record as aligned `key  value` lines on stdout (human mode). */
-  record(fields: Array<[string, unknown]>): void {
+  /** A single record as aligned `key  value` lines on stdout (human mode; values escaped, then styled). */
+  record(fields: RecordField[]): void {
     const width = Math.max(...fields.map(([k]) => k.length));
-    const lines = fields.map(([k, v]) => `${this.colors.bold(k.padEnd(width))}  ${cellText(v)}`);
+    const lines = fields.map(([k, v, style]) => {
+      const text = escapeControls(cellText(v));
+      return `${this.colors.bold(k.padEnd(width))}  ${style ? style(text) : text}`;
+    });
     this.io.stdout.write(`${lines.join('\n')}\n`);
   }
 
@@ -131,7 +150,7 @@ export class Output {
         return {
           writePage(rows) {
             for (const row of rows) {
-              io.stdout.write(`${columns.map((c) => cellText(c.get(row)).replace(/[\t\n\r]/g, ' ')).join('\t')}\n`);
+              io.stdout.write(`${columns.map((c) => cellLine(c.get(row))).join('\t')}\n`);
               count++;
             }
           },
@@ -164,7 +183,7 @@ export class Output {
         .trimEnd();
     return {
       writePage(rows) {
-        const texts = rows.map((r) => columns.map((c) => cellText(c.get(r)).replace(/[\t\n\r]/g, ' ')));
+        const texts = rows.map((r) => columns.map((c) => cellLine(c.get(r))));
         if (!widths) {
           widths = columns.map((c, i) =>
             Math.min(c.maxWidth ?? 40, Math.max(c.header.length, ...texts.map((t) => (t[i] as string).length))),
@@ -195,16 +214,16 @@ export class Output {
 
   /** An informational line on stderr (hidden by --quiet). */
   info(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${message}\n`);
+    if (!this.quiet) this.io.stderr.write(`${escapeControls(message)}\n`);
   }
 
   /** A success line on stderr (hidden by --quiet). */
   success(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${this.colors.green('✓')} ${message}\n`);
+    if (!this.quiet) this.io.stderr.write(`${this.colors.green('✓')} ${escapeControls(message)}\n`);
   }
 
   /** A warning on stderr (hidden by --quiet, which keeps only errors). */
   warn(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${this.colors.yellow('warning:')} ${message}\n`);
+    if (!this.quiet) this.io.stderr.write(`${this.colors.yellow('warning:')} ${escapeControls(message)}\n`);
   }
 }

@@ -2,6 +2,7 @@
  * A spinner on stderr (ora), only when animation is allowed (stderr a TTY, not CI, not --json,
  * not --quiet). Otherwise a silent stand-in, so commands call it unconditionally.
  */
+import { escapeControls } from './escape.js';
 import type { IOStreams } from './streams.js';
 
 export interface Spinner {
@@ -16,13 +17,18 @@ const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 export async function startSpinner(io: IOStreams, enabled: boolean, text: string, color: boolean): Promise<Spinner> {
   if (!enabled) return silent;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, color: color ? 'cyan' : false }).start();
+  const spinner = ora({
+    text: escapeControls(text),
+    stream: io.stderr as NodeJS.WritableStream,
+    isEnabled: true,
+    color: color ? 'cyan' : false,
+  }).start();
   return {
     update: (t) => {
-      spinner.text = t;
+      spinner.text = escapeControls(t);
     },
-    succeed: (t) => spinner.succeed(t),
-    fail: (t) => spinner.fail(t),
+    succeed: (t) => spinner.succeed(t === undefined ? t : escapeControls(t)),
+    fail: (t) => spinner.fail(t === undefined ? t : escapeControls(t)),
     stop: () => spinner.stop(),
   };
 }

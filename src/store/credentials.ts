@@ -5,7 +5,7 @@
  */
 import { parseScopeString } from '../contract/scopes.js';
 import { SettingsError } from './errors.js';
-import { type Env, envValue, type GlobalFlags, resolveBaseUrl, type SettingSource } from './settings.js';
+import { type Env, envCredential, envValue, type GlobalFlags, resolveBaseUrl, type SettingSource } from './settings.js';
 import type { AuthMethod, ClientAuthStyle, CredentialStore, Profile } from './store.js';
 
 export type CredentialSource = 'env' | 'profile';
@@ -70,13 +70,14 @@ export function resolveAuth(args: {
 
 /** SVC_TOKEN > SVC_CLIENT_ID + SVC_CLIENT_SECRET > the profile's API token or client credentials. */
 export function resolveCredentials(env: Env, profile: Profile | undefined, onSecret?: OnSecret): ResolvedCredentials | undefined {
-  const envToken = envValue(env, 'SVC_TOKEN');
+  const envToken = envCredential(env, 'SVC_TOKEN');
   if (envToken) {
     onSecret?.(envToken);
     return { method: 'api_token', source: 'env', sourceName: 'SVC_TOKEN', token: envToken };
   }
-  const envId = envValue(env, 'SVC_CLIENT_ID');
-  const envSecret = envValue(env, 'SVC_CLIENT_SECRET');
+  // The id and secret travel in the form body or Basic auth (base64): only control characters are refused.
+  const envId = envCredential(env, 'SVC_CLIENT_ID', false);
+  const envSecret = envCredential(env, 'SVC_CLIENT_SECRET', false);
   if (envSecret) onSecret?.(envSecret);
   if (envId || envSecret) {
     if (!envId || !envSecret) {

@@ -43,25 +43,73 @@ export function envValue(env: Env, name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
+/** What an HTTP header value can carry: tab, space, visible ASCII and Latin-1 (undici's and Node's rule). */
+const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+/** Control characters (C0 but tab, DEL): never part of a credential, wherever it is sent. */
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/**
+ * Refuses a credential that can never be sent as it is (a line break in the middle, a pasted
+ * escape): a SettingsError naming `what` (the variable or flag) and the position, never the value.
+ * `header` also refuses what a header cannot carry (characters beyond Latin-1).
+ */
+export function checkCredentialText(value: string, what: string, header = true): void {
+  const m = (header ? UNSENDABLE_IN_HEADER : CONTROL).exec(value);
+  if (!m) return;
+  const code = (m[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+  throw new SettingsError(
+    `${what} holds a character that cannot be sent (U+${code} at position ${m.index + 1} of ${value.length})`,
+    `set ${what} again without it (a line break or a control character pasted with the value?)`,
+  );
+}
+
+/**
+ * A credential read from the environment: surrounding whitespace (the trailing newline of
+ * `$(cat file)` or of a secret manager) removed, as the stdin login path does; empty counts as
+ * unset; a character that cannot be sent is a SettingsError naming the variable.
+ */
+export function envCredential(env: Env, name: string, header = true): string | undefined {
+  const v = envValue(env, name)?.trim();
+  if (!v) return undefined;
+  checkCredentialText(v, name, header);
+  return v;
+}
+
 function envFlag(env: Env, name: string): boolean | undefined {
   const v = envValue(env, name);
   if (v === undefined) return undefined;
   return !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
 }
 
-/** Parses a duration in seconds (`90`, `90s`, `2m`) to milliseconds. */
+/**
+ * Node's timers hold at most 2^31−1 ms (about 24.8 days); a longer setTimeout fires at once. Every
+ * wait a run may make stays within this many whole seconds.
+ */
+export const MAX_WAIT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/**
+ * Parses a duration: a number of seconds (`90`, `1.5`, `1e3`, `90s`), or with a unit (`2m`,
+ * `500ms`), to milliseconds; at most MAX_WAIT_SECONDS, said in the error.
+ */
 export function parseSeconds(value: string, what: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  const m = /^(\d+(?:\.\d+)?(?:e[+-]?\d+)?)(ms|s|m)?$/i.exec(value.trim());
   if (!m) throw new SettingsError(`${what} must be a number of seconds, got ${JSON.stringify(value)}`);
   const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  return Math.round(unit === 'ms' ? n : unit === 'm' ? n * 60_000 : n * 1000);
+  const unit = (m[2] ?? 's').toLowerCase();
+  const ms = unit === 'ms' ? n : unit === 'm' ? n * 60_000 : n * 1000;
+  if (!(ms <= MAX_WAIT_SECONDS * 1000)) {
+    throw new SettingsError(
+      `${what} must be at most ${MAX_WAIT_SECONDS} seconds (about 24 days, the longest wait Node's timers hold), got ${JSON.stringify(value)}`,
+    );
+  }
+  return Math.round(ms);
 }
 
 export function resolveSettings(flags: GlobalFlags, env: Env): Settings {
   const profileFlag = flags.profile;
   const profileEnv = envValue(env, 'SVC_PROFILE');
-  const maxWait = flags.maxRetryWait ?? envValue(env, 'SVC_MAX_RETRY_WAIT');
+  const maxWaitEnv = envValue(env, 'SVC_MAX_RETRY_WAIT');
+  const maxWait = flags.maxRetryWait ?? maxWaitEnv;
   return {
     profile: profileFlag ?? profileEnv ?? DEFAULT_PROFILE,
     profileSource: profileFlag ? 'flag' : profileEnv ? 'env' : 'default',
@@ -71,7 +119,9 @@ export function resolveSettings(flags: GlobalFlags, env: Env): Settings {
     color: flags.color !== false && envValue(env, 'NO_COLOR') === undefined,
     quiet: flags.quiet === true,
     insecure: flags.insecure === true,
-    maxRetryWaitMs: maxWait ? parseSeconds(maxWait, '--max-retry-wait') : DEFAULT_MAX_RETRY_WAIT_MS,
+    maxRetryWaitMs: maxWait
+      ? parseSeconds(maxWait, flags.maxRetryWait !== undefined ? '--max-retry-wait' : 'SVC_MAX_RETRY_WAIT')
+      : DEFAULT_MAX_RETRY_WAIT_MS,
   };
 }
 
@@ -94,7 +144,7 @@ export function resolveBaseUrl(
   env: Env,
   profile: Profile | undefined,
 ): { value: string | undefined; source: SettingSource } {
-  return pick(flags.baseUrl, envValue(env, 'SVC_BASE_URL'), profile?.base_url);
+  return pick(flags.baseUrl?.trim() || undefined, envValue(env, 'SVC_BASE_URL')?.trim() || undefined, profile?.base_url);
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]']);
@@ -110,6 +160,13 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function validateBaseUrl(raw: string, insecure: boolean): string {
   let url: URL;
+  // URL parsing would silently drop a tab or line break inside: refuse it instead.
+  if (/[\x00-\x1f\x7f]/.test(raw.trim())) {
+    throw new SettingsError(
+      `the base URL holds a control character: ${JSON.stringify(raw)}`,
+      'give an address such as https://api.example.com',
+    );
+  }
   try {
     url = new URL(raw);
   } catch {

@@ -3,6 +3,7 @@
  * libphonenumber-js. Used by the CLI and the importer; the sandbox only checks the E.164 format.
  */
 import { type CountryCode, isSupportedCountry, parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import { isE164 } from '../contract/formats.js';
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };
 
@@ -15,7 +16,8 @@ export function normalizeCountry(value: string | undefined): CountryCode | undef
 
 /**
  * Normalises a phone number to E.164. International prefixes `+` and `00` work without a
- * country; local numbers need `defaultCountry`. Impossible numbers are refused.
+ * country; local numbers need `defaultCountry`. Impossible numbers and numbers with an extension
+ * (`x123`, `ext. 123`) are refused.
  */
 export function normalizePhone(input: string, defaultCountry?: CountryCode): PhoneResult {
   let text = input.trim();
@@ -24,6 +26,15 @@ export function normalizePhone(input: string, defaultCountry?: CountryCode): Pho
   try {
     const parsed = parsePhoneNumberWithError(text, defaultCountry ? { defaultCountry } : undefined);
     if (!parsed.isPossible()) return { ok: false, message: `${JSON.stringify(input)} is not a possible phone number` };
+    // E.164 has no place for an extension: dropping it would text the switchboard instead.
+    if (parsed.ext) {
+      return { ok: false, message: `${JSON.stringify(input)} has an extension (x${parsed.ext}), which SMS cannot use; remove it` };
+    }
+    // Possible to libphonenumber but outside the service's E.164 (8 to 15 digits): refused here,
+    // before sending, rather than by the service.
+    if (!isE164(parsed.number)) {
+      return { ok: false, message: `${JSON.stringify(input)} reads as ${parsed.number}, but the service takes 8 to 15 digits after the +` };
+    }
     return { ok: true, e164: parsed.number };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -11,7 +11,7 @@ import type { Context } from '../../context.js';
 import { isScope, SCOPES } from '../../contract/scopes.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { clearedCredentials, parseScopeList } from '../../store/credentials.js';
-import { envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
+import { checkCredentialText, envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 import type { ClientAuthStyle, Profile } from '../../store/store.js';
 import { openClient, warnIfPlainHttp } from '../../wiring/client.js';
 import { PendingTokenCache, profileTokenCache } from '../../wiring/token-cache.js';
@@ -125,6 +125,11 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
   }
   ctx.redactor.add(token);
   ctx.redactor.add(clientSecret);
+  // A line break inside can never be sent (only the surrounding whitespace was trimmed): say so now.
+  if (token !== undefined) checkCredentialText(token, opts.withToken ? '--with-token' : 'the API token');
+  if (clientSecret !== undefined)
+    checkCredentialText(clientSecret, opts.clientSecretStdin ? '--client-secret-stdin' : 'the client secret', false);
+  if (clientId !== undefined) checkCredentialText(clientId, '--client-id', false);
 
   const clientAuth: ClientAuthStyle = opts.basicAuth ? 'basic' : 'post';
   let profile: Profile;

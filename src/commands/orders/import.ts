@@ -24,6 +24,7 @@ import { openCsv } from '../../importer/csv-source.js';
 import { type MappingOptions, parseMaps, resolveColumns } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, type ImportProgress } from '../../importer/orders.js';
 import { parseDelimiter } from '../../importer/sniff.js';
+import type { RecordField } from '../../io/output.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
 import { normalizeCountry } from '../../util/phone.js';
@@ -299,13 +300,13 @@ function printSummary(ctx: Context, s: Summary, reportPath: string | undefined, 
   }
   if (ctx.policy.humanStdout) {
     const c = ctx.colors;
-    const fields: Array<[string, unknown]> = [
+    const fields: RecordField[] = [
       ['rows', s.rows],
-      ['created', c.green(String(s.created))],
+      ['created', s.created, c.green],
       ['updated', String(s.updated)],
-      ['unconfirmed', s.unconfirmed > 0 ? c.yellow(String(s.unconfirmed)) : '0'],
-      ['rejected', s.rejected > 0 ? c.red(String(s.rejected)) : '0'],
-      ['failed', s.failed > 0 ? c.red(String(s.failed)) : '0'],
+      ['unconfirmed', s.unconfirmed, s.unconfirmed > 0 ? c.yellow : String],
+      ['rejected', s.rejected, s.rejected > 0 ? c.red : String],
+      ['failed', s.failed, s.failed > 0 ? c.red : String],
       ['resumed', s.resumed],
     ];
     if (s.lines !== undefined) fields.splice(1, 0, ['lines', s.lines]);
@@ -356,7 +357,7 @@ function printDryRun(
     for (const d of duplicates.slice(0, 50)) out.push(`  ${d.order_id}: lines ${d.lines.join(', ')}`);
     if (duplicates.length > 50) out.push(`  … ${duplicates.length - 50} more`);
   }
-  ctx.out.stdout(`${out.join('\n')}\n`);
+  ctx.out.text(`${out.join('\n')}\n`);
 }
 
 function formatRate(n: number): string {

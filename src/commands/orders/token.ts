@@ -5,17 +5,18 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readAll } from '../../io/read-all.js';
-import { envValue } from '../../store/settings.js';
+import { checkCredentialText, envCredential } from '../../store/settings.js';
 
 export async function resolveIntegrationToken(ctx: Context, fromStdin: boolean): Promise<string | undefined> {
   if (fromStdin) {
     if (ctx.io.stdinIsTTY) ctx.out.info('paste the integration token, then press Enter and Ctrl-D:');
     const token = (await readAll(ctx.io.stdin)).trim();
     if (!token) throw new UsageError('--integration-token-stdin: stdin was empty', 'pipe the token in, e.g. from your secret manager');
+    checkCredentialText(token, '--integration-token-stdin');
     return token;
   }
-  const fromEnv = envValue(ctx.env, 'SVC_INTEGRATION_TOKEN');
-  if (fromEnv) return fromEnv.trim();
+  const fromEnv = envCredential(ctx.env, 'SVC_INTEGRATION_TOKEN');
+  if (fromEnv) return fromEnv;
   try {
     const store = await ctx.store();
     return store.getProfile(ctx.settings.profile)?.integration_token;
