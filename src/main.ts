@@ -6,7 +6,7 @@ import { InputError, OutputError } from './bulk/errors.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from './client/errors.js';
 import type { Context } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, PromptCancelled } from './errors.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
 import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
 import { Redactor } from './store/redact.js';
@@ -100,6 +100,8 @@ export function describeError(err: unknown): ErrorReport {
 export function printError(err: unknown, io: IOStreams, opts: { json: boolean; debug: boolean; redactor?: Redactor }): number {
   const redactor = opts.redactor ?? new Redactor();
   const r = describeError(err);
+  // Ctrl-C at a prompt: the person who pressed it needs no error line (JSON callers still get one).
+  if (err instanceof PromptCancelled && !opts.json) return r.exitCode;
   const message = redactor.redact(r.message);
   if (opts.json) {
     const error: Record<string, unknown> = { code: r.code, message };
