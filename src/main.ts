@@ -156,7 +156,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   }
 
   // `svc --version` is the start-up path scripts hit most: answer it before loading commander.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  if (argv.length === 1 && ['--version', '-v', '-V', 'version'].includes(argv[0] as string)) {
     io.stdout.write(`${__SVC_VERSION__}\n`);
     detach();
     return 0;
@@ -183,6 +183,24 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       exitCode = typeof code === 'number' ? code : 0;
     },
   });
+
+  if (argv[0] === 'help') {
+    const { HELP_TOPICS, resolveHelp } = await import('./help-topics.js');
+    const asked = resolveHelp(program, argv.slice(1));
+    if ('topic' in asked) {
+      io.stdout.write(HELP_TOPICS[asked.topic] as string);
+      detach();
+      return 0;
+    }
+    if ('unknown' in asked) {
+      io.stderr.write(
+        `error: unknown command "${asked.unknown}"\nRun \`svc --help\` for the commands, \`svc help environment\` or \`svc help exit-codes\` for the topics.\n`,
+      );
+      detach();
+      return EXIT.usage;
+    }
+    argv = asked.argv;
+  }
 
   try {
     await program.parseAsync(argv, { from: 'user' });
