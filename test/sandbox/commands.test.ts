@@ -220,6 +220,22 @@ describe('svc sandbox reset', () => {
     const json = await runCli(['sandbox', 'reset', '--json', '--base-url', sb.baseUrl], { env });
     expect(JSON.parse(json.stdout)).toEqual({ status: 'reset', base_url: sb.baseUrl });
   });
+
+  it('asks first at a terminal: no keeps the data (exit 1), --yes does not ask', async () => {
+    freshEnv();
+    const t = await sb.tokenWithAllScopes();
+    await http(sb.baseUrl, 'POST', '/v1/contacts', { token: t, json: { email: 'keep-me@example.com' } });
+    const no = await runCli(['sandbox', 'reset', '--base-url', sb.baseUrl], { env: { ...env, CI: '' }, tty: true, stdin: 'n\n' });
+    expect(no.code, no.stderr).toBe(1);
+    expect(no.stderr).toMatch(/Reset the sandbox at .*\?/);
+    expect(no.stderr).toContain('not reset');
+    expect((await http(sb.baseUrl, 'GET', '/v1/contacts', { token: t })).body.data).toHaveLength(1);
+    const yes = await runCli(['sandbox', 'reset', '--yes', '--base-url', sb.baseUrl], { env: { ...env, CI: '' }, tty: true });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).not.toMatch(/Reset the sandbox/);
+    const t2 = await sb.tokenWithAllScopes();
+    expect((await http(sb.baseUrl, 'GET', '/v1/contacts', { token: t2 })).body.data).toEqual([]);
+  });
 });
 
 describe('data folder', () => {

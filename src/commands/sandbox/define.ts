@@ -22,6 +22,7 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .action(action(() => import('./outbox.js')));
   sandbox
     .command('reset')
-    .description('empty all data and faults of a running sandbox')
+    .description('empty all data and faults of a running sandbox (asks first on a terminal)')
+    .option('-y, --yes', 'do not ask (never asked without a terminal)')
     .action(action(() => import('./reset.js')));
 }
