@@ -19,6 +19,8 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--type <type>', 'welcome_sms, flow_trigger, flow_run or revenue_attribution')
     .option('--after <seq>', 'only side effects after this sequence number')
     .option('--business-id <id>', 'only this business')
+    .option('--contact <id>', "only this contact's side effects")
+    .option('--limit <n>', 'only the N most recent (still printed oldest first)')
     .action(action(() => import('./outbox.js')));
   sandbox
     .command('reset')
