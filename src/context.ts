@@ -61,7 +61,7 @@ export function createContext(init: ContextInit): Context {
   const settings = resolveSettings(init.flags, init.env);
   const policy = terminalPolicy(init.io, init.env, settings);
   const colors = makeColors(policy.color);
-  const out = new Output(init.io, policy, colors, settings.quiet);
+  const out = new Output(init.io, policy, colors, settings.quiet, settings.json);
   const closers: Array<() => Promise<void>> = [];
   const redactor = new Redactor();
   let storePromise: Promise<CredentialStore> | undefined;

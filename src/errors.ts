@@ -75,6 +75,17 @@ export class Interrupted extends CliError {
   }
 }
 
+/**
+ * Ctrl-C (or Ctrl-D) at a prompt: exit 130 and nothing printed, as the person at the keyboard
+ * already knows what happened.
+ */
+export class PromptCancelled extends Interrupted {
+  constructor() {
+    super('cancelled at the prompt');
+    this.name = 'PromptCancelled';
+  }
+}
+
 /** A command exists in the contract but its implementation has not landed (exit 1). */
 export class NotImplementedError extends CliError {
   constructor(command: string) {

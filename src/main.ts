@@ -13,7 +13,7 @@ import {
 } from './client/errors.js';
 import type { Context } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, PromptCancelled } from './errors.js';
 import { escapeControls } from './io/escape.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
 import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
@@ -116,6 +116,8 @@ export function describeError(err: unknown): ErrorReport {
 export function printError(err: unknown, io: IOStreams, opts: { json: boolean; debug: boolean; redactor?: Redactor }): number {
   const redactor = opts.redactor ?? new Redactor();
   const r = describeError(err);
+  // Ctrl-C at a prompt: the person who pressed it needs no error line (JSON callers still get one).
+  if (err instanceof PromptCancelled && !opts.json) return r.exitCode;
   const message = redactor.redact(r.message);
   if (opts.json) {
     const error: Record<string, unknown> = { code: r.code, message };
@@ -173,7 +175,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   }
 
   // `svc --version` is the start-up path scripts hit most: answer it before loading commander.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  if (argv.length === 1 && ['--version', '-v', '-V', 'version'].includes(argv[0] as string)) {
     io.stdout.write(`${__SVC_VERSION__}\n`);
     detach();
     return 0;
@@ -200,6 +202,24 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       exitCode = typeof code === 'number' ? code : 0;
     },
   });
+
+  if (argv[0] === 'help') {
+    const { HELP_TOPICS, resolveHelp } = await import('./help-topics.js');
+    const asked = resolveHelp(program, argv.slice(1));
+    if ('topic' in asked) {
+      io.stdout.write(HELP_TOPICS[asked.topic] as string);
+      detach();
+      return 0;
+    }
+    if ('unknown' in asked) {
+      io.stderr.write(
+        `error: unknown command "${asked.unknown}"\nRun \`svc --help\` for the commands, \`svc help environment\` or \`svc help exit-codes\` for the topics.\n`,
+      );
+      detach();
+      return EXIT.usage;
+    }
+    argv = asked.argv;
+  }
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -131,7 +131,10 @@ export function parseDecimal(value: unknown, decimals: number): { ok: true; valu
   const intPart = (m[1] as string).replace(/^0+(?=\d)/, '');
   const frac = (m[2] ?? '').replace(/0+$/, '');
   if (frac.length > decimals) {
-    return { ok: false, message: `has ${frac.length} decimals; at most ${decimals} allowed for this currency` };
+    return {
+      ok: false,
+      message: `has ${frac.length} decimal${frac.length === 1 ? '' : 's'}; at most ${decimals} allowed for this currency`,
+    };
   }
   const padded = frac.padEnd(decimals, '0');
   return { ok: true, value: decimals > 0 ? `${intPart}.${padded}` : intPart };

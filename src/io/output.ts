@@ -55,6 +55,8 @@ export class Output {
     readonly policy: TerminalPolicy,
     readonly colors: Colors,
     readonly quiet: boolean,
+    /** --json: stderr keeps only warnings and errors, so a successful run prints nothing there. */
+    readonly jsonMode = false,
   ) {}
 
   /** The format a list/record command uses when the user chose none. */
@@ -212,14 +214,14 @@ export class Output {
     };
   }
 
-  /** An informational line on stderr (hidden by --quiet). */
+  /** An informational line on stderr (hidden by --quiet and --json). */
   info(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${escapeControls(message)}\n`);
+    if (!this.quiet && !this.jsonMode) this.io.stderr.write(`${escapeControls(message)}\n`);
   }
 
-  /** A success line on stderr (hidden by --quiet). */
+  /** A success line on stderr (hidden by --quiet and --json). */
   success(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${this.colors.green('✓')} ${escapeControls(message)}\n`);
+    if (!this.quiet && !this.jsonMode) this.io.stderr.write(`${this.colors.green('✓')} ${escapeControls(message)}\n`);
   }
 
   /** A warning on stderr (hidden by --quiet, which keeps only errors). */

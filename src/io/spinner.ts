@@ -17,11 +17,14 @@ const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 export async function startSpinner(io: IOStreams, enabled: boolean, text: string, color: boolean): Promise<Spinner> {
   if (!enabled) return silent;
   const { default: ora } = await import('ora');
+  // discardStdin off: ora would put the terminal in raw mode, so Ctrl-C, Ctrl-\ and Ctrl-Z typed
+  // during a long run would never become signals and the run could not be interrupted.
   const spinner = ora({
     text: escapeControls(text),
     stream: io.stderr as NodeJS.WritableStream,
     isEnabled: true,
     color: color ? 'cyan' : false,
+    discardStdin: false,
   }).start();
   return {
     update: (t) => {

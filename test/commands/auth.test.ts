@@ -25,6 +25,25 @@ function svc(argv: string[], opts: RunOptions = {}) {
   return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, ...opts.env } });
 }
 
+describe('auth status checks the credentials against the service', () => {
+  it('an invalid SVC_TOKEN is exit 3 with the reason; --offline skips the check', async () => {
+    const bad = await svc(['auth', 'status'], { env: { SVC_TOKEN: 'svc_not_a_real_token' } });
+    expect(bad.code, bad.stderr).toBe(3);
+    expect(bad.stdout).toMatch(/problem\s+\S+/);
+    const json = await svc(['auth', 'status', '--json'], { env: { SVC_TOKEN: 'svc_not_a_real_token' } });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout).error).toEqual(expect.any(String));
+    const offline = await svc(['auth', 'status', '--offline'], { env: { SVC_TOKEN: 'svc_not_a_real_token' } });
+    expect(offline.code, offline.stderr).toBe(0);
+  });
+
+  it('a valid token without the contacts scope is fine', async () => {
+    const { token } = await sb.admin.createApiToken(['events_write']);
+    const r = await svc(['auth', 'status'], { env: { SVC_TOKEN: token } });
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
 describe('auth login with client credentials', () => {
   it('logs in non-interactively, shows status, prints a token, logs out', async () => {
     const app = await sb.admin.createApp(['contacts_read', 'contacts_write']);
@@ -85,7 +104,7 @@ describe('auth login with client credentials', () => {
     const human = await svc(['auth', 'status']);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/method\s+client credentials/);
-    expect(human.stdout).toMatch(/token expires\s+in \d+ s/);
+    expect(human.stdout).toMatch(/token expires\s+in 2 h /);
 
     const token = await svc(['auth', 'token']);
     expect(token.code).toBe(0);

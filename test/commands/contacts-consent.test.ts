@@ -20,10 +20,10 @@ const get = (id: string) => fx.json<Contact>(['contacts', 'get', id]);
 describe('merchant-suppressed email (lifted by any consent write)', () => {
   it('patch writing an email value: the written value', async () => {
     const c = await fx.create(['--email-consent', 'suppressed']);
-    const r = await fx.svc(['contacts', 'patch', c.id, '--email-consent', 'subscribed', '--json']);
+    const r = await fx.svc(['contacts', 'patch', c.id, '--email-consent', 'subscribed']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: c.id, email_consent: 'subscribed' });
     expect(r.stderr).toMatch(/suppression of contact .* was lifted; email consent is now subscribed/);
+    expect(await fx.json<Contact>(['contacts', 'get', c.id])).toMatchObject({ id: c.id, email_consent: 'subscribed' });
   });
 
   it('patch writing only an SMS value: email becomes never_subscribed, SMS the written value', async () => {
@@ -34,10 +34,11 @@ describe('merchant-suppressed email (lifted by any consent write)', () => {
 
   it('create for the email of a merchant-suppressed contact applies the values to it (200)', async () => {
     const c = await fx.create(['--email-consent', 'suppressed']);
-    const r = await fx.svc(['contacts', 'create', '--email', c.email as string, '--email-consent', 'unsubscribed', '--json']);
+    // Without --json, so the notice shows (--json keeps stderr for warnings and errors).
+    const r = await fx.svc(['contacts', 'create', '--email', c.email as string, '--email-consent', 'unsubscribed']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: c.id, email_consent: 'unsubscribed' });
     expect(r.stderr).toMatch(/suppression was lifted/);
+    expect(await fx.json<Contact>(['contacts', 'get', c.id])).toMatchObject({ id: c.id, email_consent: 'unsubscribed' });
   });
 
   it('unsubscribe lifts the suppression too', async () => {
@@ -82,9 +83,9 @@ describe('compliance-suppressed email (every write refused with 422)', () => {
 
 describe('welcome SMS (outbox) on a move into SMS subscribed', () => {
   it('create with SMS subscribed sends one and says so', async () => {
-    const r = await fx.svc(['contacts', 'create', '--email', fx.email(), '--phone', fx.phone(), '--sms-consent', 'subscribed', '--json']);
+    const r = await fx.svc(['contacts', 'create', '--email', fx.email(), '--phone', fx.phone(), '--sms-consent', 'subscribed']);
     expect(r.code, r.stderr).toBe(0);
-    const c = JSON.parse(r.stdout) as Contact;
+    const c = { id: /Created contact (ct_\w+)/.exec(r.stderr)?.[1] as string };
     expect(r.stderr).toMatch(/welcome SMS will be sent/);
     expect(await fx.welcomeSms(c.id)).toBe(1);
 
@@ -106,11 +107,10 @@ describe('welcome SMS (outbox) on a move into SMS subscribed', () => {
       '--sms-consent',
       'subscribed',
       '--no-welcome-sms',
-      '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/welcome SMS was suppressed/);
-    expect(await fx.welcomeSms((JSON.parse(r.stdout) as Contact).id)).toBe(0);
+    expect(await fx.welcomeSms(/Created contact (ct_\w+)/.exec(r.stderr)?.[1] as string)).toBe(0);
   });
 
   it('patch from each other SMS state sends one; not with --no-welcome-sms', async () => {

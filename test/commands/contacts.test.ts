@@ -81,6 +81,11 @@ describe('list filters', () => {
     const got = await fx.json<Contact[]>(['contacts', 'list', '--all', '--updated-since', before]);
     expect(ids(got)).toContain(c.id);
     expect(got.every((x) => Date.parse(x.updated_at) >= Date.parse(before))).toBe(true);
+    // A bare date is midnight UTC: tomorrow's date has none yet, today's has the new contact.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(await fx.json(['contacts', 'list', '--all', '--updated-since', tomorrow])).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(ids(await fx.json<Contact[]>(['contacts', 'list', '--all', '--updated-since', today]))).toContain(c.id);
   });
 });
 

@@ -99,6 +99,24 @@ describe('svc orders upsert', () => {
     );
     expect(badTotal.code).toBe(2);
     expect(badTotal.stderr).toMatch(/--total has 3 decimals/);
+    const oneDecimal = await runCli(
+      [
+        'orders',
+        'upsert',
+        '--order-id',
+        'one-decimal',
+        '--total',
+        '1.5',
+        '--currency',
+        'JPY',
+        '--order-date',
+        '2026-01-01',
+        '--email',
+        'd@example.com',
+      ],
+      { env: env() },
+    );
+    expect(oneDecimal.stderr).toMatch(/--total has 1 decimal;/);
     const sms = await runCli([...base, '--email', 'a@example.com', '--accepts-sms-marketing'], { env: env() });
     expect(sms.code).toBe(2);
     expect(sms.stderr).toMatch(/--phone is required when accepts_sms_marketing/);

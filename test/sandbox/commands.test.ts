@@ -173,6 +173,18 @@ describe('svc sandbox outbox', () => {
     expect(JSON.parse(after.stdout).map((e: { type: string }) => e.type)).toEqual(['revenue_attribution']);
   });
 
+  it('--sandbox reads the embedded sandbox, where --sandbox commands left their side effects', async () => {
+    freshEnv();
+    const created = await runCli(['--sandbox', 'contacts', 'create', '--phone', '+14155550177', '--sms-consent', 'subscribed', '--json'], {
+      env,
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const id = JSON.parse(created.stdout).id as string;
+    const r = await runCli(['--sandbox', 'sandbox', 'outbox', '--json', '--contact', id], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((e: { type: string }) => e.type)).toEqual(['welcome_sms']);
+  });
+
   it('prints a table on a terminal, TSV otherwise', async () => {
     freshEnv();
     const tty = await runCli(['sandbox', 'outbox', '--base-url', sb.baseUrl], { env, tty: true });
@@ -188,6 +200,31 @@ describe('svc sandbox outbox', () => {
     const r = await runCli(['sandbox', 'outbox', '--json', '--type', 'welcome_sms'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(1);
+  });
+
+  it('--limit N keeps the N most recent (oldest first), --contact one contact', async () => {
+    freshEnv();
+    await sb.admin.reset();
+    const t = await sb.tokenWithAllScopes();
+    const ids: string[] = [];
+    for (const phone of ['+14155550111', '+14155550112', '+14155550113']) {
+      const r = await http(sb.baseUrl, 'POST', '/v1/contacts', { token: t, json: { phone, sms_consent: 'subscribed' } });
+      ids.push((r.body as { id: string }).id);
+    }
+    const last2 = await runCli(['sandbox', 'outbox', '--json', '--limit', '2', '--base-url', sb.baseUrl], { env });
+    expect(last2.code, last2.stderr).toBe(0);
+    expect(JSON.parse(last2.stdout).map((e: { contact_id: string }) => e.contact_id)).toEqual([ids[1], ids[2]]);
+    const one = await runCli(['sandbox', 'outbox', '--json', '--contact', ids[0] as string, '--base-url', sb.baseUrl], { env });
+    expect(JSON.parse(one.stdout).map((e: { contact_id: string }) => e.contact_id)).toEqual([ids[0]]);
+    const bad = await runCli(['sandbox', 'outbox', '--limit', '0', '--base-url', sb.baseUrl], { env });
+    expect(bad.code).toBe(2);
+  });
+
+  it('uses the base_url of the profile chosen with --profile', async () => {
+    freshEnv();
+    new CredentialStore(cfg.dir).setProfile('staging', { base_url: sb.baseUrl });
+    const r = await runCli(['sandbox', 'outbox', '--json', '--profile', 'staging'], { env });
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it('exit 2 for an unknown --type or a bad --after; exit 2 without any address', async () => {
@@ -219,6 +256,22 @@ describe('svc sandbox reset', () => {
     expect((await http(sb.baseUrl, 'GET', '/v1/contacts', { token: t2 })).body.data).toEqual([]);
     const json = await runCli(['sandbox', 'reset', '--json', '--base-url', sb.baseUrl], { env });
     expect(JSON.parse(json.stdout)).toEqual({ status: 'reset', base_url: sb.baseUrl });
+  });
+
+  it('asks first at a terminal: no keeps the data (exit 1), --yes does not ask', async () => {
+    freshEnv();
+    const t = await sb.tokenWithAllScopes();
+    await http(sb.baseUrl, 'POST', '/v1/contacts', { token: t, json: { email: 'keep-me@example.com' } });
+    const no = await runCli(['sandbox', 'reset', '--base-url', sb.baseUrl], { env: { ...env, CI: '' }, tty: true, stdin: 'n\n' });
+    expect(no.code, no.stderr).toBe(1);
+    expect(no.stderr).toMatch(/Reset the sandbox at .*\?/);
+    expect(no.stderr).toContain('not reset');
+    expect((await http(sb.baseUrl, 'GET', '/v1/contacts', { token: t })).body.data).toHaveLength(1);
+    const yes = await runCli(['sandbox', 'reset', '--yes', '--base-url', sb.baseUrl], { env: { ...env, CI: '' }, tty: true });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).not.toMatch(/Reset the sandbox/);
+    const t2 = await sb.tokenWithAllScopes();
+    expect((await http(sb.baseUrl, 'GET', '/v1/contacts', { token: t2 })).body.data).toEqual([]);
   });
 });
 

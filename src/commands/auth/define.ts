@@ -17,6 +17,7 @@ export function defineAuth(program: Command, action: ActionFactory): void {
   auth
     .command('status')
     .description('show the profile, base URL, method, where the credentials come from, granted scopes and token expiry')
+    .option('--offline', 'do not check the credentials against the service')
     .action(action(() => import('./status.js')));
   auth
     .command('token')

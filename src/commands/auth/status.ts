@@ -11,7 +11,11 @@ import { openClient, resolveRunAuth } from '../../wiring/client.js';
 import { EMBEDDED_SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 import { secondsUntil } from './shared.js';
 
-export async function run(_args: string[], _opts: Record<never, never>, ctx: Context): Promise<number> {
+export interface StatusOptions {
+  offline?: boolean;
+}
+
+export async function run(_args: string[], opts: StatusOptions, ctx: Context): Promise<number> {
   if (ctx.settings.sandbox) return sandboxStatus(ctx);
   const store = await ctx.store();
   const auth = resolveRunAuth(ctx, store);
@@ -36,10 +40,11 @@ export async function run(_args: string[], _opts: Record<never, never>, ctx: Con
   };
 
   let failure: unknown;
-  if (creds && auth.baseUrl) {
+  if (creds && auth.baseUrl && !opts.offline) {
     const { client, close } = await openClient(ctx);
     try {
       if (creds.method === 'client_credentials') await addTokenState(ctx, client, report);
+      await checkCredentials(ctx, client);
     } catch (err) {
       // The report is still useful when the credentials are rejected or the service is unreachable.
       if (err instanceof ApiError) report.error = `${err.code}: ${err.message} (HTTP ${err.status})`;
@@ -63,6 +68,20 @@ export async function run(_args: string[], _opts: Record<never, never>, ctx: Con
   }
   if (failure !== undefined) throw failure;
   return 0;
+}
+
+/**
+ * One cheap authenticated call (the first contact), as `gh auth status` checks its token: a
+ * refused credential fails here (exit 3). A 403 means the credential is valid but lacks the scope
+ * to read contacts, which is not a problem of the credential itself.
+ */
+async function checkCredentials(ctx: Context, client: ServiceClient): Promise<void> {
+  try {
+    await client.listContacts({ limit: 1 }, { signal: ctx.signal });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) return;
+    throw err;
+  }
 }
 
 /** Fills scopes and expiry from a valid token (renewed first if due). */
@@ -141,7 +160,8 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
     ],
   ];
   if (r.requested_scopes) fields.push(['requested', (r.requested_scopes as string[]).join(' ')]);
-  if (r.token_expires_in !== null) fields.push(['token expires', `in ${r.token_expires_in} s (${r.token_expires_at})`]);
+  if (r.token_expires_in !== null)
+    fields.push(['token expires', `in ${humanDuration(r.token_expires_in as number)} (${r.token_expires_at})`]);
   if (r.error) fields.push(['problem', r.error]);
   ctx.out.record(fields);
 }
@@ -155,4 +175,11 @@ const PROFILE_SOURCE_TEXT: Record<string, string> = {
 function sourceText(source: string): string {
   if (source === 'sandbox') return 'the embedded sandbox, started for this command';
   return source === 'flag' ? '--base-url' : source === 'env' ? 'SVC_BASE_URL' : 'profile';
+}
+
+/** 7196 → "2 h", 300 → "5 min", 42 → "42 s". */
+export function humanDuration(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
 }

@@ -5,7 +5,7 @@
 import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
-import { CliError, EXIT, Interrupted, UsageError } from '../../errors.js';
+import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../errors.js';
 import { finishBulk, openIdsReport, readIds, runBulk } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
@@ -17,7 +17,7 @@ export interface DeleteOptions {
 }
 
 function isPromptAbort(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError');
+  return err instanceof PromptCancelled;
 }
 
 /** Asks on the terminal; false when the user says no. Ctrl-C is an interruption (exit 130). */

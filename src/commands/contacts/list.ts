@@ -68,30 +68,31 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
   const writer = ctx.out.list(format, format === 'tsv' ? CONTACT_TSV_COLUMNS : contactTableColumns(ctx.now()), CONTACT_CSV_COLUMNS);
   let cursor: string | undefined;
   let more = false;
-  try {
-    for (;;) {
-      if (ctx.signal.aborted) throw new Interrupted('interrupted while listing contacts');
-      const want = limit === undefined ? pageSize : Math.min(pageSize, limit - writer.count);
-      const page = await client.listContacts({ ...filter, limit: want, ...(cursor ? { cursor } : {}) }, { signal: ctx.signal });
-      const rows = limit === undefined ? page.data : page.data.slice(0, limit - writer.count);
-      if (rows.length > 0) writer.writePage(rows);
-      cursor = page.nextCursor ?? undefined;
-      more = cursor !== undefined || rows.length < page.data.length;
-      if (!cursor) break;
-      if (limit !== undefined && writer.count >= limit) break;
-      // A slow reader (`| less`, a slow pipe) sets the pace: the next page is fetched only once
-      // stdout has taken this one, so memory stays at one page however long the list.
-      if (ctx.io.stdout.writableNeedDrain) await once(ctx.io.stdout, 'drain', { signal: ctx.signal });
-    }
-  } finally {
-    // Keep the JSON array well-formed even when a later page failed or the user pressed Ctrl-C.
-    writer.end();
+  // writer.end() (the closing `]`, or the CSV header of an empty list) only after the last page:
+  // a list that fails leaves nothing on stdout before its first page, and after it a JSON array
+  // without its end, so no script mistakes a failure for a short or empty result.
+  for (;;) {
+    if (ctx.signal.aborted) throw new Interrupted('interrupted while listing contacts');
+    const want = limit === undefined ? pageSize : Math.min(pageSize, limit - writer.count);
+    const page = await client.listContacts({ ...filter, limit: want, ...(cursor ? { cursor } : {}) }, { signal: ctx.signal });
+    const rows = limit === undefined ? page.data : page.data.slice(0, limit - writer.count);
+    if (rows.length > 0) writer.writePage(rows);
+    cursor = page.nextCursor ?? undefined;
+    more = cursor !== undefined || rows.length < page.data.length;
+    if (!cursor) break;
+    if (limit !== undefined && writer.count >= limit) break;
+    // A slow reader (`| less`, a slow pipe) sets the pace: the next page is fetched only once
+    // stdout has taken this one, so memory stays at one page however long the list.
+    if (ctx.io.stdout.writableNeedDrain) await once(ctx.io.stdout, 'drain', { signal: ctx.signal });
   }
+  writer.end();
 
   if (format === 'table') {
     if (writer.count === 0) ctx.out.info('No contacts match.');
     else if (more && limit !== undefined) {
-      ctx.out.info(`Showed the first ${writer.count} contacts; more match. Use --all for every one, or --limit N.`);
+      ctx.out.info(
+        `Showed the first ${writer.count} contact${writer.count === 1 ? '' : 's'}; more match. Use --all for every one, or --limit N.`,
+      );
     }
   }
   return 0;

@@ -167,10 +167,12 @@ export function parseEmail(flag: string, value: string): string {
 
 export function parseUpdatedSince(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
+  // A bare date (YYYY-MM-DD) is midnight UTC, as order_date reads it.
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && isRfc3339DateTime(`${value}T00:00:00Z`)) return `${value}T00:00:00Z`;
   if (!isRfc3339DateTime(value)) {
     throw new UsageError(
-      `invalid --updated-since ${JSON.stringify(value)}: must be an RFC 3339 time with an offset`,
-      'for example 2026-01-31T00:00:00Z',
+      `invalid --updated-since ${JSON.stringify(value)}: must be a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time with an offset`,
+      'for example 2026-01-31 or 2026-01-31T00:00:00Z',
     );
   }
   return value;

@@ -6,14 +6,23 @@ import { resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 /** The profile `svc sandbox start --seed` writes. */
 export const SANDBOX_PROFILE = 'sandbox';
 
-/** --base-url > SVC_BASE_URL > the `sandbox` profile's base_url. */
+/**
+ * --sandbox: the embedded sandbox (started for this run, on its persistent data); else
+ * --base-url > SVC_BASE_URL > the profile chosen with --profile/SVC_PROFILE > the `sandbox`
+ * profile > the default profile's base_url.
+ */
 export async function sandboxBaseUrl(ctx: Context): Promise<string> {
+  if (ctx.settings.sandbox) return (await ctx.client()).baseUrl;
   const fromFlagOrEnv = resolveBaseUrl(ctx.flags, ctx.env, undefined);
   let raw = fromFlagOrEnv.value;
-  if (raw === undefined) raw = (await ctx.store()).getProfile(SANDBOX_PROFILE)?.base_url;
+  if (raw === undefined) {
+    const store = await ctx.store();
+    const chosen = ctx.settings.profileSource === 'default' ? undefined : store.getProfile(ctx.settings.profile)?.base_url;
+    raw = chosen ?? store.getProfile(SANDBOX_PROFILE)?.base_url ?? store.getProfile(ctx.settings.profile)?.base_url;
+  }
   if (raw === undefined) {
     throw new UsageError(
-      'no sandbox address: give --base-url, set SVC_BASE_URL, or start one with `svc sandbox start --seed` (it saves the `sandbox` profile)',
+      'no sandbox address: give --base-url, set SVC_BASE_URL, use --sandbox for the embedded one, or start one with `svc sandbox start --seed` (it saves the `sandbox` profile)',
     );
   }
   return validateBaseUrl(raw, ctx.settings.insecure);

@@ -19,9 +19,12 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--type <type>', 'welcome_sms, flow_trigger, flow_run or revenue_attribution')
     .option('--after <seq>', 'only side effects after this sequence number')
     .option('--business-id <id>', 'only this business')
+    .option('--contact <id>', "only this contact's side effects")
+    .option('--limit <n>', 'only the N most recent (still printed oldest first)')
     .action(action(() => import('./outbox.js')));
   sandbox
     .command('reset')
-    .description('empty all data and faults of a running sandbox')
+    .description('empty all data and faults of a running sandbox (asks first on a terminal)')
+    .option('-y, --yes', 'do not ask (never asked without a terminal)')
     .action(action(() => import('./reset.js')));
 }

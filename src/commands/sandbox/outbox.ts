@@ -10,6 +10,8 @@ export interface OutboxOptions {
   type?: string;
   after?: string;
   businessId?: string;
+  limit?: string;
+  contact?: string;
 }
 
 export interface SideEffect {
@@ -47,12 +49,21 @@ export async function run(_args: string[], opts: OutboxOptions, ctx: Context): P
     params.set('after', opts.after);
   }
   if (opts.businessId !== undefined) params.set('business_id', opts.businessId);
+  if (opts.limit !== undefined && !/^[1-9]\d{0,8}$/.test(opts.limit))
+    throw new UsageError(`--limit must be a whole number of 1 or more, got ${JSON.stringify(opts.limit)}`);
   const baseUrl = await sandboxBaseUrl(ctx);
   const qs = params.toString();
   const answer = (await adminCall(ctx, baseUrl, 'GET', `/outbox${qs ? `?${qs}` : ''}`)) as { data: SideEffect[] };
+  const shown = lastOf(answer.data, opts);
   const writer = ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
-  writer.writePage(answer.data);
+  writer.writePage(shown);
   writer.end();
-  if (answer.data.length === 0 && !ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('no side effects recorded');
+  if (shown.length === 0 && !ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('no side effects recorded');
   return 0;
+}
+
+/** --contact keeps one contact's side effects; --limit N the N most recent, still oldest first. */
+function lastOf(effects: SideEffect[], opts: OutboxOptions): SideEffect[] {
+  const mine = opts.contact === undefined ? effects : effects.filter((e) => e.contact_id === opts.contact);
+  return opts.limit === undefined ? mine : mine.slice(-Number(opts.limit));
 }

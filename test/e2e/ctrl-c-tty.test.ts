@@ -1,0 +1,83 @@
+/**
+ * Ctrl-C typed at the keyboard of a real pseudo-terminal (tmux `send-keys C-c`, not `kill`): the
+ * bulk commands save their progress, print the summary and how to go on, and exit 130; a prompt
+ * ends at once with exit 130 and no error text. Skipped without tmux or a build.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { root } from '../helpers/spawn-cli.js';
+import { exitOf, hasTmux, killSession, startSvc, tmux, waitFor } from '../helpers/tmux.js';
+
+const built = existsSync(join(root, 'dist', 'main.js'));
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+let env: Record<string, string>;
+beforeAll(async () => {
+  sb = await withSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(async () => {
+  await sb.admin.reset();
+  cfg = tempConfigDir();
+  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes(), CI: '', NO_COLOR: '1' };
+  await sb.admin.setFaults({ latency_ms: 40 });
+});
+afterEach(async () => {
+  await sb.admin.setFaults({});
+  cfg.cleanup();
+});
+
+describe.skipIf(!built || !hasTmux)('Ctrl-C from the keyboard', () => {
+  it('orders import: saves progress, prints the resume command, exit 130', async () => {
+    const file = join(cfg.dir, 'orders.csv');
+    const lines = ['order_id,total,currency,order_date,email'];
+    for (let i = 1; i <= 2000; i++) lines.push(`C-${i},${i}.00,EUR,2024-01-01,c${i % 20}@example.com`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const session = startSvc(['orders', 'import', file, '--concurrency', '2'], env);
+    try {
+      await waitFor(session, / rows \(/);
+      tmux(['send-keys', '-t', session, 'C-c']);
+      const end = await exitOf(session, 20_000);
+      expect(end.code, end.screen).toBe(130);
+      expect(end.screen).toMatch(/progress saved in/);
+      expect(end.screen).toMatch(/--resume/);
+    } finally {
+      killSession(session);
+    }
+  }, 40_000);
+
+  it('events send --file: stops, says how to send the rest, exit 130', async () => {
+    const file = join(cfg.dir, 'events.ndjson');
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ event_type: 'ctrl_c', email: `e${i % 20}@example.com` }));
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const session = startSvc(['events', 'send', '--file', file, '--concurrency', '2'], env);
+    try {
+      await waitFor(session, /Sending events…/);
+      tmux(['send-keys', '-t', session, 'C-c']);
+      const end = await exitOf(session, 20_000);
+      expect(end.code, end.screen).toBe(130);
+      expect(end.screen).toMatch(/to send the rest: tail -n \+\d+/);
+    } finally {
+      killSession(session);
+    }
+  }, 40_000);
+
+  it('auth login: Ctrl-C at a prompt is exit 130 without an error', async () => {
+    const session = startSvc(['auth', 'login'], { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, CI: '', NO_COLOR: '1' });
+    try {
+      await waitFor(session, /How do you want to authenticate\?/);
+      tmux(['send-keys', '-t', session, 'C-c']);
+      const end = await exitOf(session, 10_000);
+      expect(end.code, end.screen).toBe(130);
+      expect(end.screen).not.toMatch(/error|SIGINT/i);
+    } finally {
+      killSession(session);
+    }
+  }, 20_000);
+});
