@@ -63,7 +63,10 @@ describe('decimals', () => {
       fc.property(places, digits(1, 6), digits(0, 3), fc.integer({ min: 1, max: 9 }), (n, intPart, extra, last) => {
         const frac = `${'5'.repeat(n)}${extra}${last}`;
         const r = parseDecimal(`${intPart}.${frac}`, n);
-        expect(r).toEqual({ ok: false, message: `has ${frac.length} decimals; at most ${n} allowed for this currency` });
+        expect(r).toEqual({
+          ok: false,
+          message: `has ${frac.length} decimal${frac.length === 1 ? '' : 's'}; at most ${n} allowed for this currency`,
+        });
       }),
       RUNS,
     );
