@@ -238,4 +238,25 @@ describe('known exports, mapping files and presets', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no orders preset named "nope"/);
   });
+
+  it("docs/importer.md's worked mapping file for a second system imports its example file as the docs say", async () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../docs/importer.md'), 'utf8');
+    const example = docs.slice(docs.indexOf('**A worked example for a second system.**'));
+    const [csv, json] = [...example.matchAll(/```\w*\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    const file = join(suite.tmp.dir, 'woo-orders.csv');
+    const mapFile = join(suite.tmp.dir, 'woo-orders.json');
+    writeFileSync(file, csv as string);
+    writeFileSync(mapFile, json as string);
+    const r = await runCli(['orders', 'import', file, '--map-file', mapFile, '--json'], { env: env() });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const o = await suite.sb.admin.order('4711');
+    expect([o?.order_date, o?.total, o?.currency, o?.phone, o?.line_items?.length]).toEqual([
+      '2024-06-10T10:00:00Z',
+      '59.80',
+      'EUR',
+      '+4930901820',
+      2,
+    ]);
+  });
 });
