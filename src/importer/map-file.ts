@@ -146,6 +146,15 @@ export function loadMapFile(path: string, schema: MappingSchema): MapFile {
   return parseMapFile(text, path, schema);
 }
 
+/** This tool's package folder (not a project that happens to have a presets/ folder above an install). */
+function isOurPackage(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'svc';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The shipped `presets/` folder: the nearest one above this code, which is `src/importer/` in a
  * checkout (tests) and `dist/` or `dist/chunks/` in a build or an installed package.
@@ -154,7 +163,7 @@ export function presetsRoot(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
     const candidate = join(dir, 'presets');
-    if (existsSync(join(dir, 'package.json')) && existsSync(candidate) && statSync(candidate).isDirectory()) return candidate;
+    if (isOurPackage(dir) && existsSync(candidate) && statSync(candidate).isDirectory()) return candidate;
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;

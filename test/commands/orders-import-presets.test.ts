@@ -259,4 +259,41 @@ describe('known exports, mapping files and presets', () => {
       2,
     ]);
   });
+
+  it('an interrupted preset import resumes with the same mapping only; the resume command repeats it', async () => {
+    const lines = [
+      'Name,Email,Financial Status,Accepts Marketing,Currency,Total,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem sku,Billing Phone,Billing Country',
+    ];
+    for (let i = 1; i <= 300; i++)
+      lines.push(`#${i},c${i}@example.com,paid,yes,USD,10.00,10/06/2024 10:00,1,Mug,10.00,MUG,(415) 555-0100,US`);
+    const file = join(suite.tmp.dir, 'shop.csv');
+    writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+    const journal = join(suite.tmp.dir, 'shop.journal');
+    const args = ['orders', 'import', file, '--preset', 'shopify', '--date-order', 'dmy', '--journal', journal];
+    await suite.sb.admin.setFaults({ latency_ms: 20 });
+    const controller = new AbortController();
+    const timer = setInterval(async () => {
+      if (await suite.sb.admin.order('#20')) controller.abort();
+    }, 20);
+    const first = await runCli([...args, '--concurrency', '2'], { env: env(), signal: controller.signal });
+    clearInterval(timer);
+    await suite.sb.admin.setFaults({});
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain(
+      `continue with: svc orders import ${file} --resume --preset shopify --date-order DMY --concurrency 2 --journal ${journal}`,
+    );
+    const doc = JSON.parse(readFileSync(presetFile, 'utf8'));
+    doc.columns.phone = 'Billing Phone';
+    const mapFile = join(suite.tmp.dir, 'other.json');
+    writeFileSync(mapFile, JSON.stringify(doc));
+    const other = await runCli(['orders', 'import', file, '--map-file', mapFile, '--date-order', 'DMY', '--journal', journal, '--resume'], {
+      env: env(),
+    });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/different options: mapping/);
+    const resumed = await runCli([...args, '--resume', '--json'], { env: env() });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 300, rejected: 0, failed: 0 });
+    expect((await suite.sb.admin.order('#300'))?.order_date).toBe('2024-06-10T10:00:00Z');
+  });
 });
