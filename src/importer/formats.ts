@@ -91,7 +91,8 @@ const MONEY = /^(?:([^\d\s.,-]+)\s*)?([\d][\d.,\s\u00a0\u202f']*)(?:\s*([^\d\s.,
 /**
  * A money amount with an optional currency mark before or after it (`$1,234.50`, `1.234,50 €`,
  * `EUR 12.00`, `12.00 eur`): the amount as a plain decimal, and an error when the mark does not
- * agree with `currency` (the row's). A mark that is neither a known symbol nor a code is an error.
+ * agree with `currency` (the row's). Text that is neither a known symbol nor a code is returned as
+ * it is, for the contract to reject as no decimal.
  */
 export function parseMoney(value: string, delimiter: string, currency: string | undefined): string | Error {
   const v = value.trim();
@@ -105,7 +106,8 @@ export function parseMoney(value: string, delimiter: string, currency: string | 
   if (mark === undefined) return amount;
   const code = /^[A-Za-z]{3}$/.test(mark) ? normalizeCurrency(mark) : undefined;
   const means = code ? [code] : SYMBOLS[mark];
-  if (!means) return new Error(`has an unknown currency mark ${JSON.stringify(mark)} in ${JSON.stringify(v.slice(0, 40))}`);
+  // Not a currency mark (a typo such as 49,90x): left to the contract's "must be a decimal".
+  if (!means) return normalizeDecimalText(v, delimiter);
   const rowCurrency = currency === undefined ? undefined : normalizeCurrency(currency);
   if (rowCurrency !== undefined && !means.includes(rowCurrency)) {
     const stands = means.length === 1 ? means[0] : `one of ${means.slice(0, 6).join(', ')}${means.length > 6 ? ', …' : ''}`;
