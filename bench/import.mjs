@@ -11,7 +11,8 @@
 //   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
 //                                                200), N rows (default 5,000): achieved rate and 429s
 // Options: --concurrency C (default 16), --duration S for autocannon (default 10), --rounds R
-// (default 2). N also from $N.
+// (default 2), --preset shopify (the imported files are Shopify orders exports of N orders, one to
+// three line items each, imported with --preset shopify). N also from $N.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,9 @@ const option = (name, fallback) => {
 const CONCURRENCY = option('--concurrency', 16);
 const DURATION = option('--duration', 10);
 const ROUNDS = option('--rounds', 2);
+const presetAt = argv.indexOf('--preset');
+const PRESET = presetAt < 0 ? undefined : argv.splice(presetAt, 2)[1];
+if (PRESET !== undefined && PRESET !== 'shopify') throw new Error(`--preset: only shopify is generated, got ${PRESET}`);
 const mode = argv[0]?.startsWith('--') ? argv.shift() : '--throughput';
 const numbers = argv.map(Number).filter((n) => Number.isFinite(n) && n > 0);
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
@@ -51,6 +55,85 @@ async function writeCsv(path, n, prefix) {
   }
   await new Promise((r) => out.end(r));
 }
+
+const SHOPIFY_HEADER =
+  'Name,Email,Financial Status,Paid at,Fulfillment Status,Fulfilled at,Accepts Marketing,Currency,Subtotal,Shipping,Taxes,Total,Discount Code,Discount Amount,Shipping Method,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem compare at price,Lineitem sku,Lineitem requires shipping,Lineitem taxable,Lineitem fulfillment status,Billing Name,Billing Street,Billing Address1,Billing Address2,Billing Company,Billing City,Billing Zip,Billing Province,Billing Country,Billing Phone,Shipping Name,Shipping Street,Shipping Address1,Shipping Address2,Shipping Company,Shipping City,Shipping Zip,Shipping Province,Shipping Country,Shipping Phone,Notes,Note Attributes,Cancelled at,Payment Method,Payment Reference,Refunded Amount,Vendor,Outstanding Balance,Employee,Location,Device ID,Id,Tags,Risk Level,Source,Lineitem discount,Tax 1 Name,Tax 1 Value,Tax 2 Name,Tax 2 Value,Tax 3 Name,Tax 3 Value,Tax 4 Name,Tax 4 Value,Tax 5 Name,Tax 5 Value,Phone,Receipt Number,Duties,Billing Province Name,Shipping Province Name,Payment ID,Payment Terms Name,Next Payment Due At,Payment References'.split(
+    ',',
+  );
+const col = (name) => SHOPIFY_HEADER.indexOf(name);
+
+/**
+ * Writes a Shopify orders export of N orders (one to three line items each, one row per item, the
+ * order's columns only on its first row; local phones with a billing country), streaming.
+ */
+async function writeShopifyCsv(path, n, prefix) {
+  const out = createWriteStream(path);
+  out.write(`\uFEFF${SHOPIFY_HEADER.join(',')}\r\n`);
+  const cells = new Array(SHOPIFY_HEADER.length).fill('');
+  const [NAME, EMAIL, CREATED, QTY, LNAME, LPRICE, LSKU] = [
+    'Name',
+    'Email',
+    'Created at',
+    'Lineitem quantity',
+    'Lineitem name',
+    'Lineitem price',
+    'Lineitem sku',
+  ].map(col);
+  const orderCols = [
+    'Financial Status',
+    'Accepts Marketing',
+    'Currency',
+    'Subtotal',
+    'Total',
+    'Billing Name',
+    'Billing City',
+    'Billing Country',
+    'Billing Phone',
+    'Shipping Country',
+    'Id',
+    'Risk Level',
+    'Source',
+  ].map(col);
+  for (let i = 1; i <= n; i++) {
+    const items = 1 + (i % 3);
+    const price = (i % 97) + 1;
+    cells[NAME] = `#${prefix}${i}`;
+    cells[EMAIL] = `c${i % Math.max(40, Math.floor(n / 25))}@example.com`;
+    cells[CREATED] = `2024-0${(i % 9) + 1}-1${i % 10} 10:${String(i % 60).padStart(2, '0')}:00 -0400`;
+    const orderValues = [
+      'paid',
+      i % 2 ? 'yes' : 'no',
+      'USD',
+      `${price * items}.00`,
+      `${price * items}.00`,
+      `Customer ${i}`,
+      'Springfield',
+      'US',
+      `(415) 555-${String(i % 10000).padStart(4, '0')}`,
+      'US',
+      String(5_500_000_000_000 + i),
+      'Low',
+      'web',
+    ];
+    for (let k = 0; k < items; k++) {
+      orderValues.forEach((v, j) => {
+        cells[orderCols[j]] = k === 0 ? v : '';
+      });
+      cells[QTY] = '1';
+      cells[LNAME] = `Product ${k + 1}`;
+      cells[LPRICE] = `${price}.00`;
+      cells[LSKU] = `SKU-${k + 1}`;
+      if (!out.write(`${cells.join(',')}\r\n`)) await new Promise((r) => out.once('drain', r));
+    }
+  }
+  await new Promise((r) => out.end(r));
+}
+
+/** The bench's input file: plain order rows, or a Shopify export with --preset shopify. */
+function writeInput(path, n, prefix) {
+  return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeCsv(path, n, prefix);
+}
+const presetArgs = PRESET ? ['--preset', PRESET] : [];
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */
 function startSandbox() {
@@ -96,17 +179,21 @@ async function setFaults(sb, faults) {
 function runImport(sb, file, extra = [], env = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'orders', 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...extra], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        SVC_CONFIG_DIR: join(work, 'cli-config'),
-        SVC_BASE_URL: sb.baseUrl,
-        SVC_TOKEN: sb.token,
-        ...env,
+    const child = spawn(
+      process.execPath,
+      [bin, 'orders', 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...presetArgs, ...extra],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          SVC_CONFIG_DIR: join(work, 'cli-config'),
+          SVC_BASE_URL: sb.baseUrl,
+          SVC_TOKEN: sb.token,
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let stdout = '';
     let stderr = '';
     let peakKb = 0;
@@ -180,7 +267,7 @@ async function throughput() {
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       const file = join(work, `orders-${round}.csv`);
-      await writeCsv(file, n, `IM${round}`);
+      await writeInput(file, n, `IM${round}`);
       console.log(`round ${round}/${ROUNDS}: autocannon, POST /v1/orders/placed, ${CONCURRENCY} connections, ${DURATION} s …`);
       const ac = await autocannonRate(sb);
       acRates.push(ac.rate);
@@ -212,7 +299,7 @@ async function memory() {
   try {
     for (const n of sizes) {
       const file = join(work, `orders-${n}.csv`);
-      await writeCsv(file, n, `MEM${n}`);
+      await writeInput(file, n, `MEM${n}`);
       const imp = await runImport(sb, file);
       rmSync(file, { force: true });
       peaks.push(imp.peakKb);
@@ -235,7 +322,7 @@ async function rateLimit() {
   const rps = numbers[0] ?? 200;
   const n = numbers[1] ?? 5000;
   const file = join(work, 'orders-rl.csv');
-  await writeCsv(file, n, 'RL');
+  await writeInput(file, n, 'RL');
   const sb = await startSandbox();
   try {
     await setFaults(sb, { rate_limit_rps: rps });

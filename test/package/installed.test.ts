@@ -85,10 +85,19 @@ function svc(args: string[]): { code: number | null; stdout: string; stderr: str
 
 describe('the packed package', () => {
   it('holds the built code, the sample, the licence and nothing else (no source maps, sources or tests)', () => {
-    const allowed = /^(bin\/svc\.js|dist\/(chunks\/)?[\w.-]+\.js|fixtures\/orders-sample\.csv|LICENSE|README\.md|package\.json)$/;
+    const allowed =
+      /^(bin\/svc\.js|dist\/(chunks\/)?[\w.-]+\.js|fixtures\/orders-sample\.csv|presets\/(orders|contacts)\/[\w-]+\.json|LICENSE|README\.md|package\.json)$/;
     const paths = packed.files.map((f) => f.path);
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
-    for (const p of ['bin/svc.js', 'dist/main.js', 'dist/sandbox.js', 'fixtures/orders-sample.csv', 'LICENSE']) expect(paths).toContain(p);
+    for (const p of [
+      'bin/svc.js',
+      'dist/main.js',
+      'dist/sandbox.js',
+      'fixtures/orders-sample.csv',
+      'presets/orders/shopify.json',
+      'LICENSE',
+    ])
+      expect(paths).toContain(p);
   });
 });
 

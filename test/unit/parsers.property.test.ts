@@ -11,7 +11,7 @@ import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
 import { currencyDecimals, normalizeCurrency } from '../../src/contract/currency.js';
 import { addDecimals, isE164, isRfc3339DateTime, orderDateToUtc, parseDecimal, rfc3339ToMs } from '../../src/contract/formats.js';
-import { normalizeDecimalText, normalizeOrderDate } from '../../src/importer/mapping.js';
+import { normalizeDecimalText, normalizeOrderDate } from '../../src/importer/formats.js';
 import { normalizePhone } from '../../src/util/phone.js';
 
 const RUNS = { numRuns: 300 };

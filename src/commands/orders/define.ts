@@ -29,10 +29,19 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
+    .option('--preset <name>', 'a shop export imported as exported (svc orders presets lists them), e.g. shopify')
+    .option('--map-file <file>', 'a saved mapping (JSON: columns per field, date order, delimiter, default country)')
+    .option('--date-order <MDY|DMY>', 'how numeric dates such as 03/04/2024 are read (never guessed)')
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
     .option('--integration-token-stdin', 'read the integration token from stdin')
     .option('--journal <file>', 'where progress is recorded for --resume (default: next to the report, or in the data folder)')
     .action(action(() => import('./import.js')));
+  orders
+    .command('presets')
+    .description('list the shipped mappings for shop exports (--preset NAME), or print one to adapt: presets show NAME')
+    .argument('[show]', 'show: print one preset as a mapping file')
+    .argument('[name]', 'the preset to print')
+    .action(action(() => import('./presets.js')));
 }

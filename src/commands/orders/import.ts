@@ -15,19 +15,27 @@ import {
   type JournalIdentity,
   type ResumeState,
 } from '../../bulk/journal.js';
-import type { Summary } from '../../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../../bulk/paths.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { openCsv } from '../../importer/csv-source.js';
-import { type MappingOptions, parseMaps, resolveColumns } from '../../importer/mapping.js';
-import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, type ImportProgress } from '../../importer/orders.js';
+import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
+import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders } from '../../importer/orders.js';
 import { parseDelimiter } from '../../importer/sniff.js';
-import type { RecordField } from '../../io/output.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
 import { normalizeCountry } from '../../util/phone.js';
+import {
+  describeMapping,
+  importLayout,
+  loadImportMapping,
+  mappingDefaultCountry,
+  mappingIdentity,
+  mappingResumeArgs,
+  warnIgnored,
+} from './import-mapping.js';
+import { printDryRun, printSummary, showProgress } from './import-output.js';
 import { resolveIntegrationToken } from './token.js';
 
 export interface ImportOptions {
@@ -42,14 +50,16 @@ export interface ImportOptions {
   integrationTokenStdin?: boolean;
   journal?: string;
   encoding?: string;
+  preset?: string;
+  mapFile?: string;
+  dateOrder?: string;
 }
-
-const NON_TTY_PROGRESS_MS = 10_000;
 
 /** The command that continues this import (request-shaping options included). */
 function resumeCommand(file: string, opts: ImportOptions): string {
   const parts = ['svc', 'orders', 'import', shellQuote(file), '--resume'];
   if (opts.initialSync) parts.push('--initial-sync');
+  parts.push(...mappingResumeArgs(opts, shellQuote));
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
   if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
   if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
@@ -83,7 +93,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       'save the data to a file and import that to be able to resume',
     );
   }
-  const delimiter = opts.delimiter === undefined ? undefined : parseDelimiter(opts.delimiter);
+  const { mapFile, dateOrder } = loadImportMapping(opts);
+  const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   const maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];
@@ -94,6 +105,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         `--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(opts.defaultCountry)}`,
       );
   }
+  defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const journalPath =
     resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders')) : undefined;
@@ -117,17 +129,15 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const input: Readable = fromStdin ? ctx.io.stdin : await openInput(file, { signal: ctx.signal, highWaterMark: 64 * 1024 });
   const name = fromStdin ? 'stdin' : file;
   const source = await openCsv(input, { delimiter, name, encoding, signal: ctx.signal, live: !resumable });
-  const layout = resolveColumns(source.header, maps, source.delimiter);
-  if (layout.ignored.length > 0)
-    ctx.log.warn(
-      `ignoring column${layout.ignored.length > 1 ? 's' : ''} ${layout.ignored.map((c) => JSON.stringify(c)).join(', ')} (not order fields)`,
-    );
-  const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, initialSync: opts.initialSync === true };
+  const layout = importLayout(name, source.header, maps, mapFile, source.delimiter);
+  warnIgnored(ctx, layout, mapFile);
+  const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
   let report: ReportWriter<string> | undefined;
   if (opts.dryRun) {
     report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+    ctx.out.info(describeMapping(layout, mapFile, dateOrder));
     const result = await dryRunOrders(source, layout, mapping, report);
     report?.close();
     printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report);
@@ -151,6 +161,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         default_country: defaultCountry ?? null,
         delimiter: source.delimiter,
         ...(encoding !== undefined ? { encoding } : {}),
+        ...mappingIdentity(mapFile, dateOrder),
       },
     };
     if (opts.resume) {
@@ -276,128 +287,6 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     );
   }
   return EXIT.ok;
-}
-
-function summaryDoc(s: Summary): Record<string, number> {
-  const doc: Record<string, number> = {
-    rows: s.rows,
-    created: s.created,
-    updated: s.updated,
-    unconfirmed: s.unconfirmed,
-    rejected: s.rejected,
-    failed: s.failed,
-    resumed: s.resumed,
-  };
-  if (s.lines !== undefined) doc.lines = s.lines;
-  return doc;
-}
-
-function printSummary(ctx: Context, s: Summary, reportPath: string | undefined, interrupted: boolean): void {
-  const doc = summaryDoc(s);
-  if (ctx.settings.json) {
-    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
-    return;
-  }
-  if (ctx.policy.humanStdout) {
-    const c = ctx.colors;
-    const fields: RecordField[] = [
-      ['rows', s.rows],
-      ['created', s.created, c.green],
-      ['updated', String(s.updated)],
-      ['unconfirmed', s.unconfirmed, s.unconfirmed > 0 ? c.yellow : String],
-      ['rejected', s.rejected, s.rejected > 0 ? c.red : String],
-      ['failed', s.failed, s.failed > 0 ? c.red : String],
-      ['resumed', s.resumed],
-    ];
-    if (s.lines !== undefined) fields.splice(1, 0, ['lines', s.lines]);
-    ctx.out.record(fields);
-  } else {
-    ctx.out.stdout(
-      `${Object.entries(doc)
-        .map(([k, v]) => `${k}\t${v}`)
-        .join('\n')}\n`,
-    );
-  }
-  if (s.unconfirmed > 0) {
-    ctx.out.info(
-      `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,
-    );
-  }
-  if (reportPath) ctx.out.info(`report written to ${reportPath}`);
-}
-
-function printDryRun(
-  ctx: Context,
-  s: Summary & { valid: number },
-  duplicates: Array<{ order_id: string; lines: number[] }>,
-  rejected: Array<{ line: number; id: string; message?: string }>,
-  reportPath: string | undefined,
-): void {
-  if (ctx.settings.json) {
-    ctx.out.json({
-      dry_run: true,
-      rows: s.rows,
-      ...(s.lines !== undefined ? { lines: s.lines } : {}),
-      valid: s.valid,
-      rejected: s.rejected,
-      rejected_rows: rejected.map((r) => ({ line: r.line, order_id: r.id, message: r.message })),
-      duplicates,
-    });
-    return;
-  }
-  const out: string[] = [];
-  out.push(
-    `dry run: ${s.rows} order(s)${s.lines !== undefined ? ` on ${s.lines} lines` : ''}, ${s.valid} valid, ${s.rejected} rejected; nothing was sent`,
-  );
-  for (const r of rejected.slice(0, 50)) out.push(`  line ${r.line}${r.id ? ` (${r.id})` : ''}: ${r.message}`);
-  if (rejected.length > 50)
-    out.push(`  … ${rejected.length - 50} more${reportPath ? ` in ${reportPath}` : ' (use --report FILE to see all)'}`);
-  if (duplicates.length > 0) {
-    out.push(`${duplicates.length} order_id(s) appear on several lines (the first line creates the order, later ones update it):`);
-    for (const d of duplicates.slice(0, 50)) out.push(`  ${d.order_id}: lines ${d.lines.join(', ')}`);
-    if (duplicates.length > 50) out.push(`  … ${duplicates.length - 50} more`);
-  }
-  ctx.out.text(`${out.join('\n')}\n`);
-}
-
-function formatRate(n: number): string {
-  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
-}
-
-/**
- * Progress on stderr: a spinner redrawn every 200 ms on a TTY; otherwise one line every 10 s at
- * most (CI logs); nothing with --json or --quiet. Returns the function that stops it.
- */
-async function showProgress(ctx: Context, p: ImportProgress, totalBytes: number | undefined): Promise<() => void> {
-  if (ctx.settings.json || ctx.settings.quiet) return () => {};
-  const started = ctx.now();
-  const text = () => {
-    const s = p.summary;
-    const elapsed = Math.max(0.001, (ctx.now() - started) / 1000);
-    const rate = (s.rows - s.resumed) / elapsed;
-    let eta = '';
-    if (totalBytes && totalBytes > 0) {
-      const frac = Math.min(1, p.bytesRead() / totalBytes);
-      if (frac > 0.01) {
-        const left = Math.max(0, (elapsed / frac) * (1 - frac));
-        eta = `, ${Math.round(frac * 100)}%, ETA ${left >= 90 ? `${Math.round(left / 60)} min` : `${Math.round(left)} s`}`;
-      }
-    }
-    const throttled = p.rateLimited > 0 ? `, ${p.rateLimited} rate-limited retries` : '';
-    return `${s.rows} rows (${formatRate(rate)}/s${eta}): ${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed${throttled}`;
-  };
-  if (ctx.policy.canAnimate) {
-    const spinner = await ctx.spinner('importing…');
-    const timer = setInterval(() => spinner.update(text()), 200);
-    timer.unref();
-    return () => {
-      clearInterval(timer);
-      spinner.stop();
-    };
-  }
-  const timer = setInterval(() => ctx.out.info(`progress: ${text()}`), NON_TTY_PROGRESS_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 function openReportOf(path: string | undefined): ReportWriter<string> | undefined {

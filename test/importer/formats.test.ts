@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeOrderDate, parseBoolean, parseMoney } from '../../src/importer/formats.js';
+
+describe('cell formats of real exports', () => {
+  it('date-times: a space before the offset, no colon in it, fractional seconds, Z; the offset kept as written', () => {
+    expect(normalizeOrderDate('2024-06-10 10:00:00 -0400')).toBe('2024-06-10T10:00:00-04:00');
+    expect(normalizeOrderDate('2024-06-10 10:00:00 -04:00')).toBe('2024-06-10T10:00:00-04:00');
+    expect(normalizeOrderDate('2024-06-10T10:00:00.123456+0530')).toBe('2024-06-10T10:00:00.123456+05:30');
+    expect(normalizeOrderDate('2024-06-10 10:00:00.5 +02:00')).toBe('2024-06-10T10:00:00.5+02:00');
+    expect(normalizeOrderDate('2024-06-10 10:00:00 Z')).toBe('2024-06-10T10:00:00Z');
+    expect(normalizeOrderDate('2024-06-10 10:00:00 UTC')).toBe('2024-06-10T10:00:00Z');
+    expect(normalizeOrderDate('2024-06-10T10:00:00.250Z')).toBe('2024-06-10T10:00:00.250Z');
+    expect(normalizeOrderDate('2024-06-10 10:00 +0200')).toBe('2024-06-10T10:00:00+02:00');
+    expect(normalizeOrderDate('2024-06-10 10:00:00 -2500')).toBeInstanceOf(Error);
+    expect(normalizeOrderDate('2024-06-31 10:00:00 -0400')).toBeInstanceOf(Error);
+  });
+
+  it('day/month dates only with a date order, never guessed', () => {
+    const ambiguous = normalizeOrderDate('03/04/2024');
+    expect(ambiguous).toBeInstanceOf(Error);
+    expect((ambiguous as Error).message).toMatch(/ambiguous .*--date-order MDY or DMY/);
+    expect(normalizeOrderDate('13/04/2024')).toBeInstanceOf(Error);
+    expect(normalizeOrderDate('03/04/2024', 'MDY')).toBe('2024-03-04');
+    expect(normalizeOrderDate('03/04/2024', 'DMY')).toBe('2024-04-03');
+    expect(normalizeOrderDate('3/4/2024 14:30', 'MDY')).toBe('2024-03-04T14:30:00Z');
+    expect(normalizeOrderDate('3.4.2024 14:30:15 +0200', 'DMY')).toBe('2024-04-03T14:30:15+02:00');
+    expect((normalizeOrderDate('13/04/2024', 'MDY') as Error).message).toMatch(/not a calendar date \(read as MDY\)/);
+    expect(normalizeOrderDate('13/04/2024', 'DMY')).toBe('2024-04-13');
+    expect(normalizeOrderDate('3/4/24', 'MDY')).toBeInstanceOf(Error);
+  });
+
+  it('booleans TRUE/FALSE and yes/no in any case; empty is absent', () => {
+    expect(['TRUE', 'True', 'yes', 'YES', 'Yes'].map(parseBoolean)).toEqual([true, true, true, true, true]);
+    expect(['FALSE', 'false', 'no', 'NO', 'No'].map(parseBoolean)).toEqual([false, false, false, false, false]);
+    expect(parseBoolean('  ')).toBeUndefined();
+  });
+
+  it('money with a currency symbol or code beside it, when it agrees with the row currency', () => {
+    expect(parseMoney('$1,234.50', ',', 'USD')).toBe('1234.50');
+    expect(parseMoney('$1,234.50', ',', 'cad')).toBe('1234.50');
+    expect(parseMoney('1.234,50 €', ',', 'EUR')).toBe('1234.50');
+    expect(parseMoney('1 234,50 €', ';', 'EUR')).toBe('1234.50');
+    expect(parseMoney('EUR 12.00', ',', 'EUR')).toBe('12.00');
+    expect(parseMoney('12.00 eur', ',', 'EUR')).toBe('12.00');
+    expect(parseMoney('£9.99', ',', 'GBP')).toBe('9.99');
+    expect(parseMoney('US$ 5', ',', 'USD')).toBe('5');
+    expect(parseMoney('49.90', ',', undefined)).toBe('49.90');
+    expect((parseMoney('$1,234.50', ',', 'EUR') as Error).message).toBe(
+      '"$1,234.50" is in one of USD, CAD, AUD, NZD, SGD, HKD, …, but the row\'s currency is EUR',
+    );
+    expect((parseMoney('EUR 12.00', ',', 'USD') as Error).message).toBe('"EUR 12.00" is in EUR, but the row\'s currency is USD');
+    expect(parseMoney('12.00 ZZZ', ',', 'USD')).toBe('12.00ZZZ');
+    expect(parseMoney('49,90x', ';', 'EUR')).toBe('49,90x');
+  });
+});
