@@ -7,16 +7,18 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
 import type { FieldError } from '../contract/errors.js';
-import { isDateOnly, isRfc3339DateTime } from '../contract/formats.js';
 import { ORDER_FIELDS, ORDER_REQUIRED_FIELDS, type ValidOrder, validateOrderInput } from '../contract/orders.js';
 import type { LineItem } from '../contract/types.js';
-import { normalizePhone } from '../util/phone.js';
+import { normalizeCountry, normalizePhone } from '../util/phone.js';
+import { type DateOrder, normalizeOrderDate, parseBoolean, parseMoney } from './formats.js';
 
 /** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
 export const CSV_ORDER_FIELDS = ORDER_FIELDS.filter((f): f is Exclude<(typeof ORDER_FIELDS)[number], 'line_items'> => f !== 'line_items');
 export const CSV_LINE_ITEM_FIELDS = ['line_item_sku', 'line_item_name', 'line_item_quantity', 'line_item_price'] as const;
 type CsvField = (typeof CSV_ORDER_FIELDS)[number] | (typeof CSV_LINE_ITEM_FIELDS)[number];
 const ALL_FIELDS: readonly string[] = [...CSV_ORDER_FIELDS, ...CSV_LINE_ITEM_FIELDS];
+/** What an orders mapping file or preset is checked against (importer/map-file.ts). */
+export const ORDER_MAPPING_SCHEMA = { kind: 'orders', fields: ALL_FIELDS } as const;
 const REQUIRED_COLUMNS = ORDER_REQUIRED_FIELDS;
 
 export interface ColumnLayout {
@@ -24,8 +26,21 @@ export interface ColumnLayout {
   index: Partial<Record<CsvField, number>>;
   /** The file has line item columns: consecutive rows of one order_id form one order. */
   hasLineItems: boolean;
-  /** Header names that map to no field (ignored; the command warns once). */
+  /** Field → further columns read, in order, when the first one's cell is empty (a mapping's fallbacks). */
+  fallbacks: Partial<Record<CsvField, number[]>>;
+  /** Columns holding the row's ISO country code, for local phone numbers. */
+  countryIndexes: number[];
+  /** Header names that map to no field (ignored; the command warns once unless the mapping expects them). */
   ignored: string[];
+  /** Each mapped field and the column(s) it reads, in field order (for --dry-run). */
+  sources: Array<{ field: string; columns: string[] }>;
+}
+
+/** The columns a field may be read from, first choice first, and where that choice was made. */
+export interface ColumnChoice {
+  columns: string[];
+  /** `--map` (a missing column is an error) or a mapping file / preset (absent choices are skipped). */
+  from: string;
 }
 
 function normalizeName(name: string): string {
@@ -53,25 +68,44 @@ export function parseMaps(maps: readonly string[]): Map<string, string> {
   return out;
 }
 
+function findColumn(header: readonly string[], column: string): number {
+  const i = header.indexOf(column);
+  if (i !== -1) return i;
+  const lower = column.toLowerCase();
+  return header.findIndex((h) => h.toLowerCase() === lower);
+}
+
 /**
- * Finds each field's column: a --map column by its exact name (then case-insensitively), else the
- * column named like the field (case, spaces and dashes ignored). Missing required columns are a
- * usage error naming the header and the delimiter (the usual cause of a one-column header).
+ * Finds each field's column: a mapped column (a plain string is a `--map` column) by its exact name (then case-insensitively; a
+ * mapping file's later choices are fallbacks), else the column named like the field (case, spaces
+ * and dashes ignored). Missing required columns are a usage error naming the header and the
+ * delimiter (the usual cause of a one-column header).
  */
-export function resolveColumns(header: readonly string[], maps: Map<string, string>, delimiter: string): ColumnLayout {
+export function resolveColumns(
+  header: readonly string[],
+  choices: ReadonlyMap<string, string | ColumnChoice>,
+  delimiter: string,
+  countryColumns: readonly string[] = [],
+): ColumnLayout {
   const index: ColumnLayout['index'] = {};
+  const fallbacks: ColumnLayout['fallbacks'] = {};
   const used = new Set<number>();
-  for (const [field, column] of maps) {
-    let i = header.indexOf(column);
-    if (i === -1) i = header.findIndex((h) => h.toLowerCase() === column.toLowerCase());
-    if (i === -1) {
+  for (const [field, given] of choices) {
+    const choice = typeof given === 'string' ? { columns: [given], from: '--map' } : given;
+    const found = choice.columns.map((c) => findColumn(header, c)).filter((i) => i !== -1);
+    if (found.length === 0) {
+      const what =
+        choice.columns.length > 1
+          ? `any of the columns ${choice.columns.map((c) => JSON.stringify(c)).join(', ')}`
+          : `a column ${JSON.stringify(choice.columns[0])}`;
       throw new InputError(
-        `--map ${field}=${column}: the file has no column ${JSON.stringify(column)}`,
+        `${choice.from === '--map' ? `--map ${field}=${choice.columns[0]}` : `${choice.from}: ${field}`}: the file has no ${what.replace(/^a column/, 'column')}`,
         `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
       );
     }
-    index[field as CsvField] = i;
-    used.add(i);
+    index[field as CsvField] = found[0];
+    if (found.length > 1) fallbacks[field as CsvField] = found.slice(1);
+    for (const i of found) used.add(i);
   }
   header.forEach((h, i) => {
     const name = normalizeName(h);
@@ -80,6 +114,8 @@ export function resolveColumns(header: readonly string[], maps: Map<string, stri
       used.add(i);
     }
   });
+  const countryIndexes = countryColumns.map((c) => findColumn(header, c)).filter((i) => i !== -1);
+  for (const i of countryIndexes) used.add(i);
   const missing = REQUIRED_COLUMNS.filter((f) => index[f] === undefined);
   if (index.email === undefined && index.phone === undefined) missing.push('email or phone' as never);
   if (missing.length > 0) {
@@ -97,60 +133,47 @@ export function resolveColumns(header: readonly string[], maps: Map<string, stri
   }
   const hasLineItems = index.line_item_name !== undefined || index.line_item_price !== undefined || index.line_item_quantity !== undefined;
   const ignored = header.filter((_, i) => !used.has(i));
-  return { index, hasLineItems, ignored };
-}
-
-const TRUE_WORDS = new Set(['true', 'yes', '1', 'y']);
-const FALSE_WORDS = new Set(['false', 'no', '0', 'n']);
-
-/** true/false/yes/no/1/0 (any case); undefined for an empty cell. */
-export function parseBoolean(value: string): boolean | undefined | Error {
-  const v = value.trim().toLowerCase();
-  if (v === '') return undefined;
-  if (TRUE_WORDS.has(v)) return true;
-  if (FALSE_WORDS.has(v)) return false;
-  return new Error(`must be true/false, yes/no or 1/0, got ${JSON.stringify(value.slice(0, 40))}`);
-}
-
-/**
- * A total as written in a spreadsheet: "49.90", " 49.90 ", "49,90" (decimal comma, when the file
- * is not comma-separated and there is no dot), "1,234.50" / "1 234,50" thousands separators.
- * Returns a plain decimal string; exactness is kept by never going through a float.
- */
-export function normalizeDecimalText(value: string, delimiter: string): string {
-  let v = value.trim().replace(/[\u00a0\u202f ]/g, '');
-  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(v)) v = v.replace(/,/g, '');
-  else if (/^\d{1,3}(\.\d{3})+,\d+$/.test(v)) v = v.replace(/\./g, '').replace(',', '.');
-  else if (delimiter !== ',' && /^\d+,\d+$/.test(v)) v = v.replace(',', '.');
-  return v;
-}
-
-const NAIVE_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2})(:\d{2}(\.\d{1,9})?)?$/;
-const OFFSET_NO_COLON = /^(.*[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)([+-]\d{2})(\d{2})$/;
-
-/**
- * An order date to RFC 3339: a date alone stays `YYYY-MM-DD` (the service takes it as midnight
- * UTC); a date-time without offset is taken as UTC; `+0200` becomes `+02:00`; a space between
- * date and time becomes `T`. Day-first or month-first dates (03/04/2024) are ambiguous: refused.
- */
-export function normalizeOrderDate(value: string): string | Error {
-  let v = value.trim();
-  if (isDateOnly(v)) return v;
-  const noColon = OFFSET_NO_COLON.exec(v);
-  if (noColon) v = `${noColon[1]}${noColon[4]}:${noColon[5]}`;
-  const naive = NAIVE_DATE_TIME.exec(v);
-  if (naive) v = `${naive[1]}T${naive[2]}${naive[3] ?? ':00'}Z`;
-  v = v.replace(/^(\d{4}-\d{2}-\d{2}) /, '$1T');
-  if (isRfc3339DateTime(v)) return v;
-  return new Error(
-    `must be a date YYYY-MM-DD or an RFC 3339 date-time such as 2024-03-01T14:30:00+01:00, got ${JSON.stringify(value.slice(0, 40))}`,
-  );
+  const sources: ColumnLayout['sources'] = [];
+  for (const field of ALL_FIELDS) {
+    const i = index[field as CsvField];
+    if (i === undefined) continue;
+    const more = fallbacks[field as CsvField] ?? [];
+    sources.push({ field, columns: [i, ...more].map((j) => header[j] as string) });
+  }
+  if (countryIndexes.length > 0) sources.push({ field: '(phone country)', columns: countryIndexes.map((j) => header[j] as string) });
+  return { index, fallbacks, countryIndexes, hasLineItems, ignored, sources };
 }
 
 export interface MappingOptions {
   delimiter: string;
   defaultCountry?: CountryCode;
+  /** How numeric day/month dates are read; without it they are refused. */
+  dateOrder?: DateOrder;
   initialSync: boolean;
+}
+
+/** The row's cell for a field: its first non-empty mapped column, or undefined. */
+function cellOf(cells: readonly string[], layout: ColumnLayout, f: CsvField): string | undefined {
+  const i = layout.index[f];
+  if (i === undefined) return undefined;
+  const v = cells[i];
+  if (v !== undefined && v.trim() !== '') return v;
+  const more = layout.fallbacks[f];
+  if (more === undefined) return undefined;
+  for (const j of more) {
+    const w = cells[j];
+    if (w !== undefined && w.trim() !== '') return w;
+  }
+  return undefined;
+}
+
+/** The country of a local phone number: the row's first country column with a known code, else the default. */
+function phoneCountry(cells: readonly string[], layout: ColumnLayout, fallback: CountryCode | undefined): CountryCode | undefined {
+  for (const j of layout.countryIndexes) {
+    const cc = normalizeCountry(cells[j]);
+    if (cc) return cc;
+  }
+  return fallback;
 }
 
 /** The order-level fields of a row, before validation; errors name the field. */
@@ -161,21 +184,20 @@ export function readOrderFields(
 ): { body: Record<string, unknown>; errors: FieldError[] } {
   const body: Record<string, unknown> = {};
   const errors: FieldError[] = [];
-  const cell = (f: CsvField) => {
-    const i = layout.index[f];
-    if (i === undefined) return undefined;
-    const v = cells[i];
-    return v === undefined || v.trim() === '' ? undefined : v;
-  };
+  const cell = (f: CsvField) => cellOf(cells, layout, f);
   const orderId = cell('order_id');
   if (orderId !== undefined) body.order_id = orderId.trim();
-  const total = cell('total');
-  if (total !== undefined) body.total = normalizeDecimalText(total, opts.delimiter);
   const currency = cell('currency');
   if (currency !== undefined) body.currency = currency.trim();
+  const total = cell('total');
+  if (total !== undefined) {
+    const t = parseMoney(total, opts.delimiter, currency);
+    if (t instanceof Error) errors.push({ field: 'total', message: t.message });
+    else body.total = t;
+  }
   const date = cell('order_date');
   if (date !== undefined) {
-    const d = normalizeOrderDate(date);
+    const d = normalizeOrderDate(date, opts.dateOrder);
     if (d instanceof Error) errors.push({ field: 'order_date', message: d.message });
     else body.order_date = d;
   }
@@ -183,7 +205,8 @@ export function readOrderFields(
   if (email !== undefined) body.email = email.trim();
   const phone = cell('phone');
   if (phone !== undefined) {
-    const p = normalizePhone(phone, opts.defaultCountry);
+    const local = layout.countryIndexes.length > 0 && !/^\s*(\+|00)/.test(phone);
+    const p = normalizePhone(phone, local ? phoneCountry(cells, layout, opts.defaultCountry) : opts.defaultCountry);
     if (p.ok) body.phone = p.e164;
     else errors.push({ field: 'phone', message: p.message });
   }
@@ -198,13 +221,20 @@ export function readOrderFields(
   return { body, errors };
 }
 
-/** The line item on a row, or undefined when its line item cells are all empty. */
-export function readLineItem(cells: readonly string[], layout: ColumnLayout, delimiter: string): Record<string, unknown> | undefined {
-  const get = (f: (typeof CSV_LINE_ITEM_FIELDS)[number]) => {
-    const i = layout.index[f];
-    const v = i === undefined ? undefined : cells[i];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  };
+/**
+ * The line item on a row, or undefined when its line item cells are all empty. Its price may carry
+ * a currency mark that must agree with the order's `currency`; a mismatch goes to `errors` as
+ * `line_items[itemIndex].price`.
+ */
+export function readLineItem(
+  cells: readonly string[],
+  layout: ColumnLayout,
+  delimiter: string,
+  currency?: unknown,
+  errors?: FieldError[],
+  itemIndex = 0,
+): Record<string, unknown> | undefined {
+  const get = (f: (typeof CSV_LINE_ITEM_FIELDS)[number]) => cellOf(cells, layout, f)?.trim();
   const sku = get('line_item_sku');
   const name = get('line_item_name');
   const quantity = get('line_item_quantity');
@@ -214,7 +244,11 @@ export function readLineItem(cells: readonly string[], layout: ColumnLayout, del
   if (sku !== undefined) item.sku = sku;
   if (name !== undefined) item.name = name;
   if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
-  if (price !== undefined) item.price = normalizeDecimalText(price, delimiter);
+  if (price !== undefined) {
+    const p = parseMoney(price, delimiter, typeof currency === 'string' ? currency : undefined);
+    if (p instanceof Error) errors?.push({ field: `line_items[${itemIndex}].price`, message: p.message });
+    else item.price = p;
+  }
   return item;
 }
 

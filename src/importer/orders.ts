@@ -74,20 +74,17 @@ export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout,
         );
         continue;
       }
-      const lineItem = readLineItem(item.cells, layout, opts.delimiter);
       if (group && id !== '' && id === group.id) {
         group.lineNumbers.push(item.line);
+        const f = group.fields;
+        const lineItem = readLineItem(item.cells, layout, opts.delimiter, f.body.currency, f.errors, group.items.length);
         if (lineItem) group.items.push(lineItem);
         continue;
       }
       if (group) out.push(finishGroup(group));
-      group = {
-        line: item.line,
-        lineNumbers: [item.line],
-        fields: readOrderFields(item.cells, layout, opts),
-        id,
-        items: lineItem ? [lineItem] : [],
-      };
+      const fields = readOrderFields(item.cells, layout, opts);
+      const lineItem = readLineItem(item.cells, layout, opts.delimiter, fields.body.currency, fields.errors, 0);
+      group = { line: item.line, lineNumbers: [item.line], fields, id, items: lineItem ? [lineItem] : [] };
     }
     if (out.length > 0) yield out;
   }

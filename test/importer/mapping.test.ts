@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildOrder,
-  normalizeDecimalText,
-  normalizeOrderDate,
-  parseBoolean,
-  parseMaps,
-  readLineItem,
-  readOrderFields,
-  resolveColumns,
-} from '../../src/importer/mapping.js';
+import { normalizeDecimalText, normalizeOrderDate, parseBoolean } from '../../src/importer/formats.js';
+import { buildOrder, parseMaps, readLineItem, readOrderFields, resolveColumns } from '../../src/importer/mapping.js';
 
 const header = ['order_id', 'total', 'currency', 'order_date', 'email', 'phone', 'accepts_email_marketing', 'accepts_sms_marketing'];
 

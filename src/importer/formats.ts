@@ -1,0 +1,167 @@
+/**
+ * How cells written by people and shop systems are read: booleans, decimals with thousands
+ * separators and currency marks, dates with the offset written in any of the usual ways, and
+ * day/month dates in the order the user names (never guessed).
+ */
+import { normalizeCurrency } from '../contract/currency.js';
+import { isDateOnly, isRfc3339DateTime } from '../contract/formats.js';
+
+/** How a numeric date such as 03/04/2024 is read: month first (US) or day first. */
+export type DateOrder = 'MDY' | 'DMY';
+
+const TRUE_WORDS = new Set(['true', 'yes', '1', 'y']);
+const FALSE_WORDS = new Set(['false', 'no', '0', 'n']);
+
+/** true/false/yes/no/1/0/y/n (any case); undefined for an empty cell. */
+export function parseBoolean(value: string): boolean | undefined | Error {
+  const v = value.trim().toLowerCase();
+  if (v === '') return undefined;
+  if (TRUE_WORDS.has(v)) return true;
+  if (FALSE_WORDS.has(v)) return false;
+  return new Error(`must be true/false, yes/no or 1/0, got ${JSON.stringify(value.slice(0, 40))}`);
+}
+
+/**
+ * A total as written in a spreadsheet: "49.90", " 49.90 ", "49,90" (decimal comma, when the file
+ * is not comma-separated and there is no dot), "1,234.50" / "1 234,50" thousands separators.
+ * Returns a plain decimal string; exactness is kept by never going through a float.
+ */
+export function normalizeDecimalText(value: string, delimiter: string): string {
+  let v = value.trim().replace(/[\u00a0\u202f ]/g, '');
+  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(v)) v = v.replace(/,/g, '');
+  else if (/^\d{1,3}(\.\d{3})+,\d+$/.test(v)) v = v.replace(/\./g, '').replace(',', '.');
+  else if (delimiter !== ',' && /^\d+,\d+$/.test(v)) v = v.replace(',', '.');
+  return v;
+}
+
+/** Currency symbols and the ISO 4217 codes each may stand for. `$` alone is any dollar (or peso). */
+const SYMBOLS: Record<string, readonly string[]> = {
+  $: [
+    'USD',
+    'CAD',
+    'AUD',
+    'NZD',
+    'SGD',
+    'HKD',
+    'MXN',
+    'TWD',
+    'BSD',
+    'BBD',
+    'BZD',
+    'BMD',
+    'BND',
+    'FJD',
+    'JMD',
+    'TTD',
+    'XCD',
+    'CLP',
+    'COP',
+    'ARS',
+  ],
+  US$: ['USD'],
+  C$: ['CAD'],
+  CA$: ['CAD'],
+  A$: ['AUD'],
+  AU$: ['AUD'],
+  NZ$: ['NZD'],
+  HK$: ['HKD'],
+  S$: ['SGD'],
+  R$: ['BRL'],
+  '€': ['EUR'],
+  '£': ['GBP'],
+  '¥': ['JPY', 'CNY'],
+  '₹': ['INR'],
+  '₩': ['KRW'],
+  '₽': ['RUB'],
+  '₺': ['TRY'],
+  '₪': ['ILS'],
+  '₫': ['VND'],
+  '₱': ['PHP'],
+  '₴': ['UAH'],
+  zł: ['PLN'],
+  kr: ['SEK', 'NOK', 'DKK', 'ISK'],
+  'kr.': ['DKK', 'ISK'],
+  Kč: ['CZK'],
+  Fr: ['CHF'],
+  'Fr.': ['CHF'],
+};
+
+const MONEY = /^(?:([^\d\s.,-]+)\s*)?([\d][\d.,\s\u00a0\u202f']*)(?:\s*([^\d\s.,-][^\d\s,-]*))?$/;
+
+/**
+ * A money amount with an optional currency mark before or after it (`$1,234.50`, `1.234,50 €`,
+ * `EUR 12.00`, `12.00 eur`): the amount as a plain decimal, and an error when the mark does not
+ * agree with `currency` (the row's). A mark that is neither a known symbol nor a code is an error.
+ */
+export function parseMoney(value: string, delimiter: string, currency: string | undefined): string | Error {
+  const v = value.trim();
+  const first = v.charCodeAt(0);
+  // The common case: a bare number.
+  if (first >= 48 && first <= 57 && /\d$/.test(v)) return normalizeDecimalText(v, delimiter);
+  const m = MONEY.exec(v);
+  if (!m || (m[1] !== undefined && m[3] !== undefined)) return normalizeDecimalText(v, delimiter);
+  const mark = (m[1] ?? m[3]) as string | undefined;
+  const amount = normalizeDecimalText((m[2] as string).replace(/'/g, ''), delimiter);
+  if (mark === undefined) return amount;
+  const code = /^[A-Za-z]{3}$/.test(mark) ? normalizeCurrency(mark) : undefined;
+  const means = code ? [code] : SYMBOLS[mark];
+  if (!means) return new Error(`has an unknown currency mark ${JSON.stringify(mark)} in ${JSON.stringify(v.slice(0, 40))}`);
+  const rowCurrency = currency === undefined ? undefined : normalizeCurrency(currency);
+  if (rowCurrency !== undefined && !means.includes(rowCurrency)) {
+    const stands = means.length === 1 ? means[0] : `one of ${means.slice(0, 6).join(', ')}${means.length > 6 ? ', …' : ''}`;
+    return new Error(`${JSON.stringify(v.slice(0, 40))} is in ${stands}, but the row's currency is ${rowCurrency}`);
+  }
+  return amount;
+}
+
+const NAIVE_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2})(:\d{2}(\.\d{1,9})?)?$/;
+/** A time followed by an offset written with a space, without a colon, or both: `10:00:00 -0400`, `10:00 +02:00`, `10:00:00 Z`. */
+const LOOSE_OFFSET = /^(.*[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(?:([+-]\d{2}):?(\d{2})|([Zz]|UTC|GMT))$/;
+/** 03/04/2024, 3.4.2024, 3-4-2024, with an optional time and offset. */
+const NUMERIC_DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(?:\s*(.*))?$/;
+
+const pad = (s: string) => s.padStart(2, '0');
+
+/** The message for an order date that is none of the accepted forms. */
+function badDate(value: string): Error {
+  return new Error(
+    `must be a date YYYY-MM-DD or an RFC 3339 date-time such as 2024-03-01T14:30:00+01:00, got ${JSON.stringify(value.slice(0, 40))}`,
+  );
+}
+
+/**
+ * An order date to RFC 3339: a date alone stays `YYYY-MM-DD` (the service takes it as midnight
+ * UTC); a date-time without offset is taken as UTC; an offset is kept as written (`-0400`,
+ * ` -04:00` become `-04:00`; never shifted to this machine's zone); a space between date and time
+ * becomes `T`. Numeric day/month dates (03/04/2024, 3/4/2024 14:30) are read only with a
+ * `dateOrder`; without one they are ambiguous and refused.
+ */
+export function normalizeOrderDate(value: string, dateOrder?: DateOrder): string | Error {
+  let v = value.trim();
+  if (isDateOnly(v)) return v;
+  const numeric = NUMERIC_DATE.exec(v);
+  if (numeric) {
+    if (!dateOrder)
+      return new Error(
+        `${JSON.stringify(value.slice(0, 40))} is ambiguous (day/month or month/day): give --date-order MDY or DMY, or write the date as YYYY-MM-DD`,
+      );
+    const [a, b, year, hh, mm, ss, frac, rest] = numeric.slice(1) as Array<string | undefined>;
+    const [month, day] = dateOrder === 'MDY' ? [a as string, b as string] : [b as string, a as string];
+    const date = `${year}-${pad(month)}-${pad(day)}`;
+    if (hh === undefined) {
+      if (rest) return badDate(value);
+      if (!isDateOnly(date)) return new Error(`${JSON.stringify(value.slice(0, 40))} is not a calendar date (read as ${dateOrder})`);
+      return date;
+    }
+    v = `${date}T${pad(hh)}:${mm}:${ss ?? '00'}${frac ?? ''}${rest ? ` ${rest}` : ''}`;
+  }
+  const loose = LOOSE_OFFSET.exec(v);
+  if (loose) v = `${loose[1]}${loose[4] !== undefined ? 'Z' : `${loose[2]}:${loose[3]}`}`;
+  const naive = NAIVE_DATE_TIME.exec(v);
+  if (naive) v = `${naive[1]}T${naive[2]}${naive[3] ?? ':00'}Z`;
+  v = v.replace(/^(\d{4}-\d{2}-\d{2}) /, '$1T');
+  // A time without seconds before an offset (2024-03-01T14:30+02:00).
+  v = v.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/i, '$1:00$2');
+  if (isRfc3339DateTime(v)) return v;
+  return badDate(value);
+}
