@@ -87,7 +87,14 @@ const MAX_PROBLEMS_KEPT = 10;
 
 /** The result of a row rejected before sending (unreadable or invalid). */
 export function rejectedRow(work: WorkItem, problem: { code: string; message: string }): RowResult<Outcome> {
-  const r: RowResult<Outcome> = { seq: work.seq, line: work.line, id: work.id, outcome: 'rejected', errorCode: problem.code, message: problem.message };
+  const r: RowResult<Outcome> = {
+    seq: work.seq,
+    line: work.line,
+    id: work.id,
+    outcome: 'rejected',
+    errorCode: problem.code,
+    message: problem.message,
+  };
   if (work.ids) r.ids = work.ids;
   return r;
 }

@@ -155,6 +155,46 @@ export async function openJournalAndReport(args: {
   return { journal, resume, report };
 }
 
+/**
+ * One count of a summary: name, value, how a terminal colours it (`good` always green, `warn`
+ * yellow and `bad` red when not 0), and where a terminal shows it when not in order.
+ */
+export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' | 'bad', terminalPosition?: number];
+
+/** Prints a summary: JSON with --json (plus `interrupted`), a record on a terminal, `name<TAB>value` lines otherwise. */
+export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean): void {
+  if (ctx.settings.json) {
+    const doc: Record<string, number | boolean> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
+    return;
+  }
+  if (ctx.policy.humanStdout) {
+    const c = ctx.colors;
+    const shown = (v: number, tone: SummaryField[2]): unknown =>
+      tone === 'good'
+        ? c.green(String(v))
+        : tone === 'warn'
+          ? v > 0
+            ? c.yellow(String(v))
+            : '0'
+          : tone === 'bad'
+            ? v > 0
+              ? c.red(String(v))
+              : '0'
+            : v;
+    const record: Array<[string, unknown]> = [];
+    for (const [k, v, tone, at] of fields) {
+      if (at === undefined) record.push([k, shown(v, tone)]);
+    }
+    for (const [k, v, tone, at] of fields) {
+      if (at !== undefined) record.splice(at, 0, [k, shown(v, tone)]);
+    }
+    ctx.out.record(record);
+  } else {
+    ctx.out.stdout(`${fields.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
+  }
+}
+
 const NON_TTY_PROGRESS_MS = 10_000;
 
 function formatRate(n: number): string {

@@ -20,6 +20,8 @@ import {
   finishImport,
   openImportCsv,
   openJournalAndReport,
+  printSummaryFields,
+  type SummaryField,
   showImportProgress,
 } from '../bulk-import.js';
 import { resolveIntegrationToken } from './token.js';
@@ -58,7 +60,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
   const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
-  const { file, fromStdin, resumable, encoding, journalPath } = input;
+  const { file, resumable, encoding, journalPath } = input;
   const delimiter = opts.delimiter === undefined ? undefined : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];
@@ -151,46 +153,19 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   });
 }
 
-function summaryDoc(s: Summary): Record<string, number> {
-  const doc: Record<string, number> = {
-    rows: s.rows,
-    created: s.created,
-    updated: s.updated,
-    unconfirmed: s.unconfirmed,
-    rejected: s.rejected,
-    failed: s.failed,
-    resumed: s.resumed,
-  };
-  if (s.lines !== undefined) doc.lines = s.lines;
-  return doc;
-}
-
 function printSummary(ctx: Context, s: Summary, reportPath: string | undefined, interrupted: boolean): void {
-  const doc = summaryDoc(s);
-  if (ctx.settings.json) {
-    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
-    return;
-  }
-  if (ctx.policy.humanStdout) {
-    const c = ctx.colors;
-    const fields: Array<[string, unknown]> = [
-      ['rows', s.rows],
-      ['created', c.green(String(s.created))],
-      ['updated', String(s.updated)],
-      ['unconfirmed', s.unconfirmed > 0 ? c.yellow(String(s.unconfirmed)) : '0'],
-      ['rejected', s.rejected > 0 ? c.red(String(s.rejected)) : '0'],
-      ['failed', s.failed > 0 ? c.red(String(s.failed)) : '0'],
-      ['resumed', s.resumed],
-    ];
-    if (s.lines !== undefined) fields.splice(1, 0, ['lines', s.lines]);
-    ctx.out.record(fields);
-  } else {
-    ctx.out.stdout(
-      `${Object.entries(doc)
-        .map(([k, v]) => `${k}\t${v}`)
-        .join('\n')}\n`,
-    );
-  }
+  const fields: SummaryField[] = [
+    ['rows', s.rows],
+    ['created', s.created, 'good'],
+    ['updated', s.updated],
+    ['unconfirmed', s.unconfirmed, 'warn'],
+    ['rejected', s.rejected, 'bad'],
+    ['failed', s.failed, 'bad'],
+    ['resumed', s.resumed],
+  ];
+  // Orders with line items: `lines` comes second on a terminal, last in JSON and TSV.
+  if (s.lines !== undefined) fields.push(['lines', s.lines, undefined, 1]);
+  printSummaryFields(ctx, fields, interrupted);
   if (s.unconfirmed > 0) {
     ctx.out.info(
       `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,
