@@ -1,4 +1,4 @@
-// npm run bench:import — `svc orders import` against a sandbox running in its own process
+// npm run bench:import — `svc orders import` (or, with --kind contacts, `svc contacts import`) against a sandbox running in its own process
 // (`svc sandbox start --memory --port 0 --seed --json`). Prints figures; asserts nothing.
 // Needs a build (node build.mjs).
 //
@@ -11,7 +11,9 @@
 //   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
 //                                                200), N rows (default 5,000): achieved rate and 429s
 // Options: --concurrency C (default 16), --duration S for autocannon (default 10), --rounds R
-// (default 2). N also from $N.
+// (default 2), --kind orders|contacts (default orders). N also from $N.
+// npm run bench:contacts-import is `--kind contacts`: `svc contacts import` of N new contacts
+// (default 100,000) against autocannon on POST /v1/contacts, the same modes.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +31,9 @@ const option = (name, fallback) => {
   argv.splice(i, 2);
   return v;
 };
+const kindAt = argv.indexOf('--kind');
+const KIND = kindAt < 0 ? 'orders' : argv.splice(kindAt, 2)[1];
+if (KIND !== 'orders' && KIND !== 'contacts') throw new Error(`--kind must be orders or contacts, got ${KIND}`);
 const CONCURRENCY = option('--concurrency', 16);
 const DURATION = option('--duration', 10);
 const ROUNDS = option('--rounds', 2);
@@ -40,14 +45,41 @@ function fmt(n) {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** Writes N order rows (about 40 contacts per 1,000 orders, four currencies), streaming. */
+const currencies = ['EUR', 'USD', 'GBP', 'CHF'];
+/** What is imported, and the request autocannon repeats for the comparison. */
+const KINDS = {
+  // About 40 contacts per 1,000 orders, four currencies.
+  orders: {
+    defaultRows: 200_000,
+    header: 'order_id,total,currency,order_date,email',
+    line: (i, prefix, n) =>
+      `${prefix}-${i},${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},${currencies[i % 4]},2024-0${(i % 9) + 1}-1${i % 10},c${i % Math.max(40, Math.floor(n / 25))}@example.com`,
+    path: '/v1/orders/placed',
+    body: (prefix, n) => ({
+      order_id: `${prefix}-${n}`,
+      total: '12.50',
+      currency: 'EUR',
+      order_date: '2024-03-01',
+      email: `c${n % 8000}@example.com`,
+    }),
+  },
+  // Every row a new contact: e-mail, name, an e-mail opt-in on half of them.
+  contacts: {
+    defaultRows: 100_000,
+    header: 'email,first_name,accepts_email_marketing',
+    line: (i, prefix) => `${prefix.toLowerCase()}-${i}@example.com,Name${i},${i % 2 ? 'yes' : 'no'}`,
+    path: '/v1/contacts',
+    body: (prefix, n) => ({ email: `${prefix.toLowerCase()}-${n}@example.com`, first_name: `Name${n}`, send_welcome_sms: false }),
+  },
+};
+const kind = KINDS[KIND];
+
+/** Writes N rows of the kind, streaming. */
 async function writeCsv(path, n, prefix) {
   const out = createWriteStream(path);
-  const currencies = ['EUR', 'USD', 'GBP', 'CHF'];
-  out.write('order_id,total,currency,order_date,email\n');
+  out.write(`${kind.header}\n`);
   for (let i = 1; i <= n; i++) {
-    const line = `${prefix}-${i},${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},${currencies[i % 4]},2024-0${(i % 9) + 1}-1${i % 10},c${i % Math.max(40, Math.floor(n / 25))}@example.com\n`;
-    if (!out.write(line)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${kind.line(i, prefix, n)}\n`)) await new Promise((r) => out.once('drain', r));
   }
   await new Promise((r) => out.end(r));
 }
@@ -92,11 +124,11 @@ async function setFaults(sb, faults) {
   if (!res.ok) throw new Error(`PUT /_sandbox/faults answered ${res.status}`);
 }
 
-/** Runs `svc orders import`; returns wall seconds, the summary, stderr and the peak RSS (VmHWM, kB). */
+/** Runs `svc <kind> import`; returns wall seconds, the summary, stderr and the peak RSS (VmHWM, kB). */
 function runImport(sb, file, extra = [], env = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'orders', 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...extra], {
+    const child = spawn(process.execPath, [bin, KIND, 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...extra], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -150,20 +182,11 @@ async function autocannonRate(sb) {
     requests: [
       {
         method: 'POST',
-        path: '/v1/orders/placed',
+        path: kind.path,
         headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
         setupRequest: (req) => {
           n++;
-          return {
-            ...req,
-            body: JSON.stringify({
-              order_id: `${prefix}-${n}`,
-              total: '12.50',
-              currency: 'EUR',
-              order_date: '2024-03-01',
-              email: `c${n % 8000}@example.com`,
-            }),
-          };
+          return { ...req, body: JSON.stringify(kind.body(prefix, n)) };
         },
       },
     ],
@@ -173,19 +196,19 @@ async function autocannonRate(sb) {
 }
 
 async function throughput() {
-  const n = numbers[0] ?? Number(process.env.N ?? 200_000);
+  const n = numbers[0] ?? Number(process.env.N ?? kind.defaultRows);
   const sb = await startSandbox();
   const acRates = [];
   const importRates = [];
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      const file = join(work, `orders-${round}.csv`);
+      const file = join(work, `${KIND}-${round}.csv`);
       await writeCsv(file, n, `IM${round}`);
-      console.log(`round ${round}/${ROUNDS}: autocannon, POST /v1/orders/placed, ${CONCURRENCY} connections, ${DURATION} s …`);
+      console.log(`round ${round}/${ROUNDS}: autocannon, POST ${kind.path}, ${CONCURRENCY} connections, ${DURATION} s …`);
       const ac = await autocannonRate(sb);
       acRates.push(ac.rate);
       console.log(`  ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx)`);
-      console.log(`round ${round}/${ROUNDS}: svc orders import, ${fmt(n)} rows, --concurrency ${CONCURRENCY} …`);
+      console.log(`round ${round}/${ROUNDS}: svc ${KIND} import, ${fmt(n)} rows, --concurrency ${CONCURRENCY} …`);
       const imp = await runImport(sb, file);
       rmSync(file, { force: true });
       const rate = n / imp.seconds;
@@ -211,7 +234,7 @@ async function memory() {
   const peaks = [];
   try {
     for (const n of sizes) {
-      const file = join(work, `orders-${n}.csv`);
+      const file = join(work, `${KIND}-${n}.csv`);
       await writeCsv(file, n, `MEM${n}`);
       const imp = await runImport(sb, file);
       rmSync(file, { force: true });
@@ -234,13 +257,13 @@ async function memory() {
 async function rateLimit() {
   const rps = numbers[0] ?? 200;
   const n = numbers[1] ?? 5000;
-  const file = join(work, 'orders-rl.csv');
+  const file = join(work, `${KIND}-rl.csv`);
   await writeCsv(file, n, 'RL');
   const sb = await startSandbox();
   try {
     await setFaults(sb, { rate_limit_rps: rps });
     const imp = await runImport(sb, file, ['--debug']);
-    const answers = imp.stderr.split('\n').filter((l) => /POST \S+\/v1\/orders\/placed → \d{3}/.test(l));
+    const answers = imp.stderr.split('\n').filter((l) => l.includes(`POST `) && l.includes(`${kind.path} → `));
     const limited = answers.filter((l) => /→ 429/.test(l)).length;
     const rate = n / imp.seconds;
     console.log(
