@@ -98,7 +98,7 @@ describe('scheduler', () => {
     }
   });
 
-  it('several keys per item (a contact\'s email and phone): no two items sharing any key run together, each key in input order', async () => {
+  it("several keys per item (a contact's email and phone): no two items sharing any key run together, each key in input order", async () => {
     // Item i holds e<i%5> and, on every other item, p<i%3>; some hold only a phone.
     const rows = Array.from({ length: 120 }, (_, i) => ({
       i,
