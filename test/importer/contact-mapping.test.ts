@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readContactRow, resolveContactColumns } from '../../src/importer/contact-mapping.js';
+import type { ColumnChoice } from '../../src/importer/mapping.js';
 
 const header = ['Email', 'Phone', 'Country', 'email_consent', 'accepts_email_marketing', 'accepts_sms_marketing', 'Notes'];
 const layout = resolveContactColumns(
   header,
-  new Map([
+  new Map<string, string | ColumnChoice>([
     ['email', 'Email'],
     ['phone', { columns: ['Phone'], from: 'test' }],
   ]),

@@ -132,7 +132,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   // Credentials and scope before the journal: a run that cannot send must not leave one behind.
   const client = await ctx.client();
   await client.ensureScope('createContact');
-  await client.ensureScope('patchContact');
+  if (ifExists === 'update') await client.ensureScope('patchContact');
 
   const { journal, resume, report } = await openJournalAndReport({
     ctx,
