@@ -1,4 +1,4 @@
-// npm run bench:import — `svc orders import` against a sandbox running in its own process
+// npm run bench:import — `svc orders import` (or, with --kind contacts, `svc contacts import`) against a sandbox running in its own process
 // (`svc sandbox start --memory --port 0 --seed --json`). Prints figures; asserts nothing.
 // Needs a build (node build.mjs).
 //
@@ -11,8 +11,10 @@
 //   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
 //                                                200), N rows (default 5,000): achieved rate and 429s
 // Options: --concurrency C (default 16), --duration S for autocannon (default 10), --rounds R
-// (default 2), --preset shopify (the imported files are Shopify orders exports of N orders, one to
-// three line items each, imported with --preset shopify). N also from $N.
+// (default 2), --kind orders|contacts (default orders), --preset shopify (orders only: the imported
+// files are Shopify orders exports of N orders, one to three line items each). N also from $N.
+// npm run bench:contacts-import is `--kind contacts`: `svc contacts import` of N new contacts
+// (default 100,000) against autocannon on POST /v1/contacts, the same modes.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,12 +32,15 @@ const option = (name, fallback) => {
   argv.splice(i, 2);
   return v;
 };
-const CONCURRENCY = option('--concurrency', 16);
-const DURATION = option('--duration', 10);
-const ROUNDS = option('--rounds', 2);
+const kindAt = argv.indexOf('--kind');
+const KIND = kindAt < 0 ? 'orders' : argv.splice(kindAt, 2)[1];
+if (KIND !== 'orders' && KIND !== 'contacts') throw new Error(`--kind must be orders or contacts, got ${KIND}`);
 const presetAt = argv.indexOf('--preset');
 const PRESET = presetAt < 0 ? undefined : argv.splice(presetAt, 2)[1];
 if (PRESET !== undefined && PRESET !== 'shopify') throw new Error(`--preset: only shopify is generated, got ${PRESET}`);
+const CONCURRENCY = option('--concurrency', 16);
+const DURATION = option('--duration', 10);
+const ROUNDS = option('--rounds', 2);
 const mode = argv[0]?.startsWith('--') ? argv.shift() : '--throughput';
 const numbers = argv.map(Number).filter((n) => Number.isFinite(n) && n > 0);
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
@@ -44,28 +49,45 @@ function fmt(n) {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** Writes N order rows (about 40 contacts per 1,000 orders, four currencies), streaming. */
+const currencies = ['EUR', 'USD', 'GBP', 'CHF'];
+/** What is imported, and the request autocannon repeats for the comparison. */
+const KINDS = {
+  // About 40 contacts per 1,000 orders, four currencies.
+  orders: {
+    defaultRows: 200_000,
+    header: 'order_id,total,currency,order_date,email',
+    line: (i, prefix, n) =>
+      `${prefix}-${i},${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},${currencies[i % 4]},2024-0${(i % 9) + 1}-1${i % 10},c${i % Math.max(40, Math.floor(n / 25))}@example.com`,
+    path: '/v1/orders/placed',
+    body: (prefix, n) => ({
+      order_id: `${prefix}-${n}`,
+      total: '12.50',
+      currency: 'EUR',
+      order_date: '2024-03-01',
+      email: `c${n % 8000}@example.com`,
+    }),
+  },
+  // Every row a new contact: e-mail, name, an e-mail opt-in on half of them.
+  contacts: {
+    defaultRows: 100_000,
+    header: 'email,first_name,accepts_email_marketing',
+    line: (i, prefix) => `${prefix.toLowerCase()}-${i}@example.com,Name${i},${i % 2 ? 'yes' : 'no'}`,
+    path: '/v1/contacts',
+    body: (prefix, n) => ({ email: `${prefix.toLowerCase()}-${n}@example.com`, first_name: `Name${n}`, send_welcome_sms: false }),
+  },
+};
+const kind = KINDS[KIND];
+
+/** Writes N rows of the kind, streaming. */
 async function writeCsv(path, n, prefix) {
   const out = createWriteStream(path);
-  const currencies = ['EUR', 'USD', 'GBP', 'CHF'];
-  out.write('order_id,total,currency,order_date,email\n');
+  out.write(`${kind.header}\n`);
   for (let i = 1; i <= n; i++) {
-    const line = `${prefix}-${i},${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},${currencies[i % 4]},2024-0${(i % 9) + 1}-1${i % 10},c${i % Math.max(40, Math.floor(n / 25))}@example.com\n`;
-    if (!out.write(line)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${kind.line(i, prefix, n)}\n`)) await new Promise((r) => out.once('drain', r));
   }
   await new Promise((r) => out.end(r));
 }
 
-const SHOPIFY_HEADER =
-  'Name,Email,Financial Status,Paid at,Fulfillment Status,Fulfilled at,Accepts Marketing,Currency,Subtotal,Shipping,Taxes,Total,Discount Code,Discount Amount,Shipping Method,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem compare at price,Lineitem sku,Lineitem requires shipping,Lineitem taxable,Lineitem fulfillment status,Billing Name,Billing Street,Billing Address1,Billing Address2,Billing Company,Billing City,Billing Zip,Billing Province,Billing Country,Billing Phone,Shipping Name,Shipping Street,Shipping Address1,Shipping Address2,Shipping Company,Shipping City,Shipping Zip,Shipping Province,Shipping Country,Shipping Phone,Notes,Note Attributes,Cancelled at,Payment Method,Payment Reference,Refunded Amount,Vendor,Outstanding Balance,Employee,Location,Device ID,Id,Tags,Risk Level,Source,Lineitem discount,Tax 1 Name,Tax 1 Value,Tax 2 Name,Tax 2 Value,Tax 3 Name,Tax 3 Value,Tax 4 Name,Tax 4 Value,Tax 5 Name,Tax 5 Value,Phone,Receipt Number,Duties,Billing Province Name,Shipping Province Name,Payment ID,Payment Terms Name,Next Payment Due At,Payment References'.split(
-    ',',
-  );
-const col = (name) => SHOPIFY_HEADER.indexOf(name);
-
-/**
- * Writes a Shopify orders export of N orders (one to three line items each, one row per item, the
- * order's columns only on its first row; local phones with a billing country), streaming.
- */
 async function writeShopifyCsv(path, n, prefix) {
   const out = createWriteStream(path);
   out.write(`\uFEFF${SHOPIFY_HEADER.join(',')}\r\n`);
@@ -134,6 +156,7 @@ function writeInput(path, n, prefix) {
   return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeCsv(path, n, prefix);
 }
 const presetArgs = PRESET ? ['--preset', PRESET] : [];
+if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset shopify generates orders exports: use it with --kind orders');
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */
 function startSandbox() {
@@ -175,13 +198,13 @@ async function setFaults(sb, faults) {
   if (!res.ok) throw new Error(`PUT /_sandbox/faults answered ${res.status}`);
 }
 
-/** Runs `svc orders import`; returns wall seconds, the summary, stderr and the peak RSS (VmHWM, kB). */
+/** Runs `svc <kind> import`; returns wall seconds, the summary, stderr and the peak RSS (VmHWM, kB). */
 function runImport(sb, file, extra = [], env = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(
       process.execPath,
-      [bin, 'orders', 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...presetArgs, ...extra],
+      [bin, KIND, 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...presetArgs, ...extra],
       {
         env: {
           PATH: process.env.PATH,
@@ -237,20 +260,11 @@ async function autocannonRate(sb) {
     requests: [
       {
         method: 'POST',
-        path: '/v1/orders/placed',
+        path: kind.path,
         headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
         setupRequest: (req) => {
           n++;
-          return {
-            ...req,
-            body: JSON.stringify({
-              order_id: `${prefix}-${n}`,
-              total: '12.50',
-              currency: 'EUR',
-              order_date: '2024-03-01',
-              email: `c${n % 8000}@example.com`,
-            }),
-          };
+          return { ...req, body: JSON.stringify(kind.body(prefix, n)) };
         },
       },
     ],
@@ -260,19 +274,19 @@ async function autocannonRate(sb) {
 }
 
 async function throughput() {
-  const n = numbers[0] ?? Number(process.env.N ?? 200_000);
+  const n = numbers[0] ?? Number(process.env.N ?? kind.defaultRows);
   const sb = await startSandbox();
   const acRates = [];
   const importRates = [];
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      const file = join(work, `orders-${round}.csv`);
+      const file = join(work, `${KIND}-${round}.csv`);
       await writeInput(file, n, `IM${round}`);
-      console.log(`round ${round}/${ROUNDS}: autocannon, POST /v1/orders/placed, ${CONCURRENCY} connections, ${DURATION} s …`);
+      console.log(`round ${round}/${ROUNDS}: autocannon, POST ${kind.path}, ${CONCURRENCY} connections, ${DURATION} s …`);
       const ac = await autocannonRate(sb);
       acRates.push(ac.rate);
       console.log(`  ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx)`);
-      console.log(`round ${round}/${ROUNDS}: svc orders import, ${fmt(n)} rows, --concurrency ${CONCURRENCY} …`);
+      console.log(`round ${round}/${ROUNDS}: svc ${KIND} import, ${fmt(n)} rows, --concurrency ${CONCURRENCY} …`);
       const imp = await runImport(sb, file);
       rmSync(file, { force: true });
       const rate = n / imp.seconds;
@@ -298,7 +312,7 @@ async function memory() {
   const peaks = [];
   try {
     for (const n of sizes) {
-      const file = join(work, `orders-${n}.csv`);
+      const file = join(work, `${KIND}-${n}.csv`);
       await writeInput(file, n, `MEM${n}`);
       const imp = await runImport(sb, file);
       rmSync(file, { force: true });
@@ -321,13 +335,13 @@ async function memory() {
 async function rateLimit() {
   const rps = numbers[0] ?? 200;
   const n = numbers[1] ?? 5000;
-  const file = join(work, 'orders-rl.csv');
+  const file = join(work, `${KIND}-rl.csv`);
   await writeInput(file, n, 'RL');
   const sb = await startSandbox();
   try {
     await setFaults(sb, { rate_limit_rps: rps });
     const imp = await runImport(sb, file, ['--debug']);
-    const answers = imp.stderr.split('\n').filter((l) => /POST \S+\/v1\/orders\/placed → \d{3}/.test(l));
+    const answers = imp.stderr.split('\n').filter((l) => l.includes(`POST `) && l.includes(`${kind.path} → `));
     const limited = answers.filter((l) => /→ 429/.test(l)).length;
     const rate = n / imp.seconds;
     console.log(

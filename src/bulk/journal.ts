@@ -5,7 +5,8 @@
  * Format (one record per line):
  *   {"svc_journal":1,"kind":…,"file":{…},"options":{…}}   the identity it was made for
  *   S <seq>                                                 every row up to seq may have been sent
- *   D [seq,line,id,outcome,status,error_code,message]      a finished row
+ *   D [seq,line,id,outcome,status,error_code,message]      a finished row (then, when the row has
+ *                                                           them, its report id cells and marks)
  * Durability: `S` marks are written and fsynced *before* the rows they cover are sent, a window of
  * 256 rows at a time (the next written ahead); `D` records are fsynced in batches (256 rows or
  * 200 ms); all writes go through the thread pool, never blocking the event loop. A killed process
@@ -263,7 +264,7 @@ export class Journal {
         if (Number.isInteger(n)) maybeSentUpTo = Math.max(maybeSentUpTo, n);
       } else if (l.startsWith('D ')) {
         try {
-          const [seq, line, id, outcome, status, errorCode, message] = JSON.parse(l.slice(2)) as [
+          const [seq, line, id, outcome, status, errorCode, message, ids, marks] = JSON.parse(l.slice(2)) as [
             number,
             number,
             string,
@@ -271,6 +272,8 @@ export class Journal {
             number | null,
             string | null,
             string | null,
+            string[] | null | undefined,
+            string[] | undefined,
           ];
           done.set(seq, {
             seq,
@@ -280,6 +283,8 @@ export class Journal {
             ...(status === null ? {} : { status }),
             ...(errorCode === null ? {} : { errorCode }),
             ...(message === null ? {} : { message }),
+            ...(Array.isArray(ids) ? { ids } : {}),
+            ...(Array.isArray(marks) ? { marks } : {}),
           });
         } catch {
           /* a torn last line: that row is sent again */
@@ -348,11 +353,15 @@ export class Journal {
     this.check();
     // The same JSON array either way; most rows carry no error code or message and skip the
     // general (slower) JSON.stringify of the whole array.
-    this.pending.push(
-      r.errorCode === undefined && r.message === undefined && /^[a-z_]+$/.test(r.outcome)
-        ? `D [${r.seq},${r.line},${JSON.stringify(r.id)},"${r.outcome}",${r.status ?? 'null'},null,null]\n`
-        : `D ${JSON.stringify([r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null])}\n`,
-    );
+    const plain = r.ids === undefined && r.marks === undefined;
+    if (plain && r.errorCode === undefined && r.message === undefined && /^[a-z_]+$/.test(r.outcome)) {
+      this.pending.push(`D [${r.seq},${r.line},${JSON.stringify(r.id)},"${r.outcome}",${r.status ?? 'null'},null,null]\n`);
+    } else {
+      const record: unknown[] = [r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null];
+      if (!plain) record.push(r.ids ?? null);
+      if (r.marks !== undefined) record.push(r.marks);
+      this.pending.push(`D ${JSON.stringify(record)}\n`);
+    }
     if (this.pending.length >= DONE_BATCH || Date.now() - this.lastFlush >= DONE_INTERVAL_MS) void this.write();
   }
 

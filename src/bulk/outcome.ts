@@ -3,8 +3,11 @@
  * the rows. The commands print it (io/); nothing here prints.
  */
 
-/** The outcomes of an upsert-like row (orders, contacts): every row ends in exactly one. */
-export const OUTCOMES = ['created', 'updated', 'unconfirmed', 'rejected', 'failed'] as const;
+/**
+ * The outcomes of an upsert-like row (orders, contacts): every row ends in exactly one. `skipped`
+ * is contacts import's (an existing contact left alone by `--if-exists skip`); orders never have it.
+ */
+export const OUTCOMES = ['created', 'updated', 'skipped', 'unconfirmed', 'rejected', 'failed'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcome of one input row (or one order made of several lines). */
@@ -15,6 +18,13 @@ export interface RowResult<O extends string = Outcome> {
   line: number;
   /** The row's key (order_id, event_id…), empty when the row has none. */
   id: string;
+  /**
+   * The cells of the report's id columns when there are several (contacts: email, phone,
+   * contact_id); absent when the report has the one column `id`.
+   */
+  ids?: string[];
+  /** Facts about the row that a command counts beside the outcomes (contacts: `sms_subscribed`). */
+  marks?: string[];
   outcome: O;
   /** HTTP status when the service answered. */
   status?: number;
@@ -23,11 +33,13 @@ export interface RowResult<O extends string = Outcome> {
   message?: string;
 }
 
-/** The contract's summary: the five outcomes add up to `rows`; `resumed` counts rows an earlier run finished. */
+/** The contract's summary: the outcomes add up to `rows`; `resumed` counts rows an earlier run finished. */
 export interface Summary {
   rows: number;
   created: number;
   updated: number;
+  /** Contacts import only (always 0 for orders, whose summary does not show it). */
+  skipped: number;
   unconfirmed: number;
   rejected: number;
   failed: number;
@@ -37,7 +49,7 @@ export interface Summary {
 }
 
 export function emptySummary(): Summary {
-  return { rows: 0, created: 0, updated: 0, unconfirmed: 0, rejected: 0, failed: 0, resumed: 0 };
+  return { rows: 0, created: 0, updated: 0, skipped: 0, unconfirmed: 0, rejected: 0, failed: 0, resumed: 0 };
 }
 
 /** Adds one finished row to the summary. */

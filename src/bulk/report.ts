@@ -1,6 +1,7 @@
 /**
  * The bulk report: one CSV line per input row, in input order (`line,<id>,outcome,status,
- * error_code,message`), whatever order the rows finish in. Cells are escaped against spreadsheet
+ * error_code,message`; or several id columns, e.g. contacts' `line,email,phone,contact_id,…`),
+ * whatever order the rows finish in. Cells are escaped against spreadsheet
  * formula injection (util/csv-cell.ts), the same way as `contacts list --format csv`; quoting is
  * csv-stringify's.
  */
@@ -10,15 +11,16 @@ import { toCsvCell } from '../util/csv-cell.js';
 import { InputError, OutputError } from './errors.js';
 import type { Outcome, RowResult } from './outcome.js';
 
-export function reportHeader(idColumn: string): string[] {
-  return ['line', idColumn, 'outcome', 'status', 'error_code', 'message'];
+/** The header: `line`, the id column(s), then the outcome columns. */
+export function reportHeader(idColumns: string | readonly string[]): string[] {
+  return ['line', ...(typeof idColumns === 'string' ? [idColumns] : idColumns), 'outcome', 'status', 'error_code', 'message'];
 }
 
-/** The cells of one report line, escaped against formula injection. */
+/** The cells of one report line, escaped against formula injection (`ids` when the report has several id columns). */
 export function reportRecord(r: RowResult<string>): string[] {
   return [
     String(r.line),
-    toCsvCell(r.id),
+    ...(r.ids === undefined ? [toCsvCell(r.id)] : r.ids.map((c) => toCsvCell(c))),
     r.outcome,
     r.status === undefined ? '' : String(r.status),
     toCsvCell(r.errorCode),
@@ -40,7 +42,7 @@ export class ReportWriter<O extends string = Outcome> {
   /** Opens the file and writes the header at once, so that a file that cannot be written fails before any row is sent. */
   constructor(
     readonly path: string,
-    idColumn: string,
+    idColumns: string | readonly string[],
     private readonly what = '--report',
   ) {
     try {
@@ -48,7 +50,7 @@ export class ReportWriter<O extends string = Outcome> {
     } catch (err) {
       throw new InputError(`cannot write ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
-    this.buffer.push(reportHeader(idColumn));
+    this.buffer.push(reportHeader(idColumns));
     try {
       this.flush();
     } catch (err) {
@@ -119,6 +121,9 @@ export class ReportWriter<O extends string = Outcome> {
   }
 }
 
-export function openReport<O extends string = Outcome>(path: string, opts: { idColumn: string; what?: string }): ReportWriter<O> {
+export function openReport<O extends string = Outcome>(
+  path: string,
+  opts: { idColumn: string | readonly string[]; what?: string },
+): ReportWriter<O> {
   return new ReportWriter<O>(path, opts.idColumn, opts.what);
 }

@@ -23,6 +23,8 @@ export interface WorkItem {
   lines: number;
   /** The row's id in the report (order_id, e-mail…), empty when it has none. */
   id: string;
+  /** The report's id cells when it has several (RowResult.ids), for a row rejected before sending. */
+  ids?: string[];
   /** Known before sending: the row cannot be sent (unreadable or invalid). */
   problem?: { code: string; message: string };
 }
@@ -50,8 +52,10 @@ export interface BulkRunOptions<W extends WorkItem> {
    * an abort, or a fatal error (bulk/classify.ts) that stops the run.
    */
   send(work: W, ctx: SendContext): Promise<RowResult<Outcome>>;
-  /** Rows with the same key are never in flight together; file order wins. */
-  keyOf?: (work: W) => string | undefined;
+  /** Rows sharing a key (one, or several: a contact's email and phone) are never in flight together; file order wins. */
+  keyOf?: (work: W) => string | readonly string[] | undefined;
+  /** Called for every finished row, resumed ones included (a command's own counts beside the outcomes). */
+  tally?: (result: RowResult<Outcome>) => void;
   concurrency: number;
   signal: AbortSignal;
   /** Count `lines` in the summary (rows that span several lines). */
@@ -83,7 +87,16 @@ const MAX_PROBLEMS_KEPT = 10;
 
 /** The result of a row rejected before sending (unreadable or invalid). */
 export function rejectedRow(work: WorkItem, problem: { code: string; message: string }): RowResult<Outcome> {
-  return { seq: work.seq, line: work.line, id: work.id, outcome: 'rejected', errorCode: problem.code, message: problem.message };
+  const r: RowResult<Outcome> = {
+    seq: work.seq,
+    line: work.line,
+    id: work.id,
+    outcome: 'rejected',
+    errorCode: problem.code,
+    message: problem.message,
+  };
+  if (work.ids) r.ids = work.ids;
+  return r;
 }
 
 /** Creates a run; `progress` can be read while `run()` works. */
@@ -106,6 +119,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   const problems: RowResult<Outcome>[] = [];
   const finish = (r: RowResult<Outcome>, work: W, fromJournal: boolean) => {
     countOutcome(summary, r.outcome);
+    opts.tally?.(r);
     if ((r.outcome === 'rejected' || r.outcome === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;

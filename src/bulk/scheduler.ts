@@ -10,8 +10,11 @@
  * - A task that reports a server-directed wait through its ctx.throttle gives its slot back for
  *   that wait (it may briefly exceed the limit when it resumes), and its coming retry is charged
  *   to the rate cap, so that retries and new starts together stay under the cap.
- * - Key affinity: two items with the same `keyOf(item)` are never in flight together; later ones
- *   wait (parked, not counted as in flight) and run in input order after the earlier one settled.
+ * - Key affinity: two items sharing a key of `keyOf(item)` (one key, or several: a contact's email
+ *   and phone) are never in flight together; later ones wait (parked, not counted as in flight)
+ *   and run in input order after the earlier ones settled. Each key has a queue of the items that
+ *   hold it, in input order; an item starts when it heads every queue it is in (no deadlock: all
+ *   queues follow the one input order).
  * - Abort (options.signal): no new item starts; the worker sees the same signal; run() resolves
  *   once the tasks in flight have settled (their errors reach onSettled) with stats.aborted true.
  * - onSettled is called in completion order and awaited (back-pressure for slow sinks); if it
@@ -34,8 +37,8 @@ export interface SchedulerOptions<T> {
   concurrency: number;
   /** Lowest concurrency limit AIMD may go down to (default 1). */
   minConcurrency?: number;
-  /** Key for affinity; undefined = no affinity for that item. */
-  keyOf?: (item: T) => string | undefined;
+  /** Key(s) for affinity; undefined (or none) = no affinity for that item. */
+  keyOf?: (item: T) => string | readonly string[] | undefined;
   signal?: AbortSignal;
   /** Most items pulled from the source but not started yet (default max(64, concurrency × 8)). */
   maxBuffered?: number;
@@ -151,8 +154,13 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     let nextInBatch = 0;
     /** Items whose key is free, in input order, ready to start. */
     const ready: T[] = [];
-    /** Key → items waiting for the task with that key in flight (presence = key busy). */
+    /** Key → the items holding it in input order: the first is started or ready, the rest wait. */
     const busy = new Map<string, T[]>();
+    const keysOf = (item: T): readonly string[] => {
+      const k = options.keyOf?.(item);
+      return k === undefined ? [] : typeof k === 'string' ? [k] : k;
+    };
+    const headsAll = (item: T) => keysOf(item).every((k) => busy.get(k)?.[0] === item);
     let buffered = 0;
     let sinkError: { error: unknown } | undefined;
     /** Tasks not finished yet (their onSettled included). */
@@ -194,14 +202,16 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
         unpark();
         inFlight--;
         settled++;
-        const key = options.keyOf?.(item);
-        if (key !== undefined) {
-          const waiting = busy.get(key);
-          const next = waiting?.shift();
-          if (next !== undefined) {
+        for (const key of keysOf(item)) {
+          const queue = busy.get(key);
+          if (!queue) continue;
+          queue.shift();
+          const next = queue[0];
+          if (next === undefined) busy.delete(key);
+          else if (headsAll(next)) {
             buffered--;
             ready.push(next);
-          } else busy.delete(key);
+          }
         }
         try {
           // Awaited only when the sink returns a promise: a microtask per row adds up.
@@ -252,19 +262,22 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
           continue;
         }
         const value = batch[nextInBatch++] as T;
-        const key = options.keyOf?.(value);
-        if (key !== undefined) {
-          const waiting = busy.get(key);
-          if (waiting) {
-            waiting.push(value);
-            buffered++;
-            continue;
+        let blocked = false;
+        for (const key of keysOf(value)) {
+          const queue = busy.get(key);
+          if (queue === undefined) busy.set(key, [value]);
+          else if (queue[queue.length - 1] !== value) {
+            queue.push(value);
+            blocked = true;
           }
-          busy.set(key, []);
+        }
+        if (blocked) {
+          buffered++;
+          continue;
         }
         item = value;
       }
-      // A released item (from `ready`) keeps its key marked busy until it settles.
+      // A released item (from `ready`) keeps its keys marked busy until it settles.
       const delay = pace.startDelay();
       if (delay > 0) {
         ready.unshift(item);

@@ -144,7 +144,7 @@ export class RequestPipeline {
       body: JSON.stringify(body),
       contentType: JSON_TYPE,
       integrationToken,
-      idempotency,
+      idempotency: opts?.repeatable ? 'idempotent' : idempotency,
       auth: true,
       throwOnError: true,
       unwrap: true,

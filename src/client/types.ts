@@ -31,6 +31,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Called before each retry wait: the importer lowers its concurrency on 429s through this. */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * The caller knows that sending this write again is harmless (a repeated contact create answers
+   * 409, a repeated PATCH writes the same values): retry it after an answer that may follow an
+   * applied write (500/502/504, a connection lost after sending), like an idempotent request.
+   * `uncertain` (on the result, or on the ApiError) still says an earlier attempt may have applied.
+   */
+  repeatable?: boolean;
 }
 
 /**

@@ -21,19 +21,30 @@ const ALL_FIELDS: readonly string[] = [...CSV_ORDER_FIELDS, ...CSV_LINE_ITEM_FIE
 export const ORDER_MAPPING_SCHEMA = { kind: 'orders', fields: ALL_FIELDS } as const;
 const REQUIRED_COLUMNS = ORDER_REQUIRED_FIELDS;
 
-export interface ColumnLayout {
+/** Which columns hold which fields of a kind (orders, contacts). */
+export interface FieldLayout<F extends string> {
   /** Field → column index. */
-  index: Partial<Record<CsvField, number>>;
-  /** The file has line item columns: consecutive rows of one order_id form one order. */
-  hasLineItems: boolean;
+  index: Partial<Record<F, number>>;
   /** Field → further columns read, in order, when the first one's cell is empty (a mapping's fallbacks). */
-  fallbacks: Partial<Record<CsvField, number[]>>;
+  fallbacks: Partial<Record<F, number[]>>;
   /** Columns holding the row's ISO country code, for local phone numbers. */
   countryIndexes: number[];
   /** Header names that map to no field (ignored; the command warns once unless the mapping expects them). */
   ignored: string[];
   /** Each mapped field and the column(s) it reads, in field order (for --dry-run). */
   sources: Array<{ field: string; columns: string[] }>;
+}
+
+export interface ColumnLayout extends FieldLayout<CsvField> {
+  /** The file has line item columns: consecutive rows of one order_id form one order. */
+  hasLineItems: boolean;
+}
+
+/** The fields of a kind, the required columns missing from a layout, and a --map example for the message. */
+export interface FieldSpec<F extends string> {
+  fields: readonly F[];
+  missing(index: Partial<Record<F, number>>): string[];
+  example: string;
 }
 
 /** The columns a field may be read from, first choice first, and where that choice was made. */
@@ -50,8 +61,8 @@ function normalizeName(name: string): string {
     .replace(/[\s-]+/g, '_');
 }
 
-/** Parses `--map field=Column` values into field → column name. */
-export function parseMaps(maps: readonly string[]): Map<string, string> {
+/** Parses `--map field=Column` values into field → column name (`fields`: the kind's; orders' by default). */
+export function parseMaps(maps: readonly string[], fields: readonly string[] = ALL_FIELDS): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of maps) {
     const eq = m.indexOf('=');
@@ -59,8 +70,8 @@ export function parseMaps(maps: readonly string[]): Map<string, string> {
     const column = eq > 0 ? m.slice(eq + 1).trim() : '';
     if (!field || !column)
       throw new InputError(`--map must look like field=Column, got ${JSON.stringify(m)}`, 'e.g. --map order_id="Order Number"');
-    if (!ALL_FIELDS.includes(field)) {
-      throw new InputError(`--map names an unknown field ${JSON.stringify(field)}`, `fields: ${ALL_FIELDS.join(', ')}`);
+    if (!fields.includes(field)) {
+      throw new InputError(`--map names an unknown field ${JSON.stringify(field)}`, `fields: ${fields.join(', ')}`);
     }
     if (out.has(field)) throw new InputError(`--map gives the field ${field} twice`);
     out.set(field, column);
@@ -112,8 +123,31 @@ export function resolveColumns(
   delimiter: string,
   countryColumns: readonly string[] = [],
 ): ColumnLayout {
-  const index: ColumnLayout['index'] = {};
-  const fallbacks: ColumnLayout['fallbacks'] = {};
+  const layout = resolveFieldColumns(header, choices, delimiter, countryColumns, {
+    fields: ALL_FIELDS as readonly CsvField[],
+    missing(index) {
+      const missing: string[] = REQUIRED_COLUMNS.filter((f) => index[f] === undefined);
+      if (index.email === undefined && index.phone === undefined) missing.push('email or phone');
+      return missing;
+    },
+    example: '--map order_id="Order Number"',
+  });
+  const { index } = layout;
+  const hasLineItems = index.line_item_name !== undefined || index.line_item_price !== undefined || index.line_item_quantity !== undefined;
+  return { ...layout, hasLineItems };
+}
+
+/** resolveColumns for any kind of row: the fields and required columns come from `spec`. */
+export function resolveFieldColumns<F extends string>(
+  header: readonly string[],
+  choices: ReadonlyMap<string, string | ColumnChoice>,
+  delimiter: string,
+  countryColumns: readonly string[],
+  spec: FieldSpec<F>,
+): FieldLayout<F> {
+  const fieldNames: readonly string[] = spec.fields;
+  const index: FieldLayout<F>['index'] = {};
+  const fallbacks: FieldLayout<F>['fallbacks'] = {};
   const used = new Set<number>();
   for (const [field, given] of choices) {
     const choice = typeof given === 'string' ? { columns: [given], from: '--map' } : given;
@@ -128,27 +162,26 @@ export function resolveColumns(
         `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
       );
     }
-    index[field as CsvField] = found[0];
-    if (found.length > 1) fallbacks[field as CsvField] = found.slice(1);
+    index[field as F] = found[0];
+    if (found.length > 1) fallbacks[field as F] = found.slice(1);
     for (const i of found) used.add(i);
   }
   const candidates = new Map<string, number[]>();
   header.forEach((h, i) => {
     const name = normalizeName(h);
-    if (ALL_FIELDS.includes(name) && index[name as CsvField] === undefined && !used.has(i)) {
+    if (fieldNames.includes(name) && index[name as F] === undefined && !used.has(i)) {
       candidates.set(name, [...(candidates.get(name) ?? []), i]);
     }
   });
   for (const [name, columns] of candidates) {
     // Two columns that both read as this field: taking the first silently could import the wrong one.
     if (columns.length > 1) throw ambiguous(header, name, columns);
-    index[name as CsvField] = columns[0] as number;
+    index[name as F] = columns[0] as number;
     used.add(columns[0] as number);
   }
   const countryIndexes = countryColumns.map((c) => findColumn(header, c, '(phone country)')).filter((i) => i !== -1);
   for (const i of countryIndexes) used.add(i);
-  const missing = REQUIRED_COLUMNS.filter((f) => index[f] === undefined);
-  if (index.email === undefined && index.phone === undefined) missing.push('email or phone' as never);
+  const missing = spec.missing(index);
   if (missing.length > 0) {
     const shown =
       header.length === 1
@@ -159,20 +192,19 @@ export function resolveColumns(
       `the CSV header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (read ${shown} with delimiter ${d})`,
       header.length === 1
         ? 'is the delimiter right? give it with --delimiter'
-        : 'name the columns after the fields, or map them: --map order_id="Order Number"',
+        : `name the columns after the fields, or map them: ${spec.example}`,
     );
   }
-  const hasLineItems = index.line_item_name !== undefined || index.line_item_price !== undefined || index.line_item_quantity !== undefined;
   const ignored = header.filter((_, i) => !used.has(i));
   const sources: ColumnLayout['sources'] = [];
-  for (const field of ALL_FIELDS) {
-    const i = index[field as CsvField];
+  for (const field of spec.fields) {
+    const i = index[field];
     if (i === undefined) continue;
-    const more = fallbacks[field as CsvField] ?? [];
+    const more = fallbacks[field] ?? [];
     sources.push({ field, columns: [i, ...more].map((j) => header[j] as string) });
   }
   if (countryIndexes.length > 0) sources.push({ field: '(phone country)', columns: countryIndexes.map((j) => header[j] as string) });
-  return { index, fallbacks, countryIndexes, hasLineItems, ignored, sources };
+  return { index, fallbacks, countryIndexes, ignored, sources };
 }
 
 export interface MappingOptions {
@@ -184,7 +216,7 @@ export interface MappingOptions {
 }
 
 /** The row's cell for a field: its first non-empty mapped column, or undefined. */
-function cellOf(cells: readonly string[], layout: ColumnLayout, f: CsvField): string | undefined {
+export function cellOf<F extends string>(cells: readonly string[], layout: FieldLayout<F>, f: F): string | undefined {
   const i = layout.index[f];
   if (i === undefined) return undefined;
   const v = cells[i];
@@ -199,7 +231,11 @@ function cellOf(cells: readonly string[], layout: ColumnLayout, f: CsvField): st
 }
 
 /** The country of a local phone number: the row's first country column with a known code, else the default. */
-function phoneCountry(cells: readonly string[], layout: ColumnLayout, fallback: CountryCode | undefined): CountryCode | undefined {
+export function phoneCountry(
+  cells: readonly string[],
+  layout: FieldLayout<string>,
+  fallback: CountryCode | undefined,
+): CountryCode | undefined {
   for (const j of layout.countryIndexes) {
     const cc = normalizeCountry(cells[j]);
     if (cc) return cc;

@@ -3,16 +3,16 @@
  * scheduler (key affinity on order_id, AIMD) → one upsert each → outcome → summary, report (input
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
-import { classifyError, isFatalForRun } from '../bulk/classify.js';
+import { isFatalForRun } from '../bulk/classify.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
 import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
 import type { ReportWriter } from '../bulk/report.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, rejectedRow, type WorkItem } from '../bulk/run.js';
-import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
 import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
+import { classifyUpsertError } from './row-error.js';
 
 /** One order to send (or a row already known to be rejected). */
 export interface OrderWork extends WorkItem {
@@ -111,20 +111,6 @@ export interface OrderImportOptions {
   report?: ReportWriter<string>;
   journal?: Journal;
   resume?: ResumeState;
-}
-
-/** A failed upsert's row: refused by the service (`rejected`) or not done now (`failed`; orders are idempotent). */
-function classifyUpsertError(err: unknown): { outcome: Outcome; status?: number; errorCode: string; message: string } {
-  const { scope, status } = classifyError(err);
-  const outcome: Outcome = scope === 'row' ? 'rejected' : 'failed';
-  if (err instanceof ApiError) {
-    const detail = err.details?.length ? `: ${describeFieldErrors(err.details)}` : '';
-    return { outcome, status, errorCode: err.code, message: `${err.message}${detail}` };
-  }
-  if (err instanceof NetworkError)
-    return { outcome, errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
-  if (err instanceof RetryWaitTooLongError) return { outcome, status, errorCode: 'retry_wait_too_long', message: err.message };
-  return { outcome, errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
 }
 
 /** Creates an import run on the bulk engine (key affinity on order_id); `progress` can be read while `run()` works. */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileFingerprint, Journal, type JournalIdentity } from '../../src/bulk/journal.js';
+import type { RowResult } from '../../src/bulk/outcome.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,6 +37,31 @@ describe('journal', () => {
     journal.markDone({ seq: 2, line: 3, id: 'B', outcome: 'updated', status: 200 });
     await journal.close();
     expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(5);
+  });
+
+  it("keeps a row's report id cells and marks (contacts import), and writes plain rows as before", async () => {
+    const { dir, identity } = setup();
+    const path = join(dir, 'j');
+    const rows: RowResult<string>[] = [
+      {
+        seq: 1,
+        line: 2,
+        id: 'a@x.io',
+        outcome: 'created',
+        status: 201,
+        ids: ['a@x.io', '+14155550100', 'ct_1'],
+        marks: ['sms_subscribed'],
+      },
+      { seq: 2, line: 3, id: 'b@x.io', outcome: 'skipped', status: 409, ids: ['b@x.io', '', 'ct_2'] },
+      { seq: 3, line: 4, id: 'A', outcome: 'created', status: 201 },
+    ];
+    const j = await Journal.create(path, identity);
+    for (const r of rows) j.markDone(r);
+    await j.close();
+    expect(readFileSync(path, 'utf8')).toContain('\nD [3,4,"A","created",201,null,null]\n');
+    const { journal, state } = await Journal.resume(path, identity, 'hint');
+    await journal.close();
+    expect([...state.done.values()]).toEqual(rows);
   });
 
   it('ignores a torn last line (a kill mid-write)', async () => {

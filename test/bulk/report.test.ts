@@ -43,6 +43,22 @@ describe('report writer', () => {
     );
   });
 
+  it('writes several id columns (contacts: email, phone, contact_id), each cell escaped', () => {
+    const path = join(tmp(), 'r.csv');
+    const w = openReport(path, { idColumn: ['email', 'phone', 'contact_id'] });
+    w.add({ seq: 2, line: 3, id: '+1', outcome: 'rejected', ids: ['', '=1+1', ''], errorCode: 'invalid_row', message: 'phone: bad' });
+    w.add({ seq: 1, line: 2, id: 'a@x.io', outcome: 'created', status: 201, ids: ['a@x.io', '+14155550100', 'ct_1'] });
+    w.close();
+    expect(readFileSync(path, 'utf8')).toBe(
+      [
+        'line,email,phone,contact_id,outcome,status,error_code,message',
+        '2,a@x.io,+14155550100,ct_1,created,201,,',
+        "3,,'=1+1,,rejected,,invalid_row,phone: bad",
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('refuses to close complete with a missing row, and takes the id column name as a parameter', () => {
     const path = join(tmp(), 'r.csv');
     const w = openReport(path, { idColumn: 'event_id' });
@@ -51,9 +67,9 @@ describe('report writer', () => {
     expect(readFileSync(path, 'utf8')).toBe('line,event_id,outcome,status,error_code,message\n');
   });
 
-  it('counts outcomes so that the five add up to rows', () => {
+  it('counts outcomes so that they add up to rows', () => {
     const s = emptySummary();
-    for (const o of ['created', 'created', 'updated', 'unconfirmed', 'rejected', 'failed'] as const) countOutcome(s, o);
-    expect(s).toEqual({ rows: 6, created: 2, updated: 1, unconfirmed: 1, rejected: 1, failed: 1, resumed: 0 });
+    for (const o of ['created', 'created', 'updated', 'skipped', 'unconfirmed', 'rejected', 'failed'] as const) countOutcome(s, o);
+    expect(s).toEqual({ rows: 7, created: 2, updated: 1, skipped: 1, unconfirmed: 1, rejected: 1, failed: 1, resumed: 0 });
   });
 });

@@ -98,6 +98,48 @@ describe('scheduler', () => {
     }
   });
 
+  it("several keys per item (a contact's email and phone): no two items sharing any key run together, each key in input order", async () => {
+    // Item i holds e<i%5> and, on every other item, p<i%3>; some hold only a phone.
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      i,
+      keys: i % 7 === 0 ? [`p${i % 3}`] : i % 2 === 0 ? [`e${i % 5}`, `p${i % 3}`] : [`e${i % 5}`],
+    }));
+    const active = new Set<string>();
+    const order: number[] = [];
+    let overlap = false;
+    let peak = 0;
+    let running = 0;
+    const s = createScheduler<(typeof rows)[number], void>(
+      async (row) => {
+        for (const k of row.keys) {
+          if (active.has(k)) overlap = true;
+          active.add(k);
+        }
+        running++;
+        peak = Math.max(peak, running);
+        order.push(row.i);
+        await tick(row.i % 3);
+        running--;
+        for (const k of row.keys) active.delete(k);
+      },
+      { concurrency: 32, keyOf: (r) => r.keys },
+    );
+    const stats = await s.run(items(rows));
+    expect(overlap).toBe(false);
+    expect(stats).toMatchObject({ started: 120, settled: 120, inFlight: 0 });
+    expect(peak).toBeGreaterThan(1);
+    for (const k of ['e0', 'e1', 'e2', 'e3', 'e4', 'p0', 'p1', 'p2']) {
+      const holders = rows.filter((r) => r.keys.includes(k)).map((r) => r.i);
+      expect(order.filter((i) => holders.includes(i))).toEqual(holders);
+    }
+  });
+
+  it('an item that gives the same key twice is not blocked by itself', async () => {
+    const s = createScheduler<number, number>(async (n) => n, { concurrency: 4, keyOf: (n) => [`k${n}`, `k${n}`] });
+    const stats = await s.run(items([1, 2, 1]));
+    expect(stats).toMatchObject({ started: 3, settled: 3 });
+  });
+
   it('pulls lazily: never more than maxBuffered items waiting behind a busy key', async () => {
     const pulled = { count: 0 };
     let maxAhead = 0;

@@ -1,6 +1,6 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
-import { type ActionFactory, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, positiveInt } from '../loader.js';
 
 function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(cmd: Command<Args, Opts>) {
   return cmd
@@ -41,6 +41,36 @@ export function defineContacts(program: Command, action: ActionFactory): void {
   contactFieldOptions(contacts.command('patch').description('change fields of a contact').argument('<id>', 'contact id')).action(
     action(() => import('./patch.js')),
   );
+  contacts
+    .command('import')
+    .description(
+      'import contacts from a CSV file (- for stdin): POST each, on 409 update, skip or reject; consent kept, no welcome SMS unless asked',
+    )
+    .argument('<file>', 'CSV file, or - for stdin')
+    .addOption(
+      new Option('--if-exists <mode>', 'when the contact already exists (409): update it, skip it, or reject the row')
+        .choices(['update', 'skip', 'fail'])
+        .default('update'),
+    )
+    .option('--welcome-sms', 'let the service send its welcome SMS to contacts that become SMS subscribed (default: never)')
+    .addOption(
+      new Option('--no-means <value>', 'what "no" in a yes/no opt-in column writes: nothing (default) or unsubscribed').choices([
+        'nothing',
+        'unsubscribed',
+      ]),
+    )
+    .option('--preset <name>', 'read a known export: shopify (Shopify customers export)')
+    .option('--map-file <file>', 'a JSON mapping file (the same format as the presets)')
+    .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
+    .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
+    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
+    .option('--report <file>', 'write a CSV report: line,email,phone,contact_id,outcome,status,error_code,message')
+    .option('--dry-run', 'check every row and list people on several lines without sending')
+    .option('--resume', 'continue an interrupted import of the same file with the same options')
+    .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
+    .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
+    .option('--journal <file>', 'where progress is recorded for --resume (default: next to the report, or in the data folder)')
+    .action(action(() => import('./import.js')));
   contacts
     .command('unsubscribe')
     .description('unsubscribe a contact from email (PATCH email_consent=unsubscribed)')

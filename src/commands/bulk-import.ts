@@ -1,0 +1,331 @@
+/**
+ * What the CSV import commands (`orders import`, `contacts import`) share around the bulk engine:
+ * the input checks before anything is opened, the journal and report opening order, progress on
+ * stderr, and the end of a run (report and journal closed, a fatal stop, a run failing mid-way,
+ * an interruption, the rows in trouble, exit 4).
+ */
+import { existsSync, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../bulk/decode.js';
+import { InputError } from '../bulk/errors.js';
+import { openInput } from '../bulk/input.js';
+import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
+import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
+import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
+import type { ReportWriter } from '../bulk/report.js';
+import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
+import type { Context } from '../context.js';
+import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
+import { type CsvSource, openCsv } from '../importer/csv-source.js';
+
+/** The options every CSV import command takes that concern its input and outputs. */
+export interface ImportIoOptions {
+  report?: string;
+  dryRun?: boolean;
+  resume?: boolean;
+  journal?: string;
+  encoding?: string;
+}
+
+export interface ImportInput {
+  file: string;
+  fromStdin: boolean;
+  /** A regular file: it can be read twice (fingerprint, resume) and keeps a journal. */
+  resumable: boolean;
+  encoding?: InputEncoding;
+  journalPath?: string;
+}
+
+/**
+ * Checks the input and the outputs before anything is opened: the file exists and is not a
+ * folder, --resume and --journal have a regular file, no output is the input or another output,
+ * and a file that must be UTF-8 is (exit 2 naming the line otherwise).
+ */
+export async function checkImportInput(
+  args: string[],
+  opts: ImportIoOptions,
+  ctx: Context,
+  kind: string,
+  example: string,
+): Promise<ImportInput> {
+  const file = args[0];
+  if (!file) throw new UsageError('give the CSV file to import (or - for stdin)', example);
+  const fromStdin = file === '-';
+  if (fromStdin && opts.resume)
+    throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and import that');
+  if (!fromStdin) {
+    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+    if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
+  }
+  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
+  // A pipe, FIFO or device can be read only once: it imports, but keeps no journal to resume.
+  const resumable = !fromStdin && inputKind(file, 'the input') === 'file';
+  if (!fromStdin && !resumable && (opts.resume || opts.journal !== undefined)) {
+    throw new UsageError(
+      `${opts.resume ? '--resume' : '--journal'} needs a regular file: ${file} is a pipe or device, which cannot be read a second time`,
+      'save the data to a file and import that to be able to resume',
+    );
+  }
+  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
+  const journalPath = resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, kind)) : undefined;
+  return { file, fromStdin, resumable, encoding, journalPath };
+}
+
+/** The CSV reader on the input: stdin, or the file (a FIFO read as it comes, a regular file by the thread pool). */
+export async function openImportCsv(input: ImportInput, ctx: Context, delimiter: string | undefined): Promise<CsvSource> {
+  const stream: Readable = input.fromStdin ? ctx.io.stdin : await openInput(input.file, { signal: ctx.signal, highWaterMark: 64 * 1024 });
+  const name = input.fromStdin ? 'stdin' : input.file;
+  return openCsv(stream, { delimiter, name, encoding: input.encoding, signal: ctx.signal, live: !input.resumable });
+}
+
+/** checkRunPaths for an import's input, report and journal, then the UTF-8 scan of a file (before anything is sent). */
+export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptions, ctx: Context): Promise<void> {
+  const outputs: PathUse[] = [];
+  if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
+  if (input.journalPath !== undefined)
+    outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: input.journalPath });
+  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, { createFolders: ['the journal', '--journal'] });
+  if (input.resumable && (input.encoding ?? 'utf-8') === 'utf-8') {
+    // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
+    // merge different keys (a Latin-1 file's Müller-1 and Möller-1).
+    const bad = await findInvalidUtf8(input.file, ctx.signal);
+    if (bad) throw new InputError(`${input.file}: ${describeInvalid(bad)}`);
+  }
+}
+
+/**
+ * Opens the journal (new or resumed) and the report, in the order that keeps what exists safe:
+ * the lock, then the report (another import of the file keeps its report; a report that cannot
+ * be written leaves an earlier unfinished journal to resume), then the journal.
+ */
+export async function openJournalAndReport(args: {
+  ctx: Context;
+  journalPath: string | undefined;
+  identity: () => JournalIdentity;
+  resume: boolean;
+  openReport: () => ReportWriter<string> | undefined;
+}): Promise<{ journal?: Journal; resume?: ResumeState; report?: ReportWriter<string> }> {
+  const { ctx, journalPath } = args;
+  let journal: Journal | undefined;
+  let resume: ResumeState | undefined;
+  let report: ReportWriter<string> | undefined;
+  if (journalPath) {
+    const identity = args.identity();
+    if (args.resume) {
+      const opened = await Journal.resume(
+        journalPath,
+        identity,
+        'run with the options of the interrupted import, or without --resume to start over',
+      );
+      journal = opened.journal;
+      resume = opened.state;
+    } else {
+      let unlock: () => void;
+      try {
+        unlock = Journal.lock(journalPath);
+      } catch (err) {
+        // Not another run, but a folder that takes no journal: when the report beside it is the
+        // real problem (--report /proc/version), its own error says so.
+        if (!(err instanceof JournalBusyError)) args.openReport()?.close({ complete: false });
+        throw err;
+      }
+      try {
+        report = args.openReport();
+      } catch (err) {
+        unlock();
+        throw err;
+      }
+      if (Journal.exists(journalPath))
+        ctx.log.warn(
+          `starting over: the journal of an unfinished import at ${journalPath} is replaced (use --resume to continue it instead)`,
+        );
+      journal = await Journal.create(journalPath, identity, { locked: true });
+    }
+  }
+  if (!report) {
+    // Resuming (the journal was checked first, so a refused resume leaves the old report as it
+    // was), or reading stdin (no journal).
+    try {
+      report = args.openReport();
+    } catch (err) {
+      await journal?.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  return { journal, resume, report };
+}
+
+/**
+ * One count of a summary: name, value, how a terminal colours it (`good` always green, `warn`
+ * yellow and `bad` red when not 0), and where a terminal shows it when not in order.
+ */
+export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' | 'bad', terminalPosition?: number];
+
+/** Prints a summary: JSON with --json (plus `interrupted`), a record on a terminal, `name<TAB>value` lines otherwise. */
+export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean): void {
+  if (ctx.settings.json) {
+    const doc: Record<string, number | boolean> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
+    return;
+  }
+  if (ctx.policy.humanStdout) {
+    const c = ctx.colors;
+    const shown = (v: number, tone: SummaryField[2]): unknown =>
+      tone === 'good'
+        ? c.green(String(v))
+        : tone === 'warn'
+          ? v > 0
+            ? c.yellow(String(v))
+            : '0'
+          : tone === 'bad'
+            ? v > 0
+              ? c.red(String(v))
+              : '0'
+            : v;
+    const record: Array<[string, unknown]> = [];
+    for (const [k, v, tone, at] of fields) {
+      if (at === undefined) record.push([k, shown(v, tone)]);
+    }
+    for (const [k, v, tone, at] of fields) {
+      if (at !== undefined) record.splice(at, 0, [k, shown(v, tone)]);
+    }
+    ctx.out.record(record);
+  } else {
+    ctx.out.stdout(`${fields.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
+  }
+}
+
+const NON_TTY_PROGRESS_MS = 10_000;
+
+function formatRate(n: number): string {
+  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
+}
+
+/**
+ * Progress on stderr: a spinner redrawn every 200 ms on a TTY; otherwise one line every 10 s at
+ * most (CI logs); nothing with --json or --quiet. `counts` words the outcomes. Returns the stop.
+ */
+export async function showImportProgress(
+  ctx: Context,
+  p: BulkProgress & { bytesRead(): number },
+  totalBytes: number | undefined,
+  counts: (s: Summary) => string,
+): Promise<() => void> {
+  if (ctx.settings.json || ctx.settings.quiet) return () => {};
+  const started = ctx.now();
+  const text = () => {
+    const s = p.summary;
+    const elapsed = Math.max(0.001, (ctx.now() - started) / 1000);
+    const rate = (s.rows - s.resumed) / elapsed;
+    let eta = '';
+    if (totalBytes && totalBytes > 0) {
+      const frac = Math.min(1, p.bytesRead() / totalBytes);
+      if (frac > 0.01) {
+        const left = Math.max(0, (elapsed / frac) * (1 - frac));
+        eta = `, ${Math.round(frac * 100)}%, ETA ${left >= 90 ? `${Math.round(left / 60)} min` : `${Math.round(left)} s`}`;
+      }
+    }
+    const throttled = p.rateLimited > 0 ? `, ${p.rateLimited} rate-limited retries` : '';
+    return `${s.rows} rows (${formatRate(rate)}/s${eta}): ${counts(s)}${throttled}`;
+  };
+  if (ctx.policy.canAnimate) {
+    const spinner = await ctx.spinner('importing…');
+    const timer = setInterval(() => spinner.update(text()), 200);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      spinner.stop();
+    };
+  }
+  const timer = setInterval(() => ctx.out.info(`progress: ${text()}`), NON_TTY_PROGRESS_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Runs an import job to its end and turns the result into the command's exit: the report and the
+ * journal closed (removed when the run finished), the summary printed, then a fatal stop (its
+ * error, after how to resume), a run failing mid-way (exit 1 with the summary and how to go on),
+ * an interruption (130), or rows rejected or failed (listed, exit 4).
+ */
+export async function finishImport(args: {
+  ctx: Context;
+  run: () => Promise<BulkRunResult>;
+  stopProgress: () => void;
+  input: ImportInput;
+  report?: ReportWriter<string>;
+  reportPath?: string;
+  journal?: Journal;
+  resumeCommand: string;
+  printSummary: (reportPath: string | undefined, interrupted: boolean) => void;
+}): Promise<number> {
+  const { ctx, report, journal, input, reportPath } = args;
+  const { journalPath, fromStdin } = input;
+  let result: BulkRunResult;
+  try {
+    result = await args.run();
+  } catch (err) {
+    args.stopProgress();
+    await journal?.close().catch(() => undefined);
+    report?.close({ complete: false });
+    throw err;
+  }
+  args.stopProgress();
+  const complete = !result.interrupted && result.fatal === undefined && result.failure === undefined;
+  let failure = result.failure;
+  try {
+    report?.close({ complete });
+  } catch (err) {
+    failure ??= err;
+  }
+  if (complete && failure === undefined) await journal?.remove();
+  else
+    await journal?.close().catch((err: unknown) => {
+      failure ??= err;
+    });
+
+  if (result.fatal !== undefined) {
+    ctx.out.info(`stopped after ${result.summary.rows} row(s): every further row would fail the same way`);
+    if (journalPath) ctx.out.info(`progress saved; once fixed, continue with: ${args.resumeCommand}`);
+    throw result.fatal;
+  }
+  if (failure !== undefined && !result.interrupted) {
+    // The run itself failed (a full disk for the report or journal, an unreadable input): what
+    // was done is counted and saved; say so, then how to go on.
+    args.printSummary(undefined, false);
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    throw new CliError(`the import stopped after ${result.summary.rows} finished row(s): ${reason}`, {
+      exitCode: EXIT.failure,
+      code: (failure as { name?: string }).name === 'OutputError' ? 'output_error' : 'run_failed',
+      hint: journalPath
+        ? `progress saved in ${journalPath}; once fixed, continue with: ${args.resumeCommand}`
+        : 'the rows above were sent; a piped input cannot be resumed: import a file to be able to continue',
+      cause: failure,
+    });
+  }
+  args.printSummary(reportPath, result.interrupted);
+  if (result.interrupted) {
+    throw new Interrupted(
+      `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
+      journalPath
+        ? `continue with: ${args.resumeCommand}`
+        : `${fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
+    );
+  }
+  const s = result.summary;
+  if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
+    for (const p of result.problems) ctx.out.info(`  ${describeProblem(p)}`);
+    const more = s.rejected + s.failed - result.problems.length;
+    if (more > 0) ctx.out.info(`  … and ${more} more`);
+  }
+  if (s.rejected > 0 || s.failed > 0) {
+    throw new PartialFailure(
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ' (rerun with --report FILE to see each row)'}`,
+    );
+  }
+  return EXIT.ok;
+}
+
+function describeProblem(p: RowResult<Outcome>): string {
+  return `line ${p.line}${p.id ? ` (${p.id})` : ''}: ${p.outcome}${p.status ? ` ${p.status}` : ''}${p.errorCode ? ` ${p.errorCode}` : ''}: ${p.message ?? ''}`;
+}

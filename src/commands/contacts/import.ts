@@ -1,0 +1,252 @@
+/**
+ * svc contacts import FILE|-: streams a CSV of people through the contacts importer
+ * (src/importer/contacts.ts) on the shared bulk engine, and prints the summary (table on a TTY,
+ * JSON with --json) with the SMS transitions and welcome SMS it caused; writes --report, keeps a
+ * resume journal. The run's input, outputs and end are orders import's (commands/bulk-import.ts).
+ */
+import { statSync } from 'node:fs';
+import { fileFingerprint } from '../../bulk/journal.js';
+import { openReport, type ReportWriter } from '../../bulk/report.js';
+import type { Context } from '../../context.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
+import {
+  CONTACT_REPORT_COLUMNS,
+  type ContactDryRun,
+  type ContactSummary,
+  createContactImport,
+  DEFAULT_CONCURRENCY,
+  dryRunContacts,
+  type IfExists,
+  readContactBatches,
+} from '../../importer/contacts.js';
+import { loadMapFile, loadPreset, type MapFile } from '../../importer/map-file.js';
+import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
+import { parseDelimiter } from '../../importer/sniff.js';
+import { shellQuote } from '../../io/shell-quote.js';
+import { sizeYoungGeneration } from '../../util/heap.js';
+import { normalizeCountry } from '../../util/phone.js';
+import {
+  checkImportInput,
+  checkImportOutputs,
+  finishImport,
+  type ImportIoOptions,
+  openImportCsv,
+  openJournalAndReport,
+  printSummaryFields,
+  type SummaryField,
+  showImportProgress,
+} from '../bulk-import.js';
+
+export interface ContactImportOptions extends ImportIoOptions {
+  concurrency?: number;
+  map?: string[];
+  mapFile?: string;
+  preset?: string;
+  defaultCountry?: string;
+  delimiter?: string;
+  ifExists?: IfExists;
+  welcomeSms?: boolean;
+  /**
+   * --no-means VALUE: commander files an option named --no-… under the name without `no-`, and
+   * gives it `true` when it is absent.
+   */
+  means?: 'nothing' | 'unsubscribed' | boolean;
+}
+
+function noMeans(opts: ContactImportOptions): ContactRowOptions['noMeans'] {
+  return opts.means === 'unsubscribed' ? 'unsubscribed' : 'nothing';
+}
+
+/** The command that continues this import (request-shaping options included). */
+function resumeCommand(file: string, opts: ContactImportOptions): string {
+  const parts = ['svc', 'contacts', 'import', shellQuote(file), '--resume'];
+  if (opts.preset) parts.push('--preset', shellQuote(opts.preset));
+  if (opts.mapFile) parts.push('--map-file', shellQuote(opts.mapFile));
+  for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
+  if (opts.ifExists && opts.ifExists !== 'update') parts.push('--if-exists', opts.ifExists);
+  if (opts.welcomeSms) parts.push('--welcome-sms');
+  if (noMeans(opts) !== 'nothing') parts.push('--no-means', noMeans(opts));
+  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
+  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
+  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
+  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
+  if (opts.report) parts.push('--report', shellQuote(opts.report));
+  if (opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  return parts.join(' ');
+}
+
+function openReportOf(path: string | undefined): ReportWriter<string> | undefined {
+  return path ? openReport(path, { idColumn: CONTACT_REPORT_COLUMNS }) : undefined;
+}
+
+/** The mapping file or preset, if one was given (not both). */
+function loadMapping(opts: ContactImportOptions): MapFile | undefined {
+  if (opts.preset !== undefined && opts.mapFile !== undefined) throw new UsageError('give --preset or --map-file, not both');
+  if (opts.preset !== undefined) return loadPreset(opts.preset, CONTACT_MAPPING_SCHEMA);
+  if (opts.mapFile !== undefined) return loadMapFile(opts.mapFile, CONTACT_MAPPING_SCHEMA);
+  return undefined;
+}
+
+export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
+  const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
+  const { file, resumable, encoding, journalPath } = input;
+  const mapFile = loadMapping(opts);
+  const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
+  const maps = parseMaps(opts.map ?? [], CONTACT_MAPPING_SCHEMA.fields);
+  let defaultCountry = mapFile?.defaultCountry;
+  if (opts.defaultCountry !== undefined) {
+    defaultCountry = normalizeCountry(opts.defaultCountry);
+    if (!defaultCountry)
+      throw new UsageError(
+        `--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(opts.defaultCountry)}`,
+      );
+  }
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const ifExists = opts.ifExists ?? 'update';
+  const rowOptions: ContactRowOptions = { defaultCountry, noMeans: noMeans(opts), welcomeSms: opts.welcomeSms === true };
+  await checkImportOutputs(input, opts, ctx);
+  sizeYoungGeneration();
+
+  const source = await openImportCsv(input, ctx, delimiter);
+  // A mapping file's choices first; --map replaces a field's.
+  const choices = new Map<string, string | ColumnChoice>();
+  for (const [field, columns] of mapFile?.columns ?? []) choices.set(field, { columns, from: mapFile?.origin ?? '' });
+  for (const [field, column] of maps) choices.set(field, column);
+  const layout = resolveContactColumns(source.header, choices, source.delimiter, mapFile?.countryColumns);
+  if (layout.ignored.length > 0 && !mapFile?.ignoreUnmapped)
+    ctx.log.warn(
+      `ignoring column${layout.ignored.length > 1 ? 's' : ''} ${layout.ignored.map((c) => JSON.stringify(c)).join(', ')} (not contact fields)`,
+    );
+  const rows = readContactBatches(source, layout, rowOptions);
+  const totalBytes = resumable ? statSync(file).size : undefined;
+
+  if (opts.dryRun) {
+    const report = openReportOf(opts.report);
+    const result = await dryRunContacts(rows, report);
+    report?.close();
+    printDryRun(ctx, result, opts.report);
+    return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
+  }
+
+  // Credentials and scope before the journal: a run that cannot send must not leave one behind.
+  const client = await ctx.client();
+  await client.ensureScope('createContact');
+  if (ifExists === 'update') await client.ensureScope('patchContact');
+
+  const { journal, resume, report } = await openJournalAndReport({
+    ctx,
+    journalPath,
+    resume: opts.resume === true,
+    openReport: () => openReportOf(opts.report),
+    identity: () => ({
+      kind: 'contacts',
+      file: fileFingerprint(file),
+      options: {
+        columns: [...choices]
+          .map(([f, c]) => [f, typeof c === 'string' ? [c] : c.columns])
+          .sort(([a], [b]) => String(a).localeCompare(String(b))),
+        country_columns: mapFile?.countryColumns ?? [],
+        if_exists: ifExists,
+        welcome_sms: rowOptions.welcomeSms,
+        no_means: rowOptions.noMeans,
+        default_country: defaultCountry ?? null,
+        delimiter: source.delimiter,
+        ...(encoding !== undefined ? { encoding } : {}),
+      },
+    }),
+  });
+  const job = createContactImport({
+    rows,
+    bytesRead: () => source.bytesRead(),
+    client,
+    ifExists,
+    welcomeSms: rowOptions.welcomeSms,
+    concurrency,
+    signal: ctx.signal,
+    report,
+    journal,
+    resume,
+  });
+  const stopProgress = await showImportProgress(
+    ctx,
+    job.progress,
+    totalBytes,
+    (s) =>
+      `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+  );
+  return finishImport({
+    ctx,
+    run: job.run,
+    stopProgress,
+    input,
+    report,
+    reportPath: opts.report,
+    journal,
+    resumeCommand: resumeCommand(file, opts),
+    printSummary: (reportPath, interrupted) => printSummary(ctx, job.progress.summary, rowOptions.welcomeSms, reportPath, interrupted),
+  });
+}
+
+function printSummary(ctx: Context, s: ContactSummary, welcomeSms: boolean, reportPath: string | undefined, interrupted: boolean): void {
+  printSummaryFields(
+    ctx,
+    [
+      ['rows', s.rows],
+      ['created', s.created, 'good'],
+      ['updated', s.updated],
+      ['skipped', s.skipped],
+      ['unconfirmed', s.unconfirmed, 'warn'],
+      ['rejected', s.rejected, 'bad'],
+      ['failed', s.failed, 'bad'],
+      ['resumed', s.resumed],
+      ['sms_subscribed', s.smsSubscribed],
+      ['welcome_sms', s.welcomeSms],
+      ...(s.smsUnknown > 0 ? [['sms_unknown', s.smsUnknown, 'warn'] as SummaryField] : []),
+    ],
+    interrupted,
+  );
+  if (s.smsSubscribed > 0 || s.smsUnknown > 0) {
+    const moved = `${s.smsSubscribed} contact(s) moved to SMS subscribed`;
+    ctx.out.info(
+      welcomeSms
+        ? `${moved}; the service sent each a welcome SMS (--welcome-sms)`
+        : `${moved}; no welcome SMS was sent (send_welcome_sms false; --welcome-sms sends them)`,
+    );
+    if (s.smsUnknown > 0)
+      ctx.out.info(
+        `${s.smsUnknown} row(s) wrote SMS subscribed to a contact whose SMS state before could not be read: whether it moved is unknown`,
+      );
+  }
+  if (s.unconfirmed > 0) {
+    ctx.out.info(
+      `${s.unconfirmed} contact(s) unconfirmed: an earlier attempt ended without an answer, so whether this import created each is unknown (the contact is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,
+    );
+  }
+  if (reportPath) ctx.out.info(`report written to ${reportPath}`);
+}
+
+function printDryRun(ctx: Context, r: ContactDryRun, reportPath: string | undefined): void {
+  const { summary: s, duplicates, rejected } = r;
+  if (ctx.settings.json) {
+    ctx.out.json({
+      dry_run: true,
+      rows: s.rows,
+      valid: s.valid,
+      rejected: s.rejected,
+      rejected_rows: rejected.map((x) => ({ line: x.line, email: x.ids?.[0] ?? '', phone: x.ids?.[1] ?? '', message: x.message })),
+      duplicates,
+    });
+    return;
+  }
+  const out = [`dry run: ${s.rows} contact row(s), ${s.valid} valid, ${s.rejected} rejected; nothing was sent`];
+  for (const x of rejected.slice(0, 50)) out.push(`  line ${x.line}${x.id ? ` (${x.id})` : ''}: ${x.message}`);
+  if (rejected.length > 50)
+    out.push(`  … ${rejected.length - 50} more${reportPath ? ` in ${reportPath}` : ' (use --report FILE to see all)'}`);
+  if (duplicates.length > 0) {
+    out.push(`${duplicates.length} email(s) or phone(s) appear on several lines (sent in file order: the last line's values win):`);
+    for (const d of duplicates.slice(0, 50)) out.push(`  ${d.person}: lines ${d.lines.join(', ')}`);
+    if (duplicates.length > 50) out.push(`  … ${duplicates.length - 50} more`);
+  }
+  ctx.out.stdout(`${out.join('\n')}\n`);
+}

@@ -1,0 +1,132 @@
+/**
+ * From CSV cells to a contact write (POST/PATCH /v1/contacts): which column holds which field (by
+ * name, `--map field=Column`, or a preset's columns with fallbacks), and the consent each row asks
+ * for, decided before anything is sent (docs/contacts.md, "Importing contacts"):
+ * - `email_consent` / `sms_consent` columns take the spec's values; a read-only or unknown value
+ *   rejects the row, naming the field;
+ * - yes/no columns (`accepts_email_marketing`, `accepts_sms_marketing`, Shopify's "Accepts Email
+ *   Marketing") give `subscribed` for yes; no writes nothing (no opt-in recorded is not an
+ *   opt-out: a subscriber is never downgraded) unless `--no-means unsubscribed`;
+ * - every write carries `send_welcome_sms: false` unless `--welcome-sms`.
+ */
+import type { CountryCode } from 'libphonenumber-js/max';
+import { consentWriteError, validateContactWrite } from '../contract/contacts.js';
+import type { FieldError } from '../contract/errors.js';
+import type { ContactWrite } from '../contract/types.js';
+import { normalizePhone } from '../util/phone.js';
+import { parseBoolean } from './formats.js';
+import { type ColumnChoice, cellOf, describeFieldErrors, type FieldLayout, phoneCountry, resolveFieldColumns } from './mapping.js';
+
+/** The fields a contacts CSV column can hold: every writable contact field, and the yes/no opt-ins. */
+export const CONTACT_CSV_FIELDS = [
+  'email',
+  'phone',
+  'first_name',
+  'last_name',
+  'email_consent',
+  'sms_consent',
+  'accepts_email_marketing',
+  'accepts_sms_marketing',
+] as const;
+export type ContactCsvField = (typeof CONTACT_CSV_FIELDS)[number];
+
+/** What a contacts mapping file or preset is checked against (importer/map-file.ts). */
+export const CONTACT_MAPPING_SCHEMA = { kind: 'contacts', fields: CONTACT_CSV_FIELDS } as const;
+
+export type ContactLayout = FieldLayout<ContactCsvField>;
+
+/**
+ * Finds each field's column(s) (mapping.ts resolveFieldColumns: `--map` and a mapping file's
+ * choices, then columns named like a field); an email or a phone column is required.
+ */
+export function resolveContactColumns(
+  header: readonly string[],
+  choices: ReadonlyMap<string, string | ColumnChoice>,
+  delimiter: string,
+  countryColumns: readonly string[] = [],
+): ContactLayout {
+  return resolveFieldColumns(header, choices, delimiter, countryColumns, {
+    fields: CONTACT_CSV_FIELDS,
+    missing: (index) => (index.email === undefined && index.phone === undefined ? ['email or phone'] : []),
+    example: '--map email="E-mail Address"',
+  });
+}
+
+export interface ContactRowOptions {
+  defaultCountry?: CountryCode;
+  /** What `no` in a yes/no opt-in column writes: nothing (default) or `unsubscribed`. */
+  noMeans: 'nothing' | 'unsubscribed';
+  welcomeSms: boolean;
+}
+
+/** One row read: the write to send (or the problems), and the person's email and phone for the report and affinity. */
+export interface ContactRow {
+  write?: ContactWrite;
+  problem?: { code: string; message: string };
+  /** As sent (lower-cased e-mail, E.164 phone), or as written when it is invalid. */
+  email: string;
+  phone: string;
+}
+
+function consentFromYesNo(
+  field: 'accepts_email_marketing' | 'accepts_sms_marketing',
+  value: string,
+  noMeans: ContactRowOptions['noMeans'],
+  errors: FieldError[],
+): 'subscribed' | 'unsubscribed' | undefined {
+  const b = parseBoolean(value);
+  if (b instanceof Error) {
+    errors.push({ field, message: b.message });
+    return undefined;
+  }
+  if (b === true) return 'subscribed';
+  return b === false && noMeans === 'unsubscribed' ? 'unsubscribed' : undefined;
+}
+
+/** Reads one row into a contact write; every problem names its field. */
+export function readContactRow(cells: readonly string[], layout: ContactLayout, opts: ContactRowOptions): ContactRow {
+  const cell = (f: ContactCsvField): string | undefined => cellOf(cells, layout, f)?.trim();
+  const errors: FieldError[] = [];
+  const body: Record<string, unknown> = {};
+  const email = cell('email');
+  if (email !== undefined) body.email = email;
+  // Spreadsheet exports (Shopify's among them) write phones as '+1 415… to keep them text.
+  const rawPhone = cell('phone')?.replace(/^'/, '');
+  let phone = rawPhone ?? '';
+  if (rawPhone) {
+    const p = normalizePhone(rawPhone, phoneCountry(cells, layout, opts.defaultCountry));
+    if (p.ok) phone = body.phone = p.e164;
+    else errors.push({ field: 'phone', message: p.message });
+  }
+  for (const f of ['first_name', 'last_name'] as const) {
+    const v = cell(f);
+    if (v !== undefined) body[f] = v;
+  }
+  for (const [field, yesNo] of [
+    ['email_consent', 'accepts_email_marketing'],
+    ['sms_consent', 'accepts_sms_marketing'],
+  ] as const) {
+    const explicit = cell(field);
+    if (explicit !== undefined) {
+      const value = explicit.toLowerCase();
+      const why = consentWriteError(field, value);
+      if (why) errors.push({ field, message: why });
+      else body[field] = value;
+      continue;
+    }
+    const v = cell(yesNo);
+    const consent = v === undefined ? undefined : consentFromYesNo(yesNo, v, opts.noMeans, errors);
+    if (consent !== undefined) body[field] = consent;
+  }
+  body.send_welcome_sms = opts.welcomeSms;
+  const shownEmail = typeof body.email === 'string' ? body.email.toLowerCase() : (email ?? '');
+  const checked = validateContactWrite(body, 'create');
+  const seen = new Set(errors.map((e) => e.field));
+  const all = [
+    ...errors,
+    ...(checked.ok ? [] : checked.errors.filter((e) => !seen.has(e.field) && !(e.field === 'email' && seen.has('phone')))),
+  ];
+  if (!checked.ok || all.length > 0)
+    return { email: shownEmail, phone, problem: { code: 'invalid_row', message: describeFieldErrors(all) } };
+  return { write: checked.value, email: checked.value.email ?? shownEmail, phone };
+}

@@ -1,0 +1,19 @@
+/** What a row's failed request becomes in an import's outcomes (orders, contacts). */
+import { classifyError } from '../bulk/classify.js';
+import type { Outcome } from '../bulk/outcome.js';
+import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+import { describeFieldErrors } from './mapping.js';
+
+/** A failed upsert's row: refused by the service (`rejected`) or not done now (`failed`; orders are idempotent). */
+export function classifyUpsertError(err: unknown): { outcome: Outcome; status?: number; errorCode: string; message: string } {
+  const { scope, status } = classifyError(err);
+  const outcome: Outcome = scope === 'row' ? 'rejected' : 'failed';
+  if (err instanceof ApiError) {
+    const detail = err.details?.length ? `: ${describeFieldErrors(err.details)}` : '';
+    return { outcome, status, errorCode: err.code, message: `${err.message}${detail}` };
+  }
+  if (err instanceof NetworkError)
+    return { outcome, errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
+  if (err instanceof RetryWaitTooLongError) return { outcome, status, errorCode: 'retry_wait_too_long', message: err.message };
+  return { outcome, errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
+}
