@@ -17,6 +17,7 @@ import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
+import type { RecordField } from '../io/output.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
@@ -170,24 +171,19 @@ export function printSummaryFields(ctx: Context, fields: SummaryField[], interru
   }
   if (ctx.policy.humanStdout) {
     const c = ctx.colors;
-    const shown = (v: number, tone: SummaryField[2]): unknown =>
-      tone === 'good'
-        ? c.green(String(v))
-        : tone === 'warn'
-          ? v > 0
-            ? c.yellow(String(v))
-            : '0'
-          : tone === 'bad'
-            ? v > 0
-              ? c.red(String(v))
-              : '0'
-            : v;
-    const record: Array<[string, unknown]> = [];
+    // Styled after escaping (Output.record): a colour is never an escape sequence in the value.
+    const shown = (k: string, v: number, tone: SummaryField[2]): RecordField => {
+      if (tone === 'good') return [k, v, c.green];
+      if (tone === 'warn' && v > 0) return [k, v, c.yellow];
+      if (tone === 'bad' && v > 0) return [k, v, c.red];
+      return [k, v];
+    };
+    const record: RecordField[] = [];
     for (const [k, v, tone, at] of fields) {
-      if (at === undefined) record.push([k, shown(v, tone)]);
+      if (at === undefined) record.push(shown(k, v, tone));
     }
     for (const [k, v, tone, at] of fields) {
-      if (at !== undefined) record.splice(at, 0, [k, shown(v, tone)]);
+      if (at !== undefined) record.splice(at, 0, shown(k, v, tone));
     }
     ctx.out.record(record);
   } else {

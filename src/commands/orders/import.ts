@@ -2,30 +2,28 @@
  * svc orders import FILE|-: streams a CSV through the importer (src/importer/) and prints the
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
-import { existsSync, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
-import { InputError } from '../../bulk/errors.js';
-import { openInput } from '../../bulk/input.js';
-import {
-  defaultJournalPath,
-  fileFingerprint,
-  Journal,
-  JournalBusyError,
-  type JournalIdentity,
-  type ResumeState,
-} from '../../bulk/journal.js';
-import { checkRunPaths, inputKind, type PathUse } from '../../bulk/paths.js';
+import { statSync } from 'node:fs';
+import { fileFingerprint } from '../../bulk/journal.js';
+import type { Summary } from '../../bulk/outcome.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
-import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { openCsv } from '../../importer/csv-source.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders } from '../../importer/orders.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
 import { normalizeCountry } from '../../util/phone.js';
+import {
+  checkImportInput,
+  checkImportOutputs,
+  finishImport,
+  openImportCsv,
+  openJournalAndReport,
+  printSummaryFields,
+  type SummaryField,
+  showImportProgress,
+} from '../bulk-import.js';
 import {
   describeMapping,
   importLayout,
@@ -35,7 +33,7 @@ import {
   mappingResumeArgs,
   warnIgnored,
 } from './import-mapping.js';
-import { printDryRun, printSummary, showProgress } from './import-output.js';
+import { printDryRun } from './import-output.js';
 import { resolveIntegrationToken } from './token.js';
 
 export interface ImportOptions {
@@ -72,30 +70,13 @@ function resumeCommand(file: string, opts: ImportOptions): string {
 }
 
 export async function run(args: string[], opts: ImportOptions, ctx: Context): Promise<number> {
-  const file = args[0];
-  if (!file) throw new UsageError('give the CSV file to import (or - for stdin)', 'svc orders import orders.csv --initial-sync');
-  const fromStdin = file === '-';
-  if (fromStdin && opts.resume)
-    throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and import that');
-  if (fromStdin && opts.integrationTokenStdin) {
+  if (args[0] === '-' && opts.integrationTokenStdin) {
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
-  if (!fromStdin) {
-    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-    if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
-  }
-  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
-  // A pipe, FIFO or device can be read only once: it imports, but keeps no journal to resume.
-  const resumable = !fromStdin && inputKind(file, 'the input') === 'file';
-  if (!fromStdin && !resumable && (opts.resume || opts.journal !== undefined)) {
-    throw new UsageError(
-      `${opts.resume ? '--resume' : '--journal'} needs a regular file: ${file} is a pipe or device, which cannot be read a second time`,
-      'save the data to a file and import that to be able to resume',
-    );
-  }
+  const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
+  const { file, resumable, encoding, journalPath } = input;
   const { mapFile, dateOrder } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
-  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   const maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];
   if (opts.defaultCountry !== undefined) {
@@ -107,29 +88,16 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   }
   defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  const journalPath =
-    resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, 'orders')) : undefined;
   // Nothing is opened before every output is known not to be the input or another output.
-  const outputs: PathUse[] = [];
-  if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
-  if (journalPath !== undefined) outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: journalPath });
-  checkRunPaths(fromStdin ? [] : [{ what: 'the input', path: file }], outputs, { createFolders: ['the journal', '--journal'] });
-  if (resumable && (encoding ?? 'utf-8') === 'utf-8') {
-    // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
-    // merge different order ids (a Latin-1 file's Müller-1 and Möller-1).
-    const bad = await findInvalidUtf8(file, ctx.signal);
-    if (bad) throw new InputError(`${file}: ${describeInvalid(bad)}`);
-  }
+  await checkImportOutputs(input, opts, ctx);
   // A long import allocates fast and keeps little: a new space of 8 MiB (V8 starts at 1 MiB and
   // may grow it to 16) halves the scavenges and lowers the peak RSS (util/heap.ts).
   sizeYoungGeneration();
 
   // Everything that can be checked before a request: the token source, the header, the journal.
   const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
-  const input: Readable = fromStdin ? ctx.io.stdin : await openInput(file, { signal: ctx.signal, highWaterMark: 64 * 1024 });
-  const name = fromStdin ? 'stdin' : file;
-  const source = await openCsv(input, { delimiter, name, encoding, signal: ctx.signal, live: !resumable });
-  const layout = importLayout(name, source.header, maps, mapFile, source.delimiter);
+  const source = await openImportCsv(input, ctx, delimiter);
+  const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter);
   warnIgnored(ctx, layout, mapFile);
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
@@ -149,10 +117,12 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const client = await ctx.client();
   await client.ensureScope('upsertOrder');
 
-  let journal: Journal | undefined;
-  let resume: ResumeState | undefined;
-  if (journalPath) {
-    const identity: JournalIdentity = {
+  const opened = await openJournalAndReport({
+    ctx,
+    journalPath,
+    resume: opts.resume === true,
+    openReport: () => openReportOf(opts.report),
+    identity: () => ({
       kind: 'orders',
       file: fileFingerprint(file),
       options: {
@@ -163,51 +133,10 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         ...(encoding !== undefined ? { encoding } : {}),
         ...mappingIdentity(mapFile, dateOrder),
       },
-    };
-    if (opts.resume) {
-      const opened = await Journal.resume(
-        journalPath,
-        identity,
-        'run with the options of the interrupted import, or without --resume to start over',
-      );
-      journal = opened.journal;
-      resume = opened.state;
-    } else {
-      // The lock, then the report: another import of the file keeps its report; and if the
-      // report cannot be written, the journal of an earlier unfinished run is still there to resume.
-      let unlock: () => void;
-      try {
-        unlock = Journal.lock(journalPath);
-      } catch (err) {
-        // Not another run, but a folder that takes no journal: when the report beside it is the
-        // real problem (--report /proc/version), its own error says so.
-        if (!(err instanceof JournalBusyError)) openReportOf(opts.report)?.close({ complete: false });
-        throw err;
-      }
-      try {
-        report = openReportOf(opts.report);
-      } catch (err) {
-        unlock();
-        throw err;
-      }
-      if (Journal.exists(journalPath))
-        ctx.log.warn(
-          `starting over: the journal of an unfinished import at ${journalPath} is replaced (use --resume to continue it instead)`,
-        );
-      journal = await Journal.create(journalPath, identity, { locked: true });
-    }
-  }
-
-  if (!report && opts.report) {
-    // Resuming (the journal was checked first, so a refused resume leaves the old report as it
-    // was), or reading stdin (no journal).
-    try {
-      report = openReportOf(opts.report);
-    } catch (err) {
-      await journal?.close().catch(() => undefined);
-      throw err;
-    }
-  }
+    }),
+  });
+  const { journal, resume } = opened;
+  report = opened.report;
   const job = createOrderImport({
     source,
     layout,
@@ -220,73 +149,44 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     journal,
     resume,
   });
-  const stopProgress = await showProgress(ctx, job.progress, totalBytes);
-  let result: Awaited<ReturnType<typeof job.run>>;
-  try {
-    result = await job.run();
-  } catch (err) {
-    stopProgress();
-    await journal?.close().catch(() => undefined);
-    report?.close({ complete: false });
-    throw err;
-  }
-  stopProgress();
-  const complete = !result.interrupted && result.fatal === undefined && result.failure === undefined;
-  let failure = result.failure;
-  try {
-    report?.close({ complete });
-  } catch (err) {
-    failure ??= err;
-  }
-  if (complete && failure === undefined) await journal?.remove();
-  else
-    await journal?.close().catch((err: unknown) => {
-      failure ??= err;
-    });
+  const stopProgress = await showImportProgress(
+    ctx,
+    job.progress,
+    totalBytes,
+    (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+  );
+  return finishImport({
+    ctx,
+    run: job.run,
+    stopProgress,
+    input,
+    report,
+    reportPath: opts.report,
+    journal,
+    resumeCommand: resumeCommand(file, opts),
+    printSummary: (reportPath, interrupted) => printSummary(ctx, job.progress.summary, reportPath, interrupted),
+  });
+}
 
-  if (result.fatal !== undefined) {
-    ctx.out.info(`stopped after ${result.summary.rows} row(s): every further row would fail the same way`);
-    if (journalPath) ctx.out.info(`progress saved; once fixed, continue with: ${resumeCommand(file, opts)}`);
-    throw result.fatal;
-  }
-  if (failure !== undefined && !result.interrupted) {
-    // The run itself failed (a full disk for the report or journal, an unreadable input): what
-    // was done is counted and saved; say so, then how to go on.
-    printSummary(ctx, result.summary, undefined, false);
-    const reason = failure instanceof Error ? failure.message : String(failure);
-    throw new CliError(`the import stopped after ${result.summary.rows} finished row(s): ${reason}`, {
-      exitCode: EXIT.failure,
-      code: (failure as { name?: string }).name === 'OutputError' ? 'output_error' : 'run_failed',
-      hint: journalPath
-        ? `progress saved in ${journalPath}; once fixed, continue with: ${resumeCommand(file, opts)}`
-        : 'the rows above were sent; a piped input cannot be resumed: import a file to be able to continue',
-      cause: failure,
-    });
-  }
-  printSummary(ctx, result.summary, opts.report, result.interrupted);
-  if (result.interrupted) {
-    throw new Interrupted(
-      `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
-      journalPath
-        ? `continue with: ${resumeCommand(file, opts)}`
-        : `${fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
+function printSummary(ctx: Context, s: Summary, reportPath: string | undefined, interrupted: boolean): void {
+  const fields: SummaryField[] = [
+    ['rows', s.rows],
+    ['created', s.created, 'good'],
+    ['updated', s.updated],
+    ['unconfirmed', s.unconfirmed, 'warn'],
+    ['rejected', s.rejected, 'bad'],
+    ['failed', s.failed, 'bad'],
+    ['resumed', s.resumed],
+  ];
+  // Orders with line items: `lines` comes second on a terminal, last in JSON and TSV.
+  if (s.lines !== undefined) fields.push(['lines', s.lines, undefined, 1]);
+  printSummaryFields(ctx, fields, interrupted);
+  if (s.unconfirmed > 0) {
+    ctx.out.info(
+      `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,
     );
   }
-  const s = result.summary;
-  if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
-    for (const p of result.problems)
-      ctx.out.info(
-        `  line ${p.line}${p.id ? ` (${p.id})` : ''}: ${p.outcome}${p.status ? ` ${p.status}` : ''}${p.errorCode ? ` ${p.errorCode}` : ''}: ${p.message ?? ''}`,
-      );
-    const more = s.rejected + s.failed - result.problems.length;
-    if (more > 0) ctx.out.info(`  … and ${more} more`);
-  }
-  if (s.rejected > 0 || s.failed > 0) {
-    throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${opts.report ? `; see ${opts.report}` : ' (rerun with --report FILE to see each row)'}`,
-    );
-  }
-  return EXIT.ok;
+  if (reportPath) ctx.out.info(`report written to ${reportPath}`);
 }
 
 function openReportOf(path: string | undefined): ReportWriter<string> | undefined {
