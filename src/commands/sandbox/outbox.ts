@@ -10,6 +10,13 @@ export interface OutboxOptions {
   type?: string;
   after?: string;
   businessId?: string;
+  // --follow and --wait (outbox-live.ts)
+  follow?: boolean;
+  wait?: string;
+  contact?: string;
+  email?: string;
+  eventType?: string;
+  timeout?: string;
 }
 
 export interface SideEffect {
@@ -35,6 +42,10 @@ const COLUMNS: Column<SideEffect>[] = [
 ];
 
 export async function run(_args: string[], opts: OutboxOptions, ctx: Context): Promise<number> {
+  if (opts.follow || opts.wait !== undefined) {
+    const { runLive } = await import('./outbox-live.js');
+    return runLive(opts, ctx, await sandboxBaseUrl(ctx));
+  }
   const params = new URLSearchParams();
   if (opts.type !== undefined) {
     if (!(SIDE_EFFECT_TYPES as readonly string[]).includes(opts.type))
