@@ -161,7 +161,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
             'button',
             {
               type: 'button',
-              'aria-label': `Regenerate the secret of ${a.client_id}`,
+              'aria-label': `Regenerate secret of ${a.client_id}`,
               onclick: () =>
                 guarded('app', async () =>
                   shownOnce(
@@ -177,7 +177,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
             'button',
             {
               type: 'button',
-              'aria-label': `Revoke the access tokens of ${a.client_id}`,
+              'aria-label': `Revoke tokens of ${a.client_id}`,
               onclick: () =>
                 guarded('app', async () =>
                   notice(`${(await api('DELETE', `/apps/${a.client_id}/tokens`)).revoked} access token(s) revoked.`),
