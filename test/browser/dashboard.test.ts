@@ -186,12 +186,13 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     expect((await api('GET', '/v1/contacts')).status).toBe(200);
   });
 
-  it('axe-core finds no serious or critical violation on any page, at 1280 and 390 pixels', async () => {
+  it('axe-core finds no serious or critical violation on any page (at 1280 pixels; three of them at 390)', async () => {
     const contact = (await http(sb.baseUrl, 'GET', '/_sandbox/contacts?q=ada')).body.data[0].id;
     const routes = ['contacts', `contacts/${contact}`, 'orders', 'orders/A-1001', 'events', 'timeline', 'settings'];
+    // Every page at 1280; at 390 (the same layout rules, stacked) the list, a detail page and the forms.
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      for (const route of routes) {
+      for (const route of width === 1280 ? routes : ['contacts', `contacts/${contact}`, 'settings']) {
         await open(route);
         await accessible(`${route} at ${width}px`);
       }

@@ -35,7 +35,9 @@ describe('admin reads', () => {
     const bad = await admin('/contacts?limit=0&cursor=x&color=red');
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['color', 'cursor', 'limit']);
-    expect((await admin('/contacts?sms_consent=maybe')).body.error.details).toEqual([{ field: 'sms_consent', message: 'is not an SMS consent value' }]);
+    expect((await admin('/contacts?sms_consent=maybe')).body.error.details).toEqual([
+      { field: 'sms_consent', message: 'is not an SMS consent value' },
+    ]);
     expect((await admin('/contacts?business_id=biz_nope')).body.data).toEqual([]);
   });
 

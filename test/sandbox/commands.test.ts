@@ -58,7 +58,9 @@ describe('svc sandbox start', () => {
   it('prints "Sandbox listening on <base_url>" for humans', async () => {
     freshEnv();
     const s = await startInProcess(['--memory'], true);
-    expect(s.stdout()).toMatch(/^Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)\nDashboard: http:\/\/127\.0\.0\.1:\1\/ \(from this machine only\)\n/);
+    expect(s.stdout()).toMatch(
+      /^Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)\nDashboard: http:\/\/127\.0\.0\.1:\1\/ \(from this machine only\)\n/,
+    );
     expect(s.stderr()).toContain('Ctrl-C');
     expect(await s.stop()).toBe(0);
   });
