@@ -8,11 +8,22 @@ import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { parseSeconds } from '../../store/settings.js';
 import { adminCall } from './admin-client.js';
-import { SIDE_EFFECT_TYPES, type SideEffect } from './outbox.js';
 
 /** How often the sandbox is asked for new side effects. */
 const POLL_MS = 200;
 const DEFAULT_WAIT_MS = 30_000;
+
+/** A side effect as GET /_sandbox/outbox lists it (the fields printed here). */
+interface SideEffect {
+  seq: number;
+  type: string;
+  business_id: string;
+  contact_id?: string;
+  order_id?: string;
+  event_id?: string;
+  trigger?: string;
+  created_at: string;
+}
 
 export interface LiveOptions {
   type?: string;
@@ -51,11 +62,12 @@ async function contactByEmail(ctx: Context, baseUrl: string, email: string, busi
   return page.data.find((c) => c.email?.toLowerCase() === email.toLowerCase())?.id;
 }
 
-export async function runLive(opts: LiveOptions, ctx: Context, baseUrl: string): Promise<number> {
+/** `types`: the side-effect types --wait accepts (outbox.ts's list). */
+export async function runLive(opts: LiveOptions, ctx: Context, baseUrl: string, types: readonly string[]): Promise<number> {
   if (opts.follow && opts.wait !== undefined) throw new UsageError('--follow and --wait cannot be used together');
   const type = opts.wait ?? opts.type;
-  if (opts.wait !== undefined && !(SIDE_EFFECT_TYPES as readonly string[]).includes(opts.wait))
-    throw new UsageError(`--wait must be one of: ${SIDE_EFFECT_TYPES.join(', ')}; got ${JSON.stringify(opts.wait)}`);
+  if (opts.wait !== undefined && !types.includes(opts.wait))
+    throw new UsageError(`--wait must be one of: ${types.join(', ')}; got ${JSON.stringify(opts.wait)}`);
   if (opts.wait !== undefined && opts.type !== undefined && opts.type !== opts.wait)
     throw new UsageError('--type and --wait name different types; give the type once, to --wait');
   if (opts.contact !== undefined && opts.email !== undefined) throw new UsageError('--contact and --email cannot be used together');

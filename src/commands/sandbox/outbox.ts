@@ -44,7 +44,7 @@ const COLUMNS: Column<SideEffect>[] = [
 export async function run(_args: string[], opts: OutboxOptions, ctx: Context): Promise<number> {
   if (opts.follow || opts.wait !== undefined) {
     const { runLive } = await import('./outbox-live.js');
-    return runLive(opts, ctx, await sandboxBaseUrl(ctx));
+    return runLive(opts, ctx, await sandboxBaseUrl(ctx), SIDE_EFFECT_TYPES);
   }
   const params = new URLSearchParams();
   if (opts.type !== undefined) {
