@@ -3,7 +3,7 @@
 // Third-party packages stay external and are resolved from node_modules at run time, except
 // commander, which every start needs and which is cheaper to load inside the entry chunk (with
 // @commander-js/extra-typings, its typed re-export, through which the source imports it).
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -30,5 +30,17 @@ await build({
   logLevel: 'warning',
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
 });
+// The sandbox's dashboard (served at / by the sandbox): one small browser bundle and its static files.
+await build({
+  entryPoints: { app: 'src/dashboard/app.ts' },
+  outdir: `${tmp}/dashboard`,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'warning',
+});
+for (const file of ['index.html', 'app.css', 'favicon.svg']) copyFileSync(`src/dashboard/${file}`, `${tmp}/dashboard/${file}`);
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 renameSync(tmp, 'dist');

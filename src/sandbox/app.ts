@@ -1,7 +1,7 @@
 /**
  * The sandbox's HTTP application, laid out as fastify's templates do: the plugins (body parsers,
  * error handler) and the route modules (the service's operations, the OpenAPI document, the
- * admin surface under /_sandbox), each registered with the dependencies it needs.
+ * admin surface under /_sandbox, the dashboard at /), each registered with the dependencies it needs.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -11,6 +11,7 @@ import errorHandler, { BODY_LIMIT, clientError, frameworkError } from './plugins
 import { nextRequestId } from './request-id.js';
 import { adminRoutes } from './routes/admin.js';
 import { contactRoutes } from './routes/contacts.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { eventRoutes } from './routes/events.js';
 import { tokenRoutes } from './routes/oauth-token.js';
 import { openApiRoute } from './routes/openapi.js';
@@ -61,5 +62,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes, { deps });
   await app.register(openApiRoute);
   await app.register(adminRoutes, { deps, prefix: '/_sandbox' });
+  await app.register(dashboardRoutes);
   return app;
 }

@@ -11,7 +11,7 @@ export function encodeCursor(seq: number): string {
   return Buffer.from(`c1:${seq}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string): number | undefined {
+export function decodeCursor(cursor: string): number | undefined {
   const m = /^c1:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   return m ? Number(m[1]) : undefined;
 }

@@ -45,6 +45,10 @@ describe('svc sandbox start (spawned)', () => {
     });
     const line = JSON.parse(await firstLine(child));
     expect(line.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(line.dashboard_url).toBe(`${line.base_url}/`);
+    const dashboard = await fetch(line.dashboard_url);
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toContain('<title>svc sandbox</title>');
     const res = await fetch(`${line.base_url}/v1/contacts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${line.seed.api_token}`, 'content-type': 'application/json' },

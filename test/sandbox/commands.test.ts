@@ -49,6 +49,7 @@ describe('svc sandbox start', () => {
     const s = await startInProcess(['--port', '0', '--memory', '--json']);
     const line = JSON.parse(s.stdout().split('\n')[0] as string);
     expect(line.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(line.dashboard_url).toBe(`${line.base_url}/`);
     expect((await http(line.base_url, 'GET', '/openapi.json')).status).toBe(200);
     expect(await s.stop()).toBe(0);
     await expect(fetch(`${line.base_url}/openapi.json`)).rejects.toThrow();
@@ -57,7 +58,9 @@ describe('svc sandbox start', () => {
   it('prints "Sandbox listening on <base_url>" for humans', async () => {
     freshEnv();
     const s = await startInProcess(['--memory'], true);
-    expect(s.stdout()).toMatch(/^Sandbox listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(s.stdout()).toMatch(
+      /^Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)\nDashboard: http:\/\/127\.0\.0\.1:\1\/ \(from this machine only\)\n/,
+    );
     expect(s.stderr()).toContain('Ctrl-C');
     expect(await s.stop()).toBe(0);
   });

@@ -19,8 +19,13 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--type <type>', 'welcome_sms, flow_trigger, flow_run or revenue_attribution')
     .option('--after <seq>', 'only side effects after this sequence number')
     .option('--business-id <id>', 'only this business')
-    .option('--contact <id>', "only this contact's side effects")
     .option('--limit <n>', 'only the N most recent (still printed oldest first)')
+    .option('--follow', 'print each side effect as it is recorded, until interrupted (NDJSON with --json)')
+    .option('--wait <type>', 'wait for a side effect of this type (one already recorded counts), print it and exit 0; exit 1 at --timeout')
+    .option('--contact <id>', "only this contact's side effects")
+    .option('--email <address>', 'with --follow or --wait: only side effects of the contact with this e-mail address')
+    .option('--event-type <type>', "with --follow or --wait: only side effects whose trigger is this event type (a flow_run's event)")
+    .option('--timeout <duration>', 'with --wait: how long to wait (30s, 2m; default 30s)')
     .action(action(() => import('./outbox.js')));
   sandbox
     .command('reset')

@@ -12,6 +12,12 @@ export interface OutboxOptions {
   businessId?: string;
   limit?: string;
   contact?: string;
+  // --follow and --wait (outbox-live.ts)
+  follow?: boolean;
+  wait?: string;
+  email?: string;
+  eventType?: string;
+  timeout?: string;
 }
 
 export interface SideEffect {
@@ -37,6 +43,10 @@ const COLUMNS: Column<SideEffect>[] = [
 ];
 
 export async function run(_args: string[], opts: OutboxOptions, ctx: Context): Promise<number> {
+  if (opts.follow || opts.wait !== undefined) {
+    const { runLive } = await import('./outbox-live.js');
+    return runLive(opts, ctx, await sandboxBaseUrl(ctx), SIDE_EFFECT_TYPES);
+  }
   const params = new URLSearchParams();
   if (opts.type !== undefined) {
     if (!(SIDE_EFFECT_TYPES as readonly string[]).includes(opts.type))

@@ -127,10 +127,11 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     if (ctx.settings.json) {
       // One line, even on a terminal: scripts read it with a line reader.
       ctx.out.stdout(
-        `${JSON.stringify({ base_url: sandbox.baseUrl, port: sandbox.port, db, ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) })}\n`,
+        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: `${sandbox.baseUrl}/`, port: sandbox.port, db, ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) })}\n`,
       );
     } else {
       ctx.out.stdout(`Sandbox listening on ${sandbox.baseUrl}\n`);
+      ctx.out.stdout(`Dashboard: ${sandbox.baseUrl}/ (from this machine only)\n`);
       if (seeded) {
         ctx.out.stdout('\nSeeded credentials (shown once; the secrets are stored hashed):\n');
         ctx.out.record([

@@ -40,18 +40,25 @@ export interface OutboxFilter {
   type?: string;
   business_id?: string;
   after?: number;
+  contact_id?: string;
+  /** Only the N most recent (still listed oldest first). */
+  limit?: number;
 }
 
 /** Every recorded side effect matching the filters, oldest first. */
 export function listSideEffects(d: Domain, filter: OutboxFilter) {
   const rows = d.db.all<OutboxRow>(
-    'SELECT * FROM outbox WHERE seq > ? AND (? IS NULL OR type = ?) AND (? IS NULL OR business_id = ?) ORDER BY seq',
-    filter.after ?? 0,
-    filter.type ?? null,
-    filter.type ?? null,
-    filter.business_id ?? null,
-    filter.business_id ?? null,
+    `SELECT * FROM outbox WHERE seq > @after AND (@type IS NULL OR type = @type) AND (@biz IS NULL OR business_id = @biz)
+       AND (@contact IS NULL OR contact_id = @contact) ORDER BY seq DESC LIMIT @limit`,
+    {
+      after: filter.after ?? 0,
+      type: filter.type ?? null,
+      biz: filter.business_id ?? null,
+      contact: filter.contact_id ?? null,
+      limit: filter.limit ?? -1,
+    },
   );
+  rows.reverse();
   return rows.map((r) => {
     const out: Record<string, unknown> = { seq: r.seq, type: r.type, business_id: r.business_id };
     if (r.contact_id !== null) out.contact_id = r.contact_id;

@@ -2,7 +2,7 @@
  * The admin surface (`/_sandbox/...`): the sandbox's stand-in for the dashboard, plus outbox,
  * fault injection and reset. Not part of the service; needs no token; loopback only.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
 import type { FieldError } from '../../contract/errors.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
@@ -15,9 +15,13 @@ import { createIntegration, revealIntegrationToken, setIntegrationActive } from 
 import { findOrder, orderView } from '../domain/orders.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
-import { isLoopback, sendError, sendJson } from '../http.js';
+import { loopbackOnly } from '../http.js';
+import { registerAdminReads } from './admin-reads.js';
+import { adminRouter, pageLimit } from './admin-route.js';
 
 type Body = Record<string, unknown>;
+
+const OUTBOX_FILTERS = ['type', 'business_id', 'after', 'contact_id', 'limit'];
 
 /** Checks an admin body: an object with only the allowed fields. */
 function bodyOf(req: FastifyRequest, allowed: readonly string[]): Body {
@@ -42,28 +46,9 @@ function business(b: Body): string {
   return str(b, 'business_id', { fallback: DEFAULT_BUSINESS_ID });
 }
 
-type AdminHandler = (req: FastifyRequest) => { status: number; body?: unknown };
-
 function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
   const d = deps.domain;
-  const route = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, handler: AdminHandler) => {
-    app.route({
-      method,
-      url,
-      handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        try {
-          if (method !== 'GET') deps.domain.db.beginBatch();
-          const r = handler(req);
-          await deps.domain.db.flushed();
-          if (r.status === 204) return reply.code(204).send();
-          return sendJson(reply, r.status, r.body);
-        } catch (e) {
-          if (e instanceof ServiceError) return sendError(reply, e);
-          throw e;
-        }
-      },
-    });
-  };
+  const route = adminRouter(app, deps);
   const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name] as string;
 
   route('POST', '/businesses', (req) => {
@@ -117,20 +102,23 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     const q = req.query as Record<string, unknown>;
     const errors: FieldError[] = [];
     for (const k of Object.keys(q))
-      if (!['type', 'business_id', 'after'].includes(k)) errors.push({ field: k, message: 'is not a filter (type, business_id, after)' });
+      if (!OUTBOX_FILTERS.includes(k)) errors.push({ field: k, message: `is not a filter (${OUTBOX_FILTERS.join(', ')})` });
     const type = q.type;
     if (type !== undefined && !(typeof type === 'string' && (SIDE_EFFECT_TYPES as readonly string[]).includes(type)))
       errors.push({ field: 'type', message: `must be one of: ${SIDE_EFFECT_TYPES.join(', ')}` });
     const after = q.after;
     if (after !== undefined && !(typeof after === 'string' && /^\d{1,15}$/.test(after)))
       errors.push({ field: 'after', message: 'must be a sequence number' });
-    if (q.business_id !== undefined && typeof q.business_id !== 'string')
-      errors.push({ field: 'business_id', message: 'must be given once' });
+    for (const k of ['business_id', 'contact_id'])
+      if (q[k] !== undefined && typeof q[k] !== 'string') errors.push({ field: k, message: 'must be given once' });
+    const limit = q.limit === undefined ? undefined : pageLimit(q.limit, errors);
     if (errors.length > 0) throw invalidRequest(errors);
     const data = listSideEffects(d, {
       type: type as string | undefined,
       business_id: q.business_id as string | undefined,
+      contact_id: q.contact_id as string | undefined,
       after: after === undefined ? undefined : Number(after),
+      limit,
     });
     return { status: 200, body: { data } };
   });
@@ -157,12 +145,7 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
 
 /** The admin surface, registered under /_sandbox: answers loopback clients only. */
 export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { deps }) => {
-  admin.addHook('onRequest', (req, reply, done) => {
-    if (!isLoopback(req.socket.remoteAddress)) {
-      sendError(reply, new ServiceError(404, 'not_found', 'the admin API answers on the loopback interface only'));
-      return;
-    }
-    done();
-  });
+  admin.addHook('onRequest', loopbackOnly('the admin API'));
   registerAdmin(admin, deps);
+  registerAdminReads(admin, deps);
 };

@@ -1,0 +1,114 @@
+/**
+ * svc sandbox outbox --follow / --wait: the side effects of a running sandbox as they are
+ * recorded. --follow prints each one (NDJSON with --json) until interrupted; --wait TYPE exits 0
+ * printing the first side effect of that type matching the filters (one already recorded
+ * counts), or 1 when --timeout passes first. Both read GET /_sandbox/outbox with after=SEQ.
+ */
+import type { Context } from '../../context.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { parseSeconds } from '../../store/settings.js';
+import { adminCall } from './admin-client.js';
+
+/** How often the sandbox is asked for new side effects. */
+const POLL_MS = 200;
+const DEFAULT_WAIT_MS = 30_000;
+
+/** A side effect as GET /_sandbox/outbox lists it (the fields printed here). */
+interface SideEffect {
+  seq: number;
+  type: string;
+  business_id: string;
+  contact_id?: string;
+  order_id?: string;
+  event_id?: string;
+  trigger?: string;
+  created_at: string;
+}
+
+export interface LiveOptions {
+  type?: string;
+  businessId?: string;
+  follow?: boolean;
+  wait?: string;
+  contact?: string;
+  email?: string;
+  eventType?: string;
+  timeout?: string;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function line(e: SideEffect, json: boolean): string {
+  if (json) return `${JSON.stringify(e)}\n`;
+  const parts = [String(e.seq), e.type, e.trigger, e.contact_id, e.order_id, e.event_id, e.business_id, e.created_at];
+  return `${parts.map((p) => p ?? '-').join('\t')}\n`;
+}
+
+/** The id of the contact with this e-mail address, once it exists. */
+async function contactByEmail(ctx: Context, baseUrl: string, email: string, businessId: string | undefined): Promise<string | undefined> {
+  const qs = new URLSearchParams({ q: email, limit: '100', ...(businessId ? { business_id: businessId } : {}) });
+  const page = (await adminCall(ctx, baseUrl, 'GET', `/contacts?${qs}`)) as { data: { id: string; email: string | null }[] };
+  return page.data.find((c) => c.email?.toLowerCase() === email.toLowerCase())?.id;
+}
+
+/** `types`: the side-effect types --wait accepts (outbox.ts's list). */
+export async function runLive(opts: LiveOptions, ctx: Context, baseUrl: string, types: readonly string[]): Promise<number> {
+  if (opts.follow && opts.wait !== undefined) throw new UsageError('--follow and --wait cannot be used together');
+  const type = opts.wait ?? opts.type;
+  if (opts.wait !== undefined && !types.includes(opts.wait))
+    throw new UsageError(`--wait must be one of: ${types.join(', ')}; got ${JSON.stringify(opts.wait)}`);
+  if (opts.wait !== undefined && opts.type !== undefined && opts.type !== opts.wait)
+    throw new UsageError('--type and --wait name different types; give the type once, to --wait');
+  if (opts.contact !== undefined && opts.email !== undefined) throw new UsageError('--contact and --email cannot be used together');
+  if (opts.timeout !== undefined && opts.wait === undefined) throw new UsageError('--timeout goes with --wait');
+  const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_MS : parseSeconds(opts.timeout, '--timeout');
+  const deadline = Date.now() + timeoutMs;
+  const json = ctx.settings.json;
+
+  let contactId = opts.contact;
+  // --follow starts after what is already recorded; --wait looks at everything.
+  let after = 0;
+  if (opts.follow) {
+    const latest = (await adminCall(ctx, baseUrl, 'GET', `/outbox?limit=1`)) as { data: SideEffect[] };
+    after = latest.data[0]?.seq ?? 0;
+  }
+  while (!ctx.signal.aborted) {
+    if (opts.email !== undefined && contactId === undefined) contactId = await contactByEmail(ctx, baseUrl, opts.email, opts.businessId);
+    const waitingForContact = opts.email !== undefined && contactId === undefined;
+    if (!waitingForContact) {
+      const qs = new URLSearchParams({ after: String(after) });
+      if (type !== undefined) qs.set('type', type);
+      if (opts.businessId !== undefined) qs.set('business_id', opts.businessId);
+      if (contactId !== undefined) qs.set('contact_id', contactId);
+      const answer = (await adminCall(ctx, baseUrl, 'GET', `/outbox?${qs}`)) as { data: SideEffect[] };
+      for (const e of answer.data) {
+        after = e.seq;
+        if (opts.eventType !== undefined && e.trigger !== opts.eventType) continue;
+        ctx.out.stdout(line(e, json));
+        if (opts.wait !== undefined) return EXIT.ok;
+      }
+    }
+    if (opts.wait !== undefined && Date.now() >= deadline) {
+      const what = [
+        `no ${opts.wait} side effect`,
+        contactId ? `for contact ${contactId}` : opts.email ? `for ${opts.email}` : '',
+        opts.eventType ? `with event type ${opts.eventType}` : '',
+        `within ${opts.timeout ?? '30s'}`,
+      ];
+      throw new CliError(what.filter(Boolean).join(' '), { exitCode: EXIT.failure, code: 'wait_timeout' });
+    }
+    await sleep(opts.wait !== undefined ? Math.min(POLL_MS, Math.max(0, deadline - Date.now())) : POLL_MS, ctx.signal);
+  }
+  return opts.wait !== undefined ? EXIT.interrupted : EXIT.ok;
+}

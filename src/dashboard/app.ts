@@ -1,0 +1,79 @@
+/**
+ * The sandbox dashboard (served at / by the sandbox, loopback only): a hash-routed page over the
+ * admin API. It keeps no state but the route (#/page?biz=...), so a reload shows the same view.
+ */
+import { AdminError, api, business, h, href, notice, route } from './dom.js';
+import { contactPage, contactsPage, eventsPage, orderPage, ordersPage, stopLive, timelinePage } from './pages.js';
+import { type Flash, settingsPage } from './settings.js';
+
+const PAGES = [
+  ['contacts', 'Contacts'],
+  ['orders', 'Orders'],
+  ['events', 'Events'],
+  ['timeline', 'Timeline'],
+  ['settings', 'Settings'],
+] as const;
+
+const main = document.getElementById('main') as HTMLElement;
+const nav = document.getElementById('nav') as HTMLElement;
+const switcher = document.getElementById('business') as HTMLSelectElement;
+
+function drawNav(current: string): void {
+  nav.replaceChildren(
+    h(
+      'ul',
+      {},
+      ...PAGES.map(([path, name]) =>
+        h('li', {}, h('a', { href: href(path), 'aria-current': path === current ? 'page' : undefined }, name)),
+      ),
+    ),
+  );
+}
+
+async function drawSwitcher(): Promise<void> {
+  const biz = business();
+  const list = (await api('GET', '/businesses')).data as { id: string; name: string }[];
+  switcher.replaceChildren(...list.map((b) => h('option', { value: b.id, selected: b.id === biz }, `${b.name} (${b.id})`)));
+}
+
+switcher.addEventListener('change', () => {
+  const { parts } = route();
+  const page = parts[0] ?? 'contacts';
+  location.hash = `#/${page}${switcher.value === 'biz_default' ? '' : `?biz=${encodeURIComponent(switcher.value)}`}`;
+});
+
+let drawing = 0;
+
+/** Draws the route's page; `moveFocus` (after a navigation) puts the focus on its heading, for screen readers. */
+async function render(flash?: Flash, moveFocus = false): Promise<void> {
+  const ticket = ++drawing;
+  const { parts } = route();
+  const [page = 'contacts', id] = parts;
+  if (page !== 'timeline') stopLive();
+  drawNav(page);
+  const title = PAGES.find(([p]) => p === page)?.[1] ?? 'Not found';
+  const heading = id ? `${title.replace(/s$/, '')} ${id}` : title;
+  document.title = `${heading} · svc sandbox`;
+  let content: Node[];
+  try {
+    await drawSwitcher();
+    if (page === 'contacts') content = id ? await contactPage(id) : await contactsPage();
+    else if (page === 'orders') content = id ? await orderPage(id) : await ordersPage();
+    else if (page === 'events') content = await eventsPage();
+    else if (page === 'timeline') content = await timelinePage();
+    else if (page === 'settings') content = await settingsPage((f) => void render(f), flash);
+    else content = [notice('There is no such page.', 'error')];
+  } catch (err) {
+    content = [notice(err instanceof AdminError ? err.message : String(err), 'error')];
+  }
+  if (ticket !== drawing) return;
+  const h1 = h('h1', { tabindex: -1 }, heading);
+  main.replaceChildren(h1, ...content);
+  // Which route is on screen (tests wait for it).
+  main.dataset.drawn = location.hash;
+  if (moveFocus && document.activeElement !== switcher) h1.focus({ preventScroll: true });
+}
+
+window.addEventListener('hashchange', () => void render(undefined, true));
+if (!location.hash) history.replaceState(null, '', '#/contacts');
+void render();

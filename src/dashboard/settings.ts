@@ -1,0 +1,304 @@
+/** Settings: businesses and their scopes, API tokens, OAuth applications, the Integrations Hub, fault injection. */
+import { AdminError, api, business, h, input, notice, type Rec, table, when } from './dom.js';
+
+/** A result to show after the page is drawn again: in which section's output, what. */
+export interface Flash {
+  key: OutKey;
+  node?: Node;
+}
+type OutKey = 'token' | 'app' | 'int' | 'biz' | 'fault';
+type Rerender = (flash: Flash) => void;
+
+function failure(out: HTMLElement, err: unknown): void {
+  out.replaceChildren(notice(err instanceof AdminError ? err.message : String(err), 'error'));
+}
+
+/** Scope checkboxes (a fieldset with a legend), none checked unless listed. */
+function scopeBoxes(prefix: string, scopes: string[], checked: string[]): HTMLElement {
+  return h(
+    'fieldset',
+    { class: 'scopes' },
+    h('legend', {}, 'Scopes'),
+    ...scopes.map((s) =>
+      h(
+        'label',
+        { for: `${prefix}-${s}` },
+        h('input', { type: 'checkbox', id: `${prefix}-${s}`, name: 'scopes', value: s, checked: checked.includes(s) }),
+        ` ${s}`,
+      ),
+    ),
+  );
+}
+
+/** A secret shown once, with the warning. */
+function shownOnce(label: string, value: string, id: string): HTMLElement {
+  return h(
+    'div',
+    { class: 'secret', role: 'status' },
+    h('p', {}, `${label} — copy it now: it will not be shown again.`),
+    h('output', { id, 'aria-label': label }, value),
+  );
+}
+
+export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<Node[]> {
+  const biz = business();
+  const q = `?business_id=${encodeURIComponent(biz)}`;
+  const [businesses, tokens, apps, integrations, faults] = await Promise.all([
+    api('GET', '/businesses'),
+    api('GET', `/api-tokens${q}`),
+    api('GET', `/apps${q}`),
+    api('GET', `/integrations${q}`),
+    api('GET', '/faults'),
+  ]);
+  const current = businesses.data.find((b: Rec) => b.id === biz);
+  const scopes: string[] = current?.available_scopes ?? [];
+  const scopesOf = (data: FormData) => data.getAll('scopes').map(String);
+
+  const outs: Record<OutKey, HTMLElement> = {
+    token: h('div', {}),
+    app: h('div', {}),
+    int: h('div', {}),
+    biz: h('div', {}),
+    fault: h('div', {}),
+  };
+  if (flash?.node) outs[flash.key].append(flash.node);
+  const { token: tokenOut, app: appOut, int: intOut, biz: bizOut, fault: faultOut } = outs;
+  /** Runs an action; then the page is drawn again with its result, or the error is shown in place. */
+  const guarded = async (key: OutKey, act: () => Promise<Node | undefined>) => {
+    try {
+      rerender({ key, node: await act() });
+    } catch (err) {
+      failure(outs[key], err);
+    }
+  };
+  const actionForm = (label: string, key: OutKey, act: (data: FormData) => Promise<Node | undefined>, ...fields: HTMLElement[]) => {
+    const form = h('form', { 'aria-label': label }, ...fields);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void guarded(key, () => act(new FormData(form)));
+    });
+    return form;
+  };
+
+  const tokenSection = h(
+    'section',
+    { 'aria-labelledby': 'api-tokens' },
+    h('h2', { id: 'api-tokens' }, 'API tokens'),
+    actionForm(
+      'Create an API token',
+      'token',
+      async (data) => {
+        const t = await api('POST', '/api-tokens', {
+          business_id: biz,
+          name: String(data.get('name') || 'Dashboard token'),
+          scopes: scopesOf(data),
+        });
+        return shownOnce(`API token ${t.id}`, t.token, 'new-api-token');
+      },
+      input('token-name', 'Token name', { name: 'name', placeholder: 'CI token' }),
+      scopeBoxes('token-scope', scopes, ['contacts_read']),
+      h('button', { type: 'submit' }, 'Create API token'),
+    ),
+    tokenOut,
+    table(
+      ['Token', 'Name', 'Scopes', 'Created', ''],
+      tokens.data.map((t: Rec) => [
+        t.id,
+        t.name,
+        t.scopes.join(' ') || '—',
+        when(t.created_at),
+        t.revoked_at
+          ? `revoked ${when(t.revoked_at)}`
+          : h(
+              'button',
+              {
+                type: 'button',
+                'aria-label': `Revoke ${t.id}`,
+                onclick: () =>
+                  guarded('token', async () => {
+                    await api('DELETE', `/api-tokens/${t.id}`);
+                    return undefined;
+                  }),
+              },
+              'Revoke',
+            ),
+      ]),
+      'API tokens',
+    ),
+  );
+
+  const appSection = h(
+    'section',
+    { 'aria-labelledby': 'oauth-apps' },
+    h('h2', { id: 'oauth-apps' }, 'OAuth applications'),
+    actionForm(
+      'Create an OAuth application',
+      'app',
+      async (data) => {
+        const a = await api('POST', '/apps', {
+          business_id: biz,
+          name: String(data.get('name') || 'Dashboard app'),
+          scopes: scopesOf(data),
+        });
+        return h('div', {}, h('p', {}, `Client id: ${a.client_id}`), shownOnce('Client secret', a.client_secret, 'new-client-secret'));
+      },
+      input('app-name', 'Application name', { name: 'name', placeholder: 'My integration' }),
+      scopeBoxes('app-scope', scopes, []),
+      h('button', { type: 'submit' }, 'Create application'),
+    ),
+    appOut,
+    table(
+      ['Client id', 'Name', 'Scopes', 'Created', ''],
+      apps.data.map((a: Rec) => [
+        a.client_id,
+        a.name,
+        a.scopes.join(' ') || '—',
+        when(a.created_at),
+        h(
+          'span',
+          { class: 'actions' },
+          h(
+            'button',
+            {
+              type: 'button',
+              'aria-label': `Regenerate secret of ${a.client_id}`,
+              onclick: () =>
+                guarded('app', async () =>
+                  shownOnce(
+                    `New secret of ${a.client_id}`,
+                    (await api('POST', `/apps/${a.client_id}/secret`, {})).client_secret,
+                    'new-client-secret',
+                  ),
+                ),
+            },
+            'Regenerate secret',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              'aria-label': `Revoke tokens of ${a.client_id}`,
+              onclick: () =>
+                guarded('app', async () =>
+                  notice(`${(await api('DELETE', `/apps/${a.client_id}/tokens`)).revoked} access token(s) revoked.`),
+                ),
+            },
+            'Revoke tokens',
+          ),
+        ),
+      ]),
+      'OAuth applications',
+    ),
+  );
+
+  const intSection = h(
+    'section',
+    { 'aria-labelledby': 'integrations' },
+    h('h2', { id: 'integrations' }, 'Integrations Hub'),
+    actionForm(
+      'Create a Custom Integration',
+      'int',
+      async (data) => {
+        await api('POST', '/integrations', { business_id: biz, name: String(data.get('name') || 'Custom Integration') });
+        return undefined;
+      },
+      input('integration-name', 'Integration name', { name: 'name', placeholder: 'Custom Integration' }),
+      h('button', { type: 'submit' }, 'Create Custom Integration'),
+    ),
+    intOut,
+    table(
+      ['Integration', 'Name', 'Token', 'Active'],
+      integrations.data.map((i: Rec) => {
+        const token = h('span', { class: 'token', id: `token-${i.id}` }, '••••••••');
+        const reveal = h('button', { type: 'button', 'aria-label': `Reveal the token of ${i.id}` }, 'Reveal');
+        reveal.addEventListener('click', async () => {
+          try {
+            token.textContent = (await api('GET', `/integrations/${i.id}/token`)).token;
+            reveal.remove();
+          } catch (err) {
+            failure(intOut, err);
+          }
+        });
+        const active = h('input', { type: 'checkbox', id: `active-${i.id}`, checked: i.active });
+        active.addEventListener('change', () =>
+          api('PATCH', `/integrations/${i.id}`, { active: active.checked }).then(
+            () => intOut.replaceChildren(notice(`${i.id} is now ${active.checked ? 'active' : 'inactive'}.`)),
+            (err) => failure(intOut, err),
+          ),
+        );
+        return [i.id, i.name, h('span', {}, token, ' ', reveal), h('label', { for: `active-${i.id}` }, active, ' Active')];
+      }),
+      'Custom Integrations',
+    ),
+  );
+
+  const bizSection = h(
+    'section',
+    { 'aria-labelledby': 'businesses' },
+    h('h2', { id: 'businesses' }, 'Businesses and scopes'),
+    table(
+      ['Business', 'Name', 'Available scopes'],
+      businesses.data.map((b: Rec) => [b.id, b.name, b.available_scopes.join(' ') || '—']),
+      'Businesses',
+    ),
+    actionForm(
+      'Create a business',
+      'biz',
+      async (data) => {
+        const b = await api('POST', '/businesses', { name: String(data.get('name') || 'Business'), available_scopes: scopesOf(data) });
+        return notice(`Business ${b.id} created.`);
+      },
+      input('business-name', 'Business name', { name: 'name', required: true }),
+      scopeBoxes(
+        'business-scope',
+        ['contacts_read', 'contacts_write', 'events_write', 'orders_write'],
+        ['contacts_read', 'contacts_write', 'events_write', 'orders_write'],
+      ),
+      h('button', { type: 'submit' }, 'Create business'),
+    ),
+    bizOut,
+  );
+
+  const FAULTS: [string, string, string][] = [
+    ['error_rate', 'Error rate (500), 0 to 1', '0.01'],
+    ['unavailable_rate', 'Unavailable rate (503), 0 to 1', '0.01'],
+    ['reset_rate', 'Connection reset rate, 0 to 1', '0.01'],
+    ['latency_ms', 'Added latency (ms)', '1'],
+    ['rate_limit_rps', 'Rate limit (requests per second per token)', '1'],
+  ];
+  const faultSection = h(
+    'section',
+    { 'aria-labelledby': 'faults' },
+    h('h2', { id: 'faults' }, 'Fault injection'),
+    h('p', {}, 'Applies to /v1/* and /oauth/token. In force now: ', h('code', { id: 'faults-now' }, JSON.stringify(faults))),
+    actionForm(
+      'Set faults',
+      'fault',
+      async (data) => {
+        const body: Record<string, number> = {};
+        for (const [k] of FAULTS) {
+          const v = String(data.get(k) ?? '').trim();
+          if (v !== '') body[k] = Number(v);
+        }
+        await api('PUT', '/faults', body);
+        return undefined;
+      },
+      ...FAULTS.map(([k, label, step]) => input(`fault-${k}`, label, { name: k, type: 'number', min: 0, step, value: faults[k] ?? '' })),
+      h('button', { type: 'submit' }, 'Set faults'),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () =>
+            guarded('fault', async () => {
+              await api('PUT', '/faults', {});
+              return undefined;
+            }),
+        },
+        'Clear faults',
+      ),
+    ),
+    faultOut,
+  );
+  return [tokenSection, appSection, intSection, bizSection, faultSection];
+}

@@ -1,0 +1,120 @@
+/**
+ * The admin API's reads for the dashboard (open-points "Admin API for the dashboard"), and the
+ * live outbox as server-sent events. Registered inside the admin plugin: loopback clients only.
+ */
+import type { FastifyInstance } from 'fastify';
+import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
+import type { FieldError } from '../../contract/errors.js';
+import { DEFAULT_BUSINESS_ID } from '../db.js';
+import type { ServerDeps } from '../deps.js';
+import {
+  adminListContacts,
+  adminListEvents,
+  adminListOrders,
+  listApiTokens,
+  listApps,
+  listBusinesses,
+  listIntegrations,
+} from '../domain/admin-reads.js';
+import { contactView, getContact } from '../domain/contacts.js';
+import { invalidRequest } from '../domain/errors.js';
+import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
+import { adminListQuery, adminRouter, pageBody } from './admin-route.js';
+
+/** How often a live stream looks for new side effects, and how often it sends a comment to keep proxies from timing out. */
+const STREAM_POLL_MS = 150;
+const STREAM_KEEPALIVE_MS = 15_000;
+
+function businessOnly(query: unknown): string {
+  return adminListQuery(query, []).business_id;
+}
+
+export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void {
+  const d = deps.domain;
+  const route = adminRouter(app, deps);
+  route('GET', '/businesses', () => ({ status: 200, body: { data: listBusinesses(d) } }));
+  route('GET', '/contacts', (req) => {
+    const q = adminListQuery(req.query, ['email_consent', 'sms_consent', 'q']);
+    const errors: FieldError[] = [];
+    const { email_consent, sms_consent } = q.values;
+    if (email_consent !== undefined && !isEmailConsent(email_consent))
+      errors.push({ field: 'email_consent', message: 'is not an email consent value' });
+    if (sms_consent !== undefined && !isSmsConsent(sms_consent))
+      errors.push({ field: 'sms_consent', message: 'is not an SMS consent value' });
+    if (errors.length > 0) throw invalidRequest(errors);
+    const search = q.values.q?.trim();
+    const page = adminListContacts(d, q.business_id, {
+      email_consent,
+      sms_consent,
+      q: search === '' ? undefined : search,
+      before: q.before,
+      limit: q.limit,
+    });
+    return { status: 200, body: pageBody(page) };
+  });
+  route('GET', '/contacts/:id', (req) => {
+    const biz = businessOnly(req.query);
+    const id = (req.params as { id: string }).id;
+    return { status: 200, body: { ...contactView(getContact(d, biz, id)), business_id: biz } };
+  });
+  route('GET', '/orders', (req) => {
+    const q = adminListQuery(req.query, ['contact_id']);
+    return {
+      status: 200,
+      body: pageBody(adminListOrders(d, q.business_id, { contact_id: q.values.contact_id, before: q.before, limit: q.limit })),
+    };
+  });
+  route('GET', '/events', (req) => {
+    const q = adminListQuery(req.query, ['event_type']);
+    return {
+      status: 200,
+      body: pageBody(adminListEvents(d, q.business_id, { event_type: q.values.event_type, before: q.before, limit: q.limit })),
+    };
+  });
+  route('GET', '/api-tokens', (req) => ({ status: 200, body: { data: listApiTokens(d, businessOnly(req.query)) } }));
+  route('GET', '/apps', (req) => ({ status: 200, body: { data: listApps(d, businessOnly(req.query)) } }));
+  route('GET', '/integrations', (req) => ({ status: 200, body: { data: listIntegrations(d, businessOnly(req.query)) } }));
+
+  // Each side effect as it is recorded, as in GET /outbox. Starts after the latest one (or after
+  // Last-Event-ID when the browser reconnects); looks for new ones every STREAM_POLL_MS.
+  app.get('/outbox/stream', (req, reply) => {
+    const raw = (req.query ?? {}) as Record<string, unknown>;
+    const errors: FieldError[] = [];
+    for (const k of Object.keys(raw))
+      if (!['business_id', 'type'].includes(k)) errors.push({ field: k, message: 'is not a filter (business_id, type)' });
+    const type = raw.type;
+    if (type !== undefined && !(typeof type === 'string' && (SIDE_EFFECT_TYPES as readonly string[]).includes(type)))
+      errors.push({ field: 'type', message: `must be one of: ${SIDE_EFFECT_TYPES.join(', ')}` });
+    if (raw.business_id !== undefined && typeof raw.business_id !== 'string')
+      errors.push({ field: 'business_id', message: 'must be given once' });
+    if (errors.length > 0) throw invalidRequest(errors);
+    const filter = { type: type as string | undefined, business_id: (raw.business_id as string | undefined) ?? DEFAULT_BUSINESS_ID };
+    const lastId = req.headers['last-event-id'];
+    let after =
+      typeof lastId === 'string' && /^\d{1,15}$/.test(lastId)
+        ? Number(lastId)
+        : (d.db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM outbox')?.seq ?? 0);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write(': live\n\n');
+    let sinceWrite = 0;
+    const timer = setInterval(() => {
+      const fresh = listSideEffects(d, { ...filter, after });
+      for (const e of fresh) res.write(`id: ${e.seq}\ndata: ${JSON.stringify(e)}\n\n`);
+      if (fresh.length > 0) {
+        after = (fresh[fresh.length - 1] as { seq: number }).seq;
+        sinceWrite = 0;
+      } else if ((d.db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM outbox')?.seq ?? 0) < after) {
+        after = 0; // the sandbox was reset
+      } else {
+        sinceWrite += STREAM_POLL_MS;
+        if (sinceWrite >= STREAM_KEEPALIVE_MS) {
+          res.write(': keep-alive\n\n');
+          sinceWrite = 0;
+        }
+      }
+    }, STREAM_POLL_MS);
+    res.on('close', () => clearInterval(timer));
+  });
+}

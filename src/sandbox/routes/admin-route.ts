@@ -1,0 +1,65 @@
+/** How an admin route is registered (a write runs in one batch; errors in the service's body), and its query checks. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldError } from '../../contract/errors.js';
+import { DEFAULT_BUSINESS_ID } from '../db.js';
+import type { ServerDeps } from '../deps.js';
+import { invalidRequest, ServiceError } from '../domain/errors.js';
+import { sendError, sendJson } from '../http.js';
+import { decodeCursor, encodeCursor } from '../list-query.js';
+
+export type AdminHandler = (req: FastifyRequest) => { status: number; body?: unknown };
+export type AdminRoute = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, handler: AdminHandler) => void;
+
+export function adminRouter(app: FastifyInstance, deps: ServerDeps): AdminRoute {
+  return (method, url, handler) => {
+    app.route({
+      method,
+      url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        try {
+          if (method !== 'GET') deps.domain.db.beginBatch();
+          const r = handler(req);
+          await deps.domain.db.flushed();
+          if (r.status === 204) return reply.code(204).send();
+          return sendJson(reply, r.status, r.body);
+        } catch (e) {
+          if (e instanceof ServiceError) return sendError(reply, e);
+          throw e;
+        }
+      },
+    });
+  };
+}
+
+/** A page size from 1 to 100; records an error otherwise. */
+export function pageLimit(value: unknown, errors: FieldError[]): number {
+  if (typeof value === 'string' && /^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 100) return Number(value);
+  errors.push({ field: 'limit', message: 'must be a whole number from 1 to 100' });
+  return 1;
+}
+
+/** The query of an admin list: only the named parameters, each at most once; limit, cursor and business_id checked. */
+export function adminListQuery(query: unknown, allowed: readonly string[]) {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const known = [...allowed, 'business_id', 'limit', 'cursor'];
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q)) {
+    if (!known.includes(k)) errors.push({ field: k, message: `is not a parameter of this list (${known.join(', ')})` });
+    else if (typeof v !== 'string') errors.push({ field: k, message: 'must be given once' });
+    else values[k] = v;
+  }
+  const limit = values.limit === undefined ? 25 : pageLimit(values.limit, errors);
+  let before: number | undefined;
+  if (values.cursor !== undefined) {
+    before = decodeCursor(values.cursor);
+    if (before === undefined) errors.push({ field: 'cursor', message: 'is not a cursor this list issued; pass next_cursor unchanged' });
+  }
+  if (errors.length > 0) throw invalidRequest(errors);
+  return { values, limit, before, business_id: values.business_id ?? DEFAULT_BUSINESS_ID };
+}
+
+/** `{data, next_cursor}` of a page. */
+export function pageBody(p: { data: unknown[]; next: number | null }) {
+  return { data: p.data, next_cursor: p.next === null ? null : encodeCursor(p.next) };
+}

@@ -1,0 +1,229 @@
+/**
+ * The sandbox dashboard in a real headless Chromium (test/helpers/browser.ts) against a sandbox on
+ * port 0: what the public API writes shows up, the timeline is live, the Settings page's
+ * credentials work and are shown once, Reveal, fault injection, axe-core on every page, no
+ * console errors. Screenshots go to a temporary folder, or to docs/ with SVC_SCREENSHOTS=1.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { http, type TestSandbox, tokenRequest, withSandbox } from '../helpers/sandbox.js';
+
+const SHOTS = process.env.SVC_SCREENSHOTS === '1' ? 'docs' : mkdtempSync(join(tmpdir(), 'svc-shots-'));
+mkdirSync(SHOTS, { recursive: true });
+
+let sb: TestSandbox;
+let tb: TestBrowser;
+let page: Page;
+let token: string;
+const problems: string[] = [];
+const cfg = tempConfigDir();
+
+const api = (method: string, path: string, json?: unknown) => http(sb.baseUrl, method, path, { token, json });
+const at = (route: string) => `${sb.baseUrl}/#/${route}`;
+
+async function open(route: string): Promise<void> {
+  await page.goto(at(route));
+  await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+}
+
+async function accessible(name: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${name}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n'),
+  ).toBe('');
+}
+
+describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
+  beforeAll(async () => {
+    sb = await withSandbox({ now: () => Date.parse('2026-11-26T09:30:00Z') + performance.now() });
+    token = await sb.tokenWithAllScopes();
+    tb = await launchBrowser();
+    page = tb.context.pages()[0] ?? (await tb.context.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await tb?.close();
+    await sb?.close();
+    cfg.cleanup();
+  });
+
+  it('every page has the five links, the business switcher and a favicon', async () => {
+    await open('contacts');
+    const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    expect(await links.allTextContents()).toEqual(['Contacts', 'Orders', 'Events', 'Timeline', 'Settings']);
+    for (const route of ['orders', 'events', 'timeline', 'settings']) {
+      await open(route);
+      await expect.poll(() => page.getByRole('combobox', { name: 'Business' }).inputValue()).toBe('biz_default');
+    }
+    const icon = await fetch(new URL((await page.locator('link[rel=icon]').getAttribute('href')) ?? '', sb.baseUrl));
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it('a contact created through the public API appears on the Contacts page, with its orders and events', async () => {
+    const created = await api('POST', '/v1/contacts', { email: 'ada@example.com', first_name: 'Ada', phone: '+14155550101' });
+    expect(created.status).toBe(201);
+    await sb.admin.createFlow('viewed_product', 'Browse abandonment');
+    expect(
+      (
+        await api('POST', '/v1/orders/placed', {
+          order_id: 'A-1001',
+          total: '49.90',
+          currency: 'EUR',
+          order_date: '2026-11-26',
+          email: 'ada@example.com',
+          line_items: [{ sku: 'TEA-01', name: 'Green tea', quantity: 2, price: '24.95' }],
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await api('POST', '/v1/events', { event_type: 'viewed_product', email: 'ada@example.com', properties: { sku: 'TEA-01' } })).status,
+    ).toBe(200);
+    await open('contacts');
+    await expect.poll(() => page.getByRole('cell', { name: 'ada@example.com' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-contacts.png') });
+    await page.getByRole('link', { name: created.body.id }).click();
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+    await expect.poll(() => page.getByRole('link', { name: 'A-1001' }).count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-contact.png'), fullPage: true });
+    await open('orders/A-1001');
+    await expect.poll(() => page.getByRole('cell', { name: 'Green tea' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-order.png'), fullPage: true });
+    await open('events');
+    await expect.poll(() => page.getByRole('cell', { name: 'viewed_product' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-events.png') });
+  });
+
+  it('a PATCH to SMS subscribed makes the welcome SMS appear on the open timeline without a reload', async () => {
+    const c = await api('POST', '/v1/contacts', { email: 'grace@example.com', phone: '+14155550102' });
+    await open('timeline');
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await page.evaluate('window.notReloaded = true');
+    expect((await api('PATCH', `/v1/contacts/${c.body.id}`, { sms_consent: 'subscribed' })).status).toBe(200);
+    const row = page.getByRole('row').filter({ hasText: 'welcome_sms' }).filter({ hasText: c.body.id });
+    await row.waitFor({ timeout: 10_000 });
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-timeline.png') });
+  });
+
+  it('an API token made on Settings works for svc contacts list and is not shown again after a reload', async () => {
+    await open('settings');
+    await page.getByLabel('Token name').fill('CI token');
+    await page.getByRole('button', { name: 'Create API token' }).click();
+    const shown = (await page.locator('#new-api-token').textContent()) ?? '';
+    expect(shown).toMatch(/^sk_/);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-settings.png'), fullPage: true });
+    const r = await runCli(['contacts', 'list', '--json'], {
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: shown },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('ada@example.com');
+    await page.reload();
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    expect(await page.locator('#new-api-token').count()).toBe(0);
+    expect(await page.content()).not.toContain(shown);
+    await expect.poll(() => page.getByRole('cell', { name: 'CI token' }).count()).toBe(1);
+  });
+
+  it('an OAuth secret is shown once; regenerate gives a new one and the old stops working', async () => {
+    await open('settings');
+    await page.getByLabel('Application name').fill('Shop app');
+    await page.getByRole('group', { name: 'Scopes' }).nth(1).getByLabel('contacts_read').check();
+    await page.getByRole('button', { name: 'Create application' }).click();
+    const secret = (await page.locator('#new-client-secret').textContent()) ?? '';
+    const clientId = /Client id: (\S+)/.exec((await page.getByText('Client id:').textContent()) ?? '')?.[1] ?? '';
+    expect(secret).not.toBe('');
+    const grant = { grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: 'contacts_read' };
+    expect((await tokenRequest(sb.baseUrl, grant)).status).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { name: 'OAuth applications' }).waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await page.getByRole('button', { name: `Regenerate secret of ${clientId}` }).click();
+    const fresh = (await page.locator('#new-client-secret').textContent()) ?? '';
+    expect(fresh).not.toBe(secret);
+    expect((await tokenRequest(sb.baseUrl, grant)).status).toBe(401);
+    expect((await tokenRequest(sb.baseUrl, { ...grant, client_secret: fresh })).status).toBe(200);
+  });
+
+  it('Reveal shows a Custom Integration token; the active box deactivates it', async () => {
+    await open('settings');
+    await page.getByLabel('Integration name').fill('Shop sync');
+    await page.getByRole('button', { name: 'Create Custom Integration' }).click();
+    const reveal = page.getByRole('button', { name: /^Reveal the token of / });
+    await reveal.waitFor();
+    const id = ((await reveal.getAttribute('aria-label')) ?? '').replace('Reveal the token of ', '');
+    expect(await page.content()).not.toContain((await sb.admin.revealIntegrationToken(id)).token);
+    await reveal.click();
+    const expected = (await sb.admin.revealIntegrationToken(id)).token;
+    await expect.poll(() => page.locator(`#token-${id}`).textContent()).toBe(expected);
+    await page.getByRole('checkbox', { name: 'Active' }).uncheck();
+    await page.getByText(`${id} is now inactive.`).waitFor();
+    const listed = await http(sb.baseUrl, 'GET', '/_sandbox/integrations');
+    expect(listed.body.data.find((i: { id: string }) => i.id === id).active).toBe(false);
+  });
+
+  it('a fault set on the page makes the next API call fail as set; Clear ends it', async () => {
+    await open('settings');
+    await page.getByLabel('Error rate (500), 0 to 1').fill('1');
+    await page.getByRole('button', { name: 'Set faults' }).click();
+    await expect.poll(() => page.locator('#faults-now').textContent()).toBe('{"error_rate":1}');
+    expect((await api('GET', '/v1/contacts')).status).toBe(500);
+    await page.getByRole('button', { name: 'Clear faults' }).click();
+    await expect.poll(() => page.locator('#faults-now').textContent()).toBe('{}');
+    expect((await api('GET', '/v1/contacts')).status).toBe(200);
+  });
+
+  it('axe-core finds no serious or critical violation on any page (at 1280 pixels; three of them at 390)', async () => {
+    const contact = (await http(sb.baseUrl, 'GET', '/_sandbox/contacts?q=ada')).body.data[0].id;
+    const routes = ['contacts', `contacts/${contact}`, 'orders', 'orders/A-1001', 'events', 'timeline', 'settings'];
+    // Every page at 1280; at 390 (the same layout rules, stacked) the list, a detail page and the forms.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const route of width === 1280 ? routes : ['contacts', `contacts/${contact}`, 'settings']) {
+        await open(route);
+        await accessible(`${route} at ${width}px`);
+      }
+    }
+    await open('contacts');
+    await page.screenshot({ path: join(SHOTS, 'dashboard-mobile.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 180_000);
+
+  it('is keyboard navigable: Tab reaches the skip link, then the navigation', async () => {
+    await open('contacts');
+    await page.reload();
+    await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Contacts');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+  });
+
+  it('the business switcher shows another business', async () => {
+    const biz = await sb.admin.createBusiness('Second shop');
+    await open('contacts');
+    await page.getByRole('combobox', { name: 'Business' }).selectOption(biz.id);
+    await page.waitForURL(`**/#/contacts?biz=${biz.id}`);
+    await page.getByText('No contacts yet.').waitFor();
+  });
+
+  it('logged no console error and no failed request', () => {
+    expect(problems).toEqual([]);
+  });
+});
