@@ -80,7 +80,7 @@ describe('fuzz every operation of the document', () => {
           const path = template.replace('{id}', encodeURIComponent(idValue));
           const qs =
             q && typeof q === 'object'
-              ? `?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
+              ? `?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, formValue(v)])).toString()}`
               : '';
           const headers: Record<string, string> = {};
           let payload: string | undefined;
