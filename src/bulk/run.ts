@@ -99,6 +99,29 @@ export function rejectedRow(work: WorkItem, problem: { code: string; message: st
   return r;
 }
 
+/** What a dry run counts: the contract's summary plus the rows that would be sent. */
+export type DryRunSummary = Summary & { valid: number };
+
+/**
+ * Counts one row of a dry run: rejected (kept, and in the report) or valid (`wouldSend` is its
+ * report line). The orders and contacts dry runs share it.
+ */
+export function tallyDryRunRow(
+  work: WorkItem,
+  tally: { summary: DryRunSummary; rejected: RowResult<Outcome>[]; report?: ReportWriter<string> },
+  wouldSend: () => RowResult<string>,
+): void {
+  if (work.problem) {
+    tally.summary.rejected++;
+    const r = rejectedRow(work, work.problem);
+    tally.rejected.push(r);
+    tally.report?.add(r);
+  } else {
+    tally.summary.valid++;
+    tally.report?.add(wouldSend());
+  }
+}
+
 /** Creates a run; `progress` can be read while `run()` works. */
 export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { progress: BulkProgress; run(): Promise<BulkRunResult> } {
   const summary = emptySummary();

@@ -13,7 +13,7 @@ import { isFatalForRun } from '../bulk/classify.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
 import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
 import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, rejectedRow, type SendContext, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient, CallOptions } from '../client/types.js';
 import type { Contact, ContactWrite } from '../contract/types.js';
@@ -255,15 +255,7 @@ export async function dryRunContacts(rows: AsyncIterable<ContactWork[]>, report?
         if (l) l.push(work.line);
         else seen.set(key, [work.line]);
       }
-      if (work.problem) {
-        summary.rejected++;
-        const r = rejectedRow(work, work.problem);
-        rejected.push(r);
-        report?.add(r);
-      } else {
-        summary.valid++;
-        report?.add(result(work, 'valid' as Outcome, { message: 'would be sent' }));
-      }
+      tallyDryRunRow(work, { summary, rejected, report }, () => result(work, 'valid' as Outcome, { message: 'would be sent' }));
     }
   }
   const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([key, lines]) => ({ person: key.slice(2), lines }));

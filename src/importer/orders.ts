@@ -7,7 +7,7 @@ import { isFatalForRun } from '../bulk/classify.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
 import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
 import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, rejectedRow, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
@@ -188,15 +188,13 @@ export async function dryRunOrders(
       if (l) l.push(work.line);
       else seen.set(work.id, [work.line]);
     }
-    if (work.problem) {
-      summary.rejected++;
-      const r = rejectedRow(work, work.problem);
-      rejected.push(r);
-      report?.add(r);
-    } else {
-      summary.valid++;
-      report?.add({ seq: work.seq, line: work.line, id: work.id, outcome: 'valid' as Outcome, message: 'would be sent' });
-    }
+    tallyDryRunRow(work, { summary, rejected, report }, () => ({
+      seq: work.seq,
+      line: work.line,
+      id: work.id,
+      outcome: 'valid',
+      message: 'would be sent',
+    }));
   }
   const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([order_id, l]) => ({ order_id, lines: l }));
   return { summary, duplicates, rejected };

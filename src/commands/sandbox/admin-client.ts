@@ -67,3 +67,15 @@ export async function adminCall(ctx: Context, baseUrl: string, method: string, p
   }
   return parsed;
 }
+
+/** A side effect as GET /_sandbox/outbox lists it (the fields the outbox commands print). */
+export interface SideEffect {
+  seq: number;
+  type: string;
+  business_id: string;
+  contact_id?: string;
+  order_id?: string;
+  event_id?: string;
+  trigger?: string;
+  created_at: string;
+}

@@ -7,23 +7,11 @@
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { parseSeconds } from '../../store/settings.js';
-import { adminCall } from './admin-client.js';
+import { adminCall, type SideEffect } from './admin-client.js';
 
 /** How often the sandbox is asked for new side effects. */
 const POLL_MS = 200;
 const DEFAULT_WAIT_MS = 30_000;
-
-/** A side effect as GET /_sandbox/outbox lists it (the fields printed here). */
-interface SideEffect {
-  seq: number;
-  type: string;
-  business_id: string;
-  contact_id?: string;
-  order_id?: string;
-  event_id?: string;
-  trigger?: string;
-  created_at: string;
-}
 
 export interface LiveOptions {
   type?: string;

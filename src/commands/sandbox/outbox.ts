@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
-import { adminCall, sandboxBaseUrl } from './admin-client.js';
+import { adminCall, type SideEffect, sandboxBaseUrl } from './admin-client.js';
 
 export const SIDE_EFFECT_TYPES = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'] as const;
 
@@ -18,17 +18,6 @@ export interface OutboxOptions {
   email?: string;
   eventType?: string;
   timeout?: string;
-}
-
-export interface SideEffect {
-  seq: number;
-  type: string;
-  business_id: string;
-  contact_id?: string;
-  order_id?: string;
-  event_id?: string;
-  trigger?: string;
-  created_at: string;
 }
 
 const COLUMNS: Column<SideEffect>[] = [
