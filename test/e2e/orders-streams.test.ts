@@ -130,7 +130,10 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
 describe('e2e: the disk fills up mid-run', { timeout: 90_000 }, () => {
   it('stops sending, prints the summary and the resume command, exits 1; --resume finishes the job', async () => {
     const file = join(cfg.dir, 'orders.csv');
-    const ids = Array.from({ length: 400 }, (_, i) => `D-${i + 1}`);
+    // Enough rows that the limit is met well before the last one is sent, however fast the
+    // sandbox answers: the journal's first batch of finished rows (256) already passes 8 KiB.
+    const ROWS = 3_000;
+    const ids = Array.from({ length: ROWS }, (_, i) => `D-${i + 1}`);
     writeFileSync(file, HEADER + ids.map(row).join(''));
     const report = join(cfg.dir, 'report.csv');
     const journal = join(cfg.dir, 'import.journal');
@@ -144,7 +147,7 @@ describe('e2e: the disk fills up mid-run', { timeout: 90_000 }, () => {
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout) as { rows: number; created: number };
     expect(summary.rows).toBeGreaterThan(0);
-    expect(summary.rows).toBeLessThan(400);
+    expect(summary.rows).toBeLessThan(ROWS);
     const error = JSON.parse(r.stderr.trim().split('\n').at(-1) as string).error as { code: string; message: string; hint: string };
     expect(error.code).toBe('output_error');
     // The journal or the report, whichever reaches the limit first.
@@ -155,8 +158,8 @@ describe('e2e: the disk fills up mid-run', { timeout: 90_000 }, () => {
     const r2 = await c2.done;
     expect(r2.code).toBe(0);
     const total = JSON.parse(r2.stdout) as { rows: number; created: number; updated: number; unconfirmed: number; resumed: number };
-    expect(total.rows).toBe(400);
-    expect(total.created + total.updated + total.unconfirmed).toBe(400);
-    for (const id of [ids[0], ids[199], ids[399]]) expect(await sb.admin.order(id as string)).toBeDefined();
+    expect(total.rows).toBe(ROWS);
+    expect(total.created + total.updated + total.unconfirmed).toBe(ROWS);
+    for (const id of [ids[0], ids[ROWS / 2 - 1], ids[ROWS - 1]]) expect(await sb.admin.order(id as string)).toBeDefined();
   });
 });
