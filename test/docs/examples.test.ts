@@ -100,6 +100,9 @@ const EXIT: Record<string, { code: number; why: string }> = {
 
 const blocks = docBlocks(root);
 
+/** A block still running after this is killed (its process group): an example that waits forever fails. */
+const BLOCK_TIMEOUT_MS = 30_000;
+
 let tmp: string;
 
 /**
@@ -219,7 +222,15 @@ function runBlock(
     const timer = setTimeout(() => {
       timedOut = true;
       process.kill(-(child.pid as number), 'SIGKILL');
-    }, 20_000);
+    }, BLOCK_TIMEOUT_MS);
+    // Whatever a command left running in the background goes with the block (and closes the pipes).
+    child.on('exit', () => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        /* the group is gone */
+      }
+    });
     child.on('close', () => {
       clearTimeout(timer);
       const runs = new Map<number, CommandRun>();
@@ -269,25 +280,32 @@ describe.concurrent('the shell examples of README.md and docs/*.md', () => {
   for (const block of blocks) {
     const runnable = block.commands.filter((c) => SKIP[c.key] === undefined);
     const title = `${block.doc}:${block.line} (${runnable.length} of ${block.commands.length} commands run)`;
-    it.skipIf(runnable.length === 0)(title, async () => {
-      const dir = mkdtempSync(join(tmp, 'block-'));
-      const config = join(dir, '.config');
-      const sb = await sandboxFor(config);
-      const { runs, output, timedOut } = await runBlock(block, dir, config).finally(() => sb.close());
-      if (process.env.DOCEX_SHOW) console.log(`=== ${title}\n${output}`);
-      const problems: string[] = [];
-      block.commands.forEach((c, i) => {
-        if (SKIP[c.key] !== undefined) return;
-        const expected = EXIT[c.key]?.code ?? 0;
-        const run = runs.get(i);
-        if (!run) problems.push(`${block.doc}:${c.line} ${timedOut ? 'did not finish in 20 s' : 'did not run'}: ${c.key}`);
-        else if (run.status !== expected || run.svc.some((s) => s !== expected))
-          problems.push(
-            `${block.doc}:${c.line} exited ${run.status} (svc: ${run.svc.join(',') || 'none'}), expected ${expected}: ${c.key}`,
-          );
-      });
-      expect(problems, `${problems.join('\n')}\n--- output ---\n${output}`).toEqual([]);
-    });
+    it.skipIf(runnable.length === 0)(
+      title,
+      async () => {
+        const dir = mkdtempSync(join(tmp, 'block-'));
+        const config = join(dir, '.config');
+        const sb = await sandboxFor(config);
+        const { runs, output, timedOut } = await runBlock(block, dir, config).finally(() => sb.close());
+        if (process.env.DOCEX_SHOW) console.log(`=== ${title}\n${output}`);
+        const problems: string[] = [];
+        block.commands.forEach((c, i) => {
+          if (SKIP[c.key] !== undefined) return;
+          const expected = EXIT[c.key]?.code ?? 0;
+          const run = runs.get(i);
+          if (!run)
+            problems.push(
+              `${block.doc}:${c.line} ${timedOut ? `did not finish in ${BLOCK_TIMEOUT_MS / 1000} s` : 'did not run'}: ${c.key}`,
+            );
+          else if (run.status !== expected || run.svc.some((s) => s !== expected))
+            problems.push(
+              `${block.doc}:${c.line} exited ${run.status} (svc: ${run.svc.join(',') || 'none'}), expected ${expected}: ${c.key}`,
+            );
+        });
+        expect(problems, `${problems.join('\n')}\n--- output ---\n${output}`).toEqual([]);
+      },
+      BLOCK_TIMEOUT_MS + 15_000,
+    );
   }
 });
 
@@ -326,6 +344,26 @@ describe('doc-examples parsing', () => {
     ]);
     expect(svcCalls('{ svc a --all; node bin/svc.js b | tail -n +2; } > out.csv')).toEqual([['a', '--all'], ['b']]);
     expect(svcCalls('echo "svc not a call" | SVC_X=1 svc c')).toEqual([['c']]);
+  });
+
+  it("runBlock: each command's status and its svc calls' codes; a background process does not outlive the block", async () => {
+    const block: DocBlock = {
+      doc: 'synthetic.md',
+      line: 1,
+      lang: 'sh',
+      commands: blockCommands(['svc --version | grep -q .', 'svc nosuch 2>/dev/null', 'sleep 300 &', 'X=$(svc --version; false)'], 2, 'sh'),
+    };
+    const dir = mkdtempSync(join(tmp, 'synthetic-'));
+    const started = Date.now();
+    const { runs, timedOut } = await runBlock(block, dir, join(dir, '.config'));
+    expect(timedOut).toBe(false);
+    expect(Date.now() - started).toBeLessThan(BLOCK_TIMEOUT_MS / 2);
+    expect([...runs.entries()]).toEqual([
+      [0, { status: 0, svc: [0] }],
+      [1, { status: 2, svc: [2] }],
+      [2, { status: 0, svc: [] }],
+      [3, { status: 1, svc: [0] }],
+    ]);
   });
 
   it('parseOnly reports what commander refuses, and runs nothing', async () => {
