@@ -13,7 +13,8 @@
  * command runs (a pipeline, `$(…)`) must exit with that code as well. A command that cannot run here
  * (it needs the reader's own file, a real account, a terminal, or it runs until stopped) is in
  * SKIP with the reason: a new example runs by default, and skipping one is a decision in this file.
- * yaml blocks (the CI jobs of docs/ci.md) are run by test/e2e/events-ci*.test.ts.
+ * yaml blocks (the CI jobs of docs/ci.md) are run by test/e2e/events-ci*.test.ts. Inline `code` in
+ * prose is not run. DOCEX_SHOW=1 prints what each block printed.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
