@@ -269,7 +269,7 @@ describe.concurrent('the shell examples of README.md and docs/*.md', () => {
     for (const block of blocks) {
       for (const c of block.commands) {
         if (SKIP[c.key] === undefined || NOT_PARSED.has(c.key)) continue;
-        for (const args of svcCalls(c.key)) {
+        for (const args of svcCalls(c.code)) {
           const problem = await parseOnly(args);
           if (problem) problems.push(`${block.doc}:${c.line} svc ${args.join(' ')}: ${problem}`);
         }
@@ -344,6 +344,8 @@ describe('doc-examples parsing', () => {
       ['x', '$id'],
     ]);
     expect(svcCalls('{ svc a --all; node bin/svc.js b | tail -n +2; } > out.csv')).toEqual([['a', '--all'], ['b']]);
+    const [group] = blockCommands(['{ svc a --all', '  svc b | tail -n +2', '} > out.csv'], 1, 'sh');
+    expect(svcCalls(group?.code ?? '')).toEqual([['a', '--all'], ['b']]);
     expect(svcCalls('echo "svc not a call" | SVC_X=1 svc c')).toEqual([['c']]);
   });
 

@@ -14,6 +14,8 @@ export interface DocCommand {
   text: string;
   /** Comment-free, whitespace-collapsed text: what allow-lists and expectations are keyed on. */
   key: string;
+  /** Comment-free text, continuations joined, line breaks (command separators) kept: for svcCalls. */
+  code: string;
   /** Line number of the command's first line in the document. */
   line: number;
   /** Whether it runs `svc` (anywhere in it: a pipeline, `$(…)`, a `{ … }` group). */
@@ -79,8 +81,9 @@ export function blockCommands(body: string[], firstLine: number, lang: string): 
     current.code.push(code);
     const continued = state.quote !== '' || state.depth > 0 || code.endsWith('\\');
     if (!continued) {
-      const key = current.code.join('\n').replace(/\\\n/g, ' ').replace(/\s+/g, ' ').trim();
-      commands.push({ text: current.lines.join('\n'), key, line: current.line, callsSvc: SVC_CALL.test(key) });
+      const joined = current.code.join('\n').replace(/\\\n/g, ' ');
+      const key = joined.replace(/\s+/g, ' ').trim();
+      commands.push({ text: current.lines.join('\n'), key, code: joined, line: current.line, callsSvc: SVC_CALL.test(key) });
       current = undefined;
       state.depth = 0;
     }
@@ -122,7 +125,7 @@ export function docBlocks(root: string): DocBlock[] {
 }
 
 /**
- * The argument lists of the `svc` calls in a command (its key), split as the shell splits words:
+ * The argument lists of the `svc` calls in a command (its `code`), split as the shell splits words:
  * quotes removed, `$(…)` and pipelines cut at their operators, a redirection's target dropped.
  * Expansions stay as written (`"$ID"` is the word `$ID`).
  */
@@ -144,14 +147,14 @@ export function svcCalls(key: string): string[][] {
       i = close;
     } else if (c === '\\') {
       word = (word ?? '') + (key[++i] ?? '');
-    } else if (/\s/.test(c)) {
+    } else if (c === ' ' || c === '\t') {
       end();
     } else if ('<>'.includes(c)) {
       if (word !== undefined && /^\d$/.test(word)) word = undefined;
       end();
       redirect = true;
       if (key[i + 1] === c || key[i + 1] === '&') i++;
-    } else if ('|&;(){}'.includes(c)) {
+    } else if ('|&;(){}\n'.includes(c)) {
       if (c === '(' && word?.endsWith('$')) word = word.slice(0, -1) || undefined;
       end();
       segments.push([]);
