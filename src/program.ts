@@ -39,6 +39,9 @@ export function buildProgram(deps: ProgramDeps): Command {
     .version(__SVC_VERSION__, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
+    // Subcommands inherit this (commander copies the help settings to each new command): their
+    // help lists the global flags (--json, --profile, …) under "Global Options:", as gh does.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
