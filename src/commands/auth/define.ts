@@ -1,4 +1,4 @@
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { ActionFactory } from '../loader.js';
 
 export function defineAuth(program: Command, action: ActionFactory): void {
@@ -19,6 +19,17 @@ export function defineAuth(program: Command, action: ActionFactory): void {
     .description('show the profile, base URL, method, where the credentials come from, granted scopes and token expiry')
     .option('--offline', 'do not check the credentials against the service')
     .action(action(() => import('./status.js')));
+  auth
+    .command('list')
+    .description('list the stored profiles: which one is in use and the default, base URL and method (never a secret)')
+    // For the completion scripts: the profile names alone, one a line.
+    .addOption(new Option('--names', 'print only the profile names').hideHelp())
+    .action(action(() => import('./list.js')));
+  auth
+    .command('switch')
+    .description('make a stored profile the default (used when neither --profile nor SVC_PROFILE names one)')
+    .argument('<name>', 'the profile')
+    .action(action(() => import('./switch.js')));
   auth
     .command('token')
     .description('print a valid access token (renewed if needed), for scripts')
