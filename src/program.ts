@@ -6,9 +6,10 @@
 import { Command, CommanderError, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { defineApi } from './commands/api/define.js';
 import { defineAuth } from './commands/auth/define.js';
+import { defineCompletion } from './commands/completion/define.js';
 import { defineContacts } from './commands/contacts/define.js';
 import { defineEvents } from './commands/events/define.js';
-import type { ActionFactory, CommandModule } from './commands/loader.js';
+import { type ActionFactory, type CommandModule, completeWith } from './commands/loader.js';
 import { defineOrders } from './commands/orders/define.js';
 import { defineSandbox } from './commands/sandbox/define.js';
 import { escapeControls } from './io/escape.js';
@@ -49,7 +50,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       writeErr: (s) => deps.io.stderr.write(escapeControls(s)),
       ...(deps.outputError ? { outputError: deps.outputError } : {}),
     })
-    .addOption(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'))
+    .addOption(completeWith(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'), 'profiles'))
     .addOption(new Option('--base-url <url>', 'service address [env: SVC_BASE_URL]'))
     .addOption(new Option('--sandbox', 'run against the embedded sandbox (no login needed) [env: SVC_SANDBOX=1]'))
     .addOption(new Option('--json', 'machine-readable output on stdout; no colour, spinner or prompt'))
@@ -80,6 +81,7 @@ export function buildProgram(deps: ProgramDeps): Command {
   defineEvents(program, action);
   defineApi(program, action);
   defineSandbox(program, action);
+  defineCompletion(program, action);
   program.addHelpText('after', () => `\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`);
   return program;
 }

@@ -1,11 +1,13 @@
-import type { Command } from '@commander-js/extra-typings';
-import { type ActionFactory, collect } from '../loader.js';
+import { Argument, type Command } from '@commander-js/extra-typings';
+import { type ActionFactory, collect, completeWith } from '../loader.js';
 
 export function defineApi(program: Command, action: ActionFactory): void {
   program
     .command('api')
     .description('make an authenticated request and print the response body (like gh api)')
-    .argument('<method>', 'HTTP method: GET, POST, PATCH, DELETE, …')
+    .addArgument(
+      completeWith(new Argument('<method>', 'HTTP method: GET, POST, PATCH, DELETE, …'), ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    )
     .argument('<path>', 'path relative to the base URL, e.g. /v1/contacts?limit=5')
     .option('-F, --field <key=value>', 'a body field (typed like events --prop); query parameter for GET (repeatable)', collect)
     .option('-f, --raw-field <key=value>', 'a body field that is always a string (query parameter for GET) (repeatable)', collect)

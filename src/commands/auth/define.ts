@@ -1,5 +1,6 @@
-import { type Command, Option } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../loader.js';
+import { Argument, type Command, Option } from '@commander-js/extra-typings';
+import { SCOPES } from '../../contract/scopes.js';
+import { type ActionFactory, completeWith } from '../loader.js';
 
 export function defineAuth(program: Command, action: ActionFactory): void {
   const auth = program.command('auth').description('log in, inspect and log out of the service');
@@ -9,7 +10,9 @@ export function defineAuth(program: Command, action: ActionFactory): void {
     .option('--with-token', 'read an API token from stdin')
     .option('--client-id <id>', 'OAuth client id (client credentials)')
     .option('--client-secret-stdin', 'read the OAuth client secret from stdin')
-    .option('--scopes <list>', 'space- or comma-separated scopes to request, e.g. "contacts_read orders_write"')
+    .addOption(
+      completeWith(new Option('--scopes <list>', 'space- or comma-separated scopes to request, e.g. "contacts_read orders_write"'), SCOPES),
+    )
     .option('--require-scopes', 'fail (exit 3) when fewer scopes are granted than requested')
     .option('--basic-auth', 'send the client secret with HTTP Basic instead of the form body')
     .option('--default-country <cc>', 'default country for phone numbers typed without +country code (e.g. US)')
@@ -28,7 +31,7 @@ export function defineAuth(program: Command, action: ActionFactory): void {
   auth
     .command('switch')
     .description('make a stored profile the default (used when neither --profile nor SVC_PROFILE names one)')
-    .argument('<name>', 'the profile')
+    .addArgument(completeWith(new Argument('<name>', 'the profile'), 'profiles'))
     .action(action(() => import('./switch.js')));
   auth
     .command('token')

@@ -1,6 +1,12 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from '../../contract/consent.js';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
-import { type ActionFactory, collect, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, positiveInt } from '../loader.js';
+
+const contactPresets = async () =>
+  (await import('../../importer/map-file.js'))
+    .listPresets((await import('../../importer/contact-mapping.js')).CONTACT_MAPPING_SCHEMA)
+    .map((p) => p.name ?? '');
 
 function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(cmd: Command<Args, Opts>) {
   return cmd
@@ -8,8 +14,18 @@ function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(
     .option('--phone <phone>', 'phone number (E.164, or local with --default-country)')
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
-    .option('--email-consent <value>', 'email consent: subscribed, unsubscribed, never_subscribed, suppressed')
-    .option('--sms-consent <value>', 'SMS consent: subscribed, unsubscribed, never_subscribed, single_opt_in')
+    .addOption(
+      completeWith(
+        new Option('--email-consent <value>', 'email consent: subscribed, unsubscribed, never_subscribed, suppressed'),
+        EMAIL_CONSENT_WRITABLE,
+      ),
+    )
+    .addOption(
+      completeWith(
+        new Option('--sms-consent <value>', 'SMS consent: subscribed, unsubscribed, never_subscribed, single_opt_in'),
+        SMS_CONSENT_WRITABLE,
+      ),
+    )
     .option('--no-welcome-sms', 'do not send the welcome SMS when SMS consent becomes subscribed')
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US, GB)');
 }
@@ -19,8 +35,10 @@ export function defineContacts(program: Command, action: ActionFactory): void {
   contacts
     .command('list')
     .description('list contacts, filtered by consent, email, phone or update time')
-    .option('--email-consent <value>', 'filter by email consent (read-only values included)')
-    .option('--sms-consent <value>', 'filter by SMS consent (read-only values included)')
+    .addOption(
+      completeWith(new Option('--email-consent <value>', 'filter by email consent (read-only values included)'), EMAIL_CONSENT_VALUES),
+    )
+    .addOption(completeWith(new Option('--sms-consent <value>', 'filter by SMS consent (read-only values included)'), SMS_CONSENT_VALUES))
     .option('--email <email>', 'exact email')
     .option('--phone <phone>', 'exact phone')
     .option('--updated-since <time>', 'RFC 3339 time, e.g. 2026-01-01T00:00:00Z')
@@ -59,7 +77,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
         'unsubscribed',
       ]),
     )
-    .option('--preset <name>', 'read a known export: shopify (Shopify customers export)')
+    .addOption(completeWith(new Option('--preset <name>', 'read a known export: shopify (Shopify customers export)'), contactPresets))
     .option('--map-file <file>', 'a JSON mapping file (the same format as the presets)')
     .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')

@@ -1,5 +1,10 @@
-import type { Command } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, positiveInt } from '../loader.js';
+import { Argument, type Command, Option } from '@commander-js/extra-typings';
+import { type ActionFactory, collect, completeWith, positiveInt } from '../loader.js';
+
+const orderPresets = async () =>
+  (await import('../../importer/map-file.js'))
+    .listPresets((await import('../../importer/mapping.js')).ORDER_MAPPING_SCHEMA)
+    .map((p) => p.name ?? '');
 
 export function defineOrders(program: Command, action: ActionFactory): void {
   const orders = program.command('orders').description('create or update orders, one or a whole CSV file');
@@ -29,9 +34,16 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
-    .option('--preset <name>', 'a shop export imported as exported (svc orders presets lists them), e.g. shopify')
+    .addOption(
+      completeWith(
+        new Option('--preset <name>', 'a shop export imported as exported (svc orders presets lists them), e.g. shopify'),
+        orderPresets,
+      ),
+    )
     .option('--map-file <file>', 'a saved mapping (JSON: columns per field, date order, delimiter, default country)')
-    .option('--date-order <MDY|DMY>', 'how numeric dates such as 03/04/2024 are read (never guessed)')
+    .addOption(
+      completeWith(new Option('--date-order <MDY|DMY>', 'how numeric dates such as 03/04/2024 are read (never guessed)'), ['MDY', 'DMY']),
+    )
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
@@ -41,7 +53,7 @@ export function defineOrders(program: Command, action: ActionFactory): void {
   orders
     .command('presets')
     .description('list the shipped mappings for shop exports (--preset NAME), or print one to adapt: presets show NAME')
-    .argument('[show]', 'show: print one preset as a mapping file')
-    .argument('[name]', 'the preset to print')
+    .addArgument(completeWith(new Argument('[show]', 'show: print one preset as a mapping file'), ['show']))
+    .addArgument(completeWith(new Argument('[name]', 'the preset to print'), orderPresets))
     .action(action(() => import('./presets.js')));
 }

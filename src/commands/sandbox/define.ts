@@ -1,5 +1,7 @@
-import type { Command } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../loader.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { type ActionFactory, completeWith } from '../loader.js';
+
+const sideEffectTypes = async () => (await import('./outbox.js')).SIDE_EFFECT_TYPES;
 
 export function defineSandbox(program: Command, action: ActionFactory): void {
   const sandbox = program.command('sandbox').description('run and inspect the emulated service on this machine');
@@ -16,12 +18,20 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
   sandbox
     .command('outbox')
     .description('list recorded side effects (welcome SMS, flow triggers and runs, revenue attribution)')
-    .option('--type <type>', 'welcome_sms, flow_trigger, flow_run or revenue_attribution')
+    .addOption(completeWith(new Option('--type <type>', 'welcome_sms, flow_trigger, flow_run or revenue_attribution'), sideEffectTypes))
     .option('--after <seq>', 'only side effects after this sequence number')
     .option('--business-id <id>', 'only this business')
     .option('--limit <n>', 'only the N most recent (still printed oldest first)')
     .option('--follow', 'print each side effect as it is recorded, until interrupted (NDJSON with --json)')
-    .option('--wait <type>', 'wait for a side effect of this type (one already recorded counts), print it and exit 0; exit 1 at --timeout')
+    .addOption(
+      completeWith(
+        new Option(
+          '--wait <type>',
+          'wait for a side effect of this type (one already recorded counts), print it and exit 0; exit 1 at --timeout',
+        ),
+        sideEffectTypes,
+      ),
+    )
     .option('--contact <id>', "only this contact's side effects")
     .option('--email <address>', 'with --follow or --wait: only side effects of the contact with this e-mail address')
     .option('--event-type <type>', "with --follow or --wait: only side effects whose trigger is this event type (a flow_run's event)")
