@@ -9,7 +9,7 @@ import { defineAuth } from './commands/auth/define.js';
 import { defineCompletion } from './commands/completion/define.js';
 import { defineContacts } from './commands/contacts/define.js';
 import { defineEvents } from './commands/events/define.js';
-import { type ActionFactory, type CommandModule, completeWith } from './commands/loader.js';
+import { type ActionFactory, type CommandModule, completeWith, examples } from './commands/loader.js';
 import { defineOrders } from './commands/orders/define.js';
 import { defineSandbox } from './commands/sandbox/define.js';
 import { escapeControls } from './io/escape.js';
@@ -82,7 +82,16 @@ export function buildProgram(deps: ProgramDeps): Command {
   defineApi(program, action);
   defineSandbox(program, action);
   defineCompletion(program, action);
-  program.addHelpText('after', () => `\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`);
+  program.addHelpText(
+    'after',
+    () =>
+      `${examples([
+        'svc --sandbox contacts create --email ada@example.com --email-consent subscribed   # try it, no account needed',
+        'svc auth login',
+        'svc contacts list --email-consent subscribed --all --format csv > subscribed.csv',
+        'svc help environment                       # the SVC_* variables; also: svc help exit-codes',
+      ])}\n\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`,
+  );
   return program;
 }
 

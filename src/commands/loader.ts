@@ -80,3 +80,12 @@ export function completeWith<T extends object>(target: T, values: CompletionValu
 export function completionValuesOf(target: object): CompletionValues | undefined {
   return completionValues.get(target);
 }
+
+/**
+ * The "Examples:" section of a command's help, as gh shows it: command lines indented (a `# …`
+ * comment may follow one), then an optional note. Every line must run as written: no secret in
+ * argv (tokens come from the environment or stdin).
+ */
+export function examples(lines: readonly string[], note?: string): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}${note ? `\n\n${note}` : ''}`;
+}

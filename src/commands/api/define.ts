@@ -1,5 +1,5 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, completeWith } from '../loader.js';
+import { type ActionFactory, collect, completeWith, examples } from '../loader.js';
 
 export function defineApi(program: Command, action: ActionFactory): void {
   program
@@ -14,5 +14,15 @@ export function defineApi(program: Command, action: ActionFactory): void {
     .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
     .option('--input <file>', 'request body from a file (- for stdin)')
     .option('-i, --include', 'print the status line and response headers too')
+    .addHelpText(
+      'after',
+      examples([
+        "svc api GET '/v1/contacts?limit=5'",
+        'svc api GET /v1/contacts -F email_consent=subscribed -F limit=10',
+        'svc api POST /v1/events -F event_type=signed_up -F email=ada@example.com -F properties.plan=pro',
+        'svc api PATCH /v1/contacts/"$id" -f first_name=Ada -i',
+        'svc api POST /v1/contacts --input contact.json',
+      ]),
+    )
     .action(action(() => import('./api.js')));
 }

@@ -1,5 +1,5 @@
 import { Argument, type Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ActionFactory } from '../loader.js';
+import { type ActionFactory, examples } from '../loader.js';
 
 /**
  * `svc completion bash|zsh|fish`. The script is written from the whole tree, so `program` is
@@ -12,16 +12,15 @@ export function defineCompletion(program: Command, action: ActionFactory): void 
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish'] as const))
     .addHelpText(
       'after',
-      `
-Examples:
-  source <(svc completion bash)                                   # bash, this shell only
-  svc completion bash > ~/.local/share/bash-completion/completions/svc
-  mkdir -p ~/.zfunc && svc completion zsh > ~/.zfunc/_svc       # zsh: fpath=(~/.zfunc $fpath) in ~/.zshrc
-  svc completion fish > ~/.config/fish/completions/svc.fish
-
-The script holds the commands, flags and fixed values (consent values, formats, presets); only
-profile names are looked up as you press Tab (\`svc auth list --names\`). Write it again after
-upgrading svc.`,
+      examples(
+        [
+          'source <(svc completion bash)                                # bash, this shell only',
+          'svc completion bash > ~/.local/share/bash-completion/completions/svc',
+          'mkdir -p ~/.zfunc && svc completion zsh > ~/.zfunc/_svc    # zsh: fpath=(~/.zfunc $fpath) in ~/.zshrc',
+          'svc completion fish > ~/.config/fish/completions/svc.fish',
+        ],
+        'The script holds the commands, flags and fixed values (consent values, formats, presets); only\nprofile names are looked up as you press Tab (`svc auth list --names`). Write it again after\nupgrading svc.',
+      ),
     )
     .action(
       action(async () => {

@@ -1,5 +1,5 @@
 import { Argument, type Command, Option } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, completeWith, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, examples, positiveInt } from '../loader.js';
 
 const orderPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -7,7 +7,17 @@ const orderPresets = async () =>
     .map((p) => p.name ?? '');
 
 export function defineOrders(program: Command, action: ActionFactory): void {
-  const orders = program.command('orders').description('create or update orders, one or a whole CSV file');
+  const orders = program
+    .command('orders')
+    .description('create or update orders, one or a whole CSV file')
+    .addHelpText(
+      'after',
+      examples([
+        'svc orders upsert --order-id 1001 --total 49.90 --currency EUR --order-date 2026-03-01 --email ada@example.com',
+        'svc orders import orders.csv --initial-sync --report report.csv',
+        'svc orders presets',
+      ]),
+    );
   orders
     .command('upsert')
     .description('create (201) or update (200) one order')
@@ -23,6 +33,17 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--input <file>', 'read the order as JSON from a file (- for stdin)')
     .option('--integration-token-stdin', 'read the integration token from stdin')
     .option('--default-country <cc>', 'country for a phone without country code')
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'svc orders upsert --order-id 1001 --total 49.90 --currency EUR --order-date 2026-03-01 --email ada@example.com',
+          'svc orders upsert --order-id 1002 --total 12 --currency USD --order-date 2026-03-02T10:00:00Z --phone "(415) 555-0100" --default-country US --accepts-sms-marketing',
+          'svc orders upsert --input order.json --json',
+        ],
+        'The integration token comes from SVC_INTEGRATION_TOKEN, --integration-token-stdin or the profile.',
+      ),
+    )
     .action(action(() => import('./upsert.js')));
   orders
     .command('import')
@@ -49,11 +70,32 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
     .option('--integration-token-stdin', 'read the integration token from stdin')
     .option('--journal <file>', 'where progress is recorded for --resume (default: next to the report, or in the data folder)')
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'svc orders import orders.csv --initial-sync --report report.csv   # years of history: no flows, no revenue attribution',
+          'svc orders import export.csv --dry-run                             # validate, list duplicate order ids, send nothing',
+          'svc orders import export.csv --map order_id="Order Number" --map total="Grand Total" --default-country US',
+          'svc orders import orders_export.csv --preset shopify --initial-sync',
+          'svc orders import export.csv --map-file my-shop.json --date-order DMY',
+          'svc orders import orders.csv --resume                              # after Ctrl-C, a crash or a sleeping laptop',
+        ],
+        'The integration token comes from SVC_INTEGRATION_TOKEN, --integration-token-stdin or the profile.',
+      ),
+    )
     .action(action(() => import('./import.js')));
   orders
     .command('presets')
     .description('list the shipped mappings for shop exports (--preset NAME), or print one to adapt: presets show NAME')
     .addArgument(completeWith(new Argument('[show]', 'show: print one preset as a mapping file'), ['show']))
     .addArgument(completeWith(new Argument('[name]', 'the preset to print'), orderPresets))
+    .addHelpText(
+      'after',
+      examples([
+        'svc orders presets',
+        'svc orders presets show shopify > my-shop.json             # a mapping file to adapt for --map-file',
+      ]),
+    )
     .action(action(() => import('./presets.js')));
 }

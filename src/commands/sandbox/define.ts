@@ -1,10 +1,16 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import { type ActionFactory, completeWith } from '../loader.js';
+import { type ActionFactory, completeWith, examples } from '../loader.js';
 
 const sideEffectTypes = async () => (await import('./outbox.js')).SIDE_EFFECT_TYPES;
 
 export function defineSandbox(program: Command, action: ActionFactory): void {
-  const sandbox = program.command('sandbox').description('run and inspect the emulated service on this machine');
+  const sandbox = program
+    .command('sandbox')
+    .description('run and inspect the emulated service on this machine')
+    .addHelpText(
+      'after',
+      examples(['svc sandbox start --seed', 'svc --sandbox contacts list', 'svc --sandbox sandbox outbox --type welcome_sms']),
+    );
   sandbox
     .command('start')
     .description('run the sandbox until interrupted')
@@ -14,6 +20,14 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--memory', 'keep the data in memory only')
     .option('--token-ttl <seconds>', 'lifetime of access tokens (default 7200)')
     .option('--seed', 'create an OAuth app, an API token and a Custom Integration, print them once and save a `sandbox` profile')
+    .addHelpText(
+      'after',
+      examples([
+        'svc sandbox start --seed                      # prints the address, credentials once, saves the sandbox profile',
+        'svc sandbox start --port 8787 --memory',
+        'svc sandbox start --json --port 0 > sandbox.json &   # in a script: read base_url from the JSON line',
+      ]),
+    )
     .action(action(() => import('./start.js')));
   sandbox
     .command('outbox')
@@ -36,10 +50,27 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--email <address>', 'with --follow or --wait: only side effects of the contact with this e-mail address')
     .option('--event-type <type>', "with --follow or --wait: only side effects whose trigger is this event type (a flow_run's event)")
     .option('--timeout <duration>', 'with --wait: how long to wait (30s, 2m; default 30s)')
+    .addHelpText(
+      'after',
+      examples([
+        'svc --sandbox sandbox outbox --type welcome_sms',
+        'svc sandbox outbox --limit 20 --json',
+        'svc sandbox outbox --wait flow_run --email ada@example.com --timeout 30s --json',
+        'svc sandbox outbox --follow',
+      ]),
+    )
     .action(action(() => import('./outbox.js')));
   sandbox
     .command('reset')
     .description('empty all data and faults of a running sandbox (asks first on a terminal)')
     .option('-y, --yes', 'do not ask (never asked without a terminal)')
+    .addHelpText(
+      'after',
+      examples([
+        'svc sandbox reset              # asks first on a terminal',
+        'svc sandbox reset --yes',
+        'svc --sandbox sandbox reset --yes',
+      ]),
+    )
     .action(action(() => import('./reset.js')));
 }
