@@ -144,7 +144,9 @@ describe('examples in every command help', () => {
 
   it('covers every command of the tree (nouns, verbs and the program)', () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
-    expect(all.map((p) => p.join(' '))).toEqual(expect.arrayContaining(['', 'auth', 'auth list', 'auth switch', 'completion', 'contacts list']));
+    expect(all.map((p) => p.join(' '))).toEqual(
+      expect.arrayContaining(['', 'auth', 'auth list', 'auth switch', 'completion', 'contacts list']),
+    );
   });
 
   it('the parser check catches a wrong example', async () => {
