@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../src/store/store.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { ensureBuilt, root } from '../helpers/spawn-cli.js';
+import { hasTmux, killSession, tmux, waitFor } from '../helpers/tmux.js';
 
 let cfg: { dir: string; cleanup: () => void };
 let binDir: string;
@@ -131,6 +132,39 @@ describe('svc completion bash, in a plain bash', () => {
     const r = await runCli(['completion', 'powershell']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('svc completion bash at a real terminal (tmux)', () => {
+  it.skipIf(!hasTmux)('Tab completes a command, a consent value and a profile on the command line', async () => {
+    const session = `svc-completion-${process.pid}-${Date.now()}`;
+    const e = env();
+    tmux([
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '120',
+      '-y',
+      '20',
+      ...Object.entries(e).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+      `bash --norc --noprofile -i`,
+    ]);
+    try {
+      // tmux keeps its server's PATH for a new session: set it in the shell itself.
+      tmux(['send-keys', '-t', session, `export PATH='${e.PATH}' SVC_CONFIG_DIR='${e.SVC_CONFIG_DIR}'`, 'Enter']);
+      tmux(['send-keys', '-t', session, `PS1='$ '; source ${join(cfg.dir, 'svc.bash')}; echo LOADED`, 'Enter']);
+      await waitFor(session, /^LOADED$/m);
+      tmux(['send-keys', '-t', session, 'svc con', 'Tab']);
+      await waitFor(session, /\$ svc contacts$/m);
+      tmux(['send-keys', '-t', session, 'li', 'Tab', '--email-consent su', 'Tab', 'Tab']);
+      await waitFor(session, /subscribed +suppressed/);
+      tmux(['send-keys', '-t', session, 'p', 'Tab', '--profile st', 'Tab']);
+      await waitFor(session, /\$ svc contacts list --email-consent suppressed --profile staging$/m);
+    } finally {
+      killSession(session);
+    }
   });
 });
 
