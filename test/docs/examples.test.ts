@@ -40,6 +40,13 @@ const SKIP: Record<string, string> = {
     'needs the global install above (test/package/installed.test.ts runs this import)',
   'export SVC_BASE_URL=https://api.example.com SVC_TOKEN=…':
     "a real service and the CI's secret; the next command runs against the sandbox",
+  // docs/auth.md, profiles: a real staging service and its token file
+  'svc --profile staging --base-url https://staging.example.com auth login --with-token < staging-token.txt':
+    "a real staging service and the reader's token file (test/commands/auth-profiles.test.ts logs in to a sandbox)",
+  'svc auth switch staging': 'needs the staging profile logged in above (test/commands/auth-profiles.test.ts switches)',
+  // docs/completion.md: installing into the reader's shell set-up
+  'source <(svc completion zsh)': 'zsh syntax, run here by bash (test/commands/completion.test.ts loads the script in zsh)',
+  'svc completion fish | source': 'fish syntax, run here by bash (test/commands/completion.test.ts loads the script in fish)',
   // the reader's own files
   'svc contacts unsubscribe --ids-file ids.txt --report unsubscribe-report.csv': "the reader's list of contact ids",
   'svc orders import orders.csv --initial-sync --report report.csv': "the reader's orders.csv",
