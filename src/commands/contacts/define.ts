@@ -14,6 +14,9 @@ function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US, GB)');
 }
 
+/** --fields in the help: an example and where the names come from (the contact's API fields). */
+const FIELDS_EXAMPLE = 'e.g. id,email,sms_consent; names as in --format csv or --json';
+
 export function defineContacts(program: Command, action: ActionFactory): void {
   const contacts = program.command('contacts').description('list, create, change, unsubscribe and delete contacts');
   contacts
@@ -29,11 +32,13 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--page-size <n>', 'contacts per request (1-250)', positiveInt('--page-size'))
     .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--default-country <cc>', 'country for a --phone without country code')
+    .option('--fields <names>', `print only these fields, in this order, in every format (${FIELDS_EXAMPLE})`)
     .action(action(() => import('./list.js')));
   contacts
     .command('get')
     .description('show one contact')
     .argument('<id>', 'contact id')
+    .option('--fields <names>', `print only these fields, in this order (${FIELDS_EXAMPLE})`)
     .action(action(() => import('./get.js')));
   contactFieldOptions(contacts.command('create').description('create a contact'))
     .addOption(new Option('--if-exists <mode>', 'when the contact already exists').choices(['fail', 'skip', 'update']).default('fail'))
