@@ -10,7 +10,7 @@ import { findExecutable, type Pager, pagerCommand, startPager } from './io/pager
 import type { Prompter } from './io/prompter.js';
 import type { Spinner } from './io/spinner.js';
 import { type IOStreams, isCI, type TerminalPolicy, terminalPolicy } from './io/streams.js';
-import { configDir, dataDir } from './store/paths.js';
+import { configDir, dataDir, readDefaultProfile } from './store/paths.js';
 import { Redactor } from './store/redact.js';
 import { type Env, type GlobalFlags, resolveSettings, type Settings } from './store/settings.js';
 import type { CredentialStore } from './store/store.js';
@@ -74,7 +74,7 @@ export interface ContextInit {
 }
 
 export function createContext(init: ContextInit): Context {
-  const settings = resolveSettings(init.flags, init.env);
+  const settings = resolveSettings(init.flags, init.env, () => readDefaultProfile(configDir(init.env)));
   const policy = terminalPolicy(init.io, init.env, settings);
   const colors = makeColors(policy.color);
   const out = new Output(init.io, policy, colors, settings.quiet, settings.json);

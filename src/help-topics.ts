@@ -7,7 +7,8 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 export const HELP_TOPICS: Record<string, string> = {
   environment: `Environment variables (a flag given on the command line wins over its variable):
 
-  SVC_PROFILE            stored profile to use (--profile); default "default"
+  SVC_PROFILE            stored profile to use (--profile); default: the one chosen with
+                         svc auth switch, else "default"
   SVC_BASE_URL           service address (--base-url)
   SVC_SANDBOX=1          run against the embedded sandbox (--sandbox)
   SVC_TOKEN              API token; used instead of any stored profile

@@ -6,9 +6,10 @@
 import { Command, CommanderError, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { defineApi } from './commands/api/define.js';
 import { defineAuth } from './commands/auth/define.js';
+import { defineCompletion } from './commands/completion/define.js';
 import { defineContacts } from './commands/contacts/define.js';
 import { defineEvents } from './commands/events/define.js';
-import type { ActionFactory, CommandModule } from './commands/loader.js';
+import { type ActionFactory, type CommandModule, completeWith, examples } from './commands/loader.js';
 import { defineOrders } from './commands/orders/define.js';
 import { defineSandbox } from './commands/sandbox/define.js';
 import { escapeControls } from './io/escape.js';
@@ -39,6 +40,9 @@ export function buildProgram(deps: ProgramDeps): Command {
     .version(__SVC_VERSION__, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
+    // Subcommands inherit this (commander copies the help settings to each new command): their
+    // help lists the global flags (--json, --profile, …) under "Global Options:", as gh does.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -46,7 +50,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       writeErr: (s) => deps.io.stderr.write(escapeControls(s)),
       ...(deps.outputError ? { outputError: deps.outputError } : {}),
     })
-    .addOption(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'))
+    .addOption(completeWith(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'), 'profiles'))
     .addOption(new Option('--base-url <url>', 'service address [env: SVC_BASE_URL]'))
     .addOption(new Option('--sandbox', 'run against the embedded sandbox (no login needed) [env: SVC_SANDBOX=1]'))
     .addOption(new Option('--json', 'machine-readable output on stdout; no colour, spinner or prompt'))
@@ -79,7 +83,17 @@ export function buildProgram(deps: ProgramDeps): Command {
   defineEvents(program, action);
   defineApi(program, action);
   defineSandbox(program, action);
-  program.addHelpText('after', () => `\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`);
+  defineCompletion(program, action);
+  program.addHelpText(
+    'after',
+    () =>
+      `${examples([
+        'svc --sandbox contacts create --email ada@example.com --email-consent subscribed   # try it, no account needed',
+        'svc auth login',
+        'svc contacts list --email-consent subscribed --all --format csv > subscribed.csv',
+        'svc help environment                       # the SVC_* variables; also: svc help exit-codes',
+      ])}\n\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`,
+  );
   return program;
 }
 

@@ -59,3 +59,33 @@ export function positiveInt(name: string): (value: string) => number {
     return n;
   };
 }
+
+/**
+ * What the shell completion offers for an option's or argument's value, beyond commander's
+ * `.choices()` (which it reads itself): fixed words (from the contract), words found when the
+ * script is generated (a loader, so that nothing is imported at start-up), the stored profile
+ * names (asked of `svc auth list --names` at completion time), or file names.
+ */
+export type CompletionValues = readonly string[] | (() => Promise<readonly string[]>) | 'profiles' | 'files';
+
+const completionValues = new WeakMap<object, CompletionValues>();
+
+/** Tags an Option or Argument with what completion offers for its value; returns it. */
+export function completeWith<T extends object>(target: T, values: CompletionValues): T {
+  completionValues.set(target, values);
+  return target;
+}
+
+/** The completion values a define.ts gave an Option or Argument, if any. */
+export function completionValuesOf(target: object): CompletionValues | undefined {
+  return completionValues.get(target);
+}
+
+/**
+ * The "Examples:" section of a command's help, as gh shows it: command lines indented (a `# …`
+ * comment may follow one), then an optional note. Every line must run as written: no secret in
+ * argv (tokens come from the environment or stdin).
+ */
+export function examples(lines: readonly string[], note?: string): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}${note ? `\n\n${note}` : ''}`;
+}

@@ -1,4 +1,5 @@
 /** Where svc keeps its files: the credential store (config) and data (sandbox db, import journals). */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 
@@ -24,4 +25,23 @@ export function dataDir(env: Env): string {
   const config = nonEmpty(env.SVC_CONFIG_DIR);
   if (config) return join(config, 'data');
   return envPaths('svc', { suffix: '' }).data;
+}
+
+/** The store's file in its folder. */
+export function storeFile(dir: string): string {
+  return join(dir, 'credentials.json');
+}
+
+/**
+ * The default profile saved by `svc auth switch`, read without conf (which costs ~100 ms to load):
+ * every run that names no profile asks for it. An absent, unreadable or malformed file gives
+ * undefined here; the store itself reports a malformed file when a command opens it.
+ */
+export function readDefaultProfile(dir: string): string | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(storeFile(dir), 'utf8')) as { default_profile?: unknown };
+    return typeof parsed.default_profile === 'string' && parsed.default_profile !== '' ? parsed.default_profile : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -24,9 +24,12 @@ export interface GlobalFlags {
   maxRetryWait?: string;
 }
 
+/** Where the run's profile name came from; `store` is the default saved by `svc auth switch`. */
+export type ProfileSource = 'flag' | 'env' | 'store' | 'default';
+
 export interface Settings {
   profile: string;
-  profileSource: SettingSource;
+  profileSource: ProfileSource;
   sandbox: boolean;
   json: boolean;
   debug: boolean;
@@ -109,14 +112,19 @@ export function parseSeconds(value: string, what: string): number {
   return Math.round(ms);
 }
 
-export function resolveSettings(flags: GlobalFlags, env: Env): Settings {
+/**
+ * `storedDefault` reads the default profile saved by `svc auth switch`; it is asked only when
+ * neither --profile nor SVC_PROFILE names one.
+ */
+export function resolveSettings(flags: GlobalFlags, env: Env, storedDefault: () => string | undefined = () => undefined): Settings {
   const profileFlag = flags.profile;
   const profileEnv = envValue(env, 'SVC_PROFILE');
+  const profileStored = profileFlag || profileEnv ? undefined : storedDefault();
   const maxWaitEnv = envValue(env, 'SVC_MAX_RETRY_WAIT');
   const maxWait = flags.maxRetryWait ?? maxWaitEnv;
   return {
-    profile: profileFlag ?? profileEnv ?? DEFAULT_PROFILE,
-    profileSource: profileFlag ? 'flag' : profileEnv ? 'env' : 'default',
+    profile: profileFlag ?? profileEnv ?? profileStored ?? DEFAULT_PROFILE,
+    profileSource: profileFlag ? 'flag' : profileEnv ? 'env' : profileStored ? 'store' : 'default',
     sandbox: flags.sandbox === true || envFlag(env, 'SVC_SANDBOX') === true,
     json: flags.json === true,
     debug: flags.debug === true || envFlag(env, 'SVC_DEBUG') === true,

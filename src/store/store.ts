@@ -4,9 +4,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type Conf from 'conf';
 import { StoreError } from './errors.js';
+import { storeFile } from './paths.js';
 
 export type AuthMethod = 'api_token' | 'client_credentials';
 /** How the client secret travels to the token endpoint: form body (client_secret_post) or HTTP Basic. */
@@ -35,6 +35,8 @@ export interface Profile {
 
 interface StoreShape {
   profiles: Record<string, Profile>;
+  /** The profile used when neither --profile nor SVC_PROFILE names one (`svc auth switch`). */
+  default_profile?: string;
 }
 
 /**
@@ -69,7 +71,7 @@ export class CredentialStore {
   constructor(dir: string, opts: { onSecret?: (secret: string) => void } = {}) {
     this.dir = dir;
     this.onSecret = opts.onSecret;
-    this.path = join(dir, 'credentials.json');
+    this.path = storeFile(dir);
     // An existing file is opened at once, so a broken one is reported before any request.
     if (existsSync(this.path)) this.open();
   }
@@ -113,6 +115,17 @@ export class CredentialStore {
   private profiles(): Record<string, Profile> {
     if (!this.confInstance && !existsSync(this.path)) return {};
     return { ...(this.conf.get('profiles') ?? {}) };
+  }
+
+  /** The profile `svc auth switch` made the default, if any. */
+  defaultProfile(): string | undefined {
+    if (!this.confInstance && !existsSync(this.path)) return undefined;
+    const name = this.conf.get('default_profile');
+    return typeof name === 'string' && name !== '' ? name : undefined;
+  }
+
+  setDefaultProfile(name: string): void {
+    this.conf.set('default_profile', name);
   }
 
   listProfiles(): string[] {

@@ -3,6 +3,7 @@
  * remembered, and its data persists in the data folder between runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialStore } from '../../src/store/store.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let cfg: { dir: string; cleanup: () => void };
@@ -42,5 +43,56 @@ describe('--sandbox', () => {
     const token = await runCli(['auth', 'token', '--sandbox'], { env });
     expect(token.code, token.stderr).toBe(0);
     expect(token.stdout.trim().length).toBeGreaterThan(10);
+  });
+
+  it("ignores a profile's and the environment's integration token: they belong to another service", async () => {
+    const env = { SVC_CONFIG_DIR: cfg.dir };
+    new CredentialStore(cfg.dir).setProfile('sandbox', {
+      base_url: 'http://127.0.0.1:9',
+      integration_token: 'sit_not_of_this_sandbox_0123456789',
+    });
+    const viaProfile = await runCli(
+      [
+        '--sandbox',
+        '--profile',
+        'sandbox',
+        'orders',
+        'upsert',
+        '--order-id',
+        'SB-1',
+        '--total',
+        '1',
+        '--currency',
+        'EUR',
+        '--order-date',
+        '2024-03-01',
+        '--email',
+        'sb@example.com',
+        '--json',
+      ],
+      { env },
+    );
+    expect(viaProfile.code, viaProfile.stderr).toBe(0);
+    expect(JSON.parse(viaProfile.stdout)).toMatchObject({ outcome: 'created' });
+    const viaEnv = await runCli(
+      [
+        '--sandbox',
+        'orders',
+        'upsert',
+        '--order-id',
+        'SB-2',
+        '--total',
+        '1',
+        '--currency',
+        'EUR',
+        '--order-date',
+        '2024-03-01',
+        '--email',
+        'sb@example.com',
+        '--json',
+      ],
+      { env: { ...env, SVC_INTEGRATION_TOKEN: 'sit_not_of_this_sandbox_0123456789' } },
+    );
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
   });
 });

@@ -375,4 +375,20 @@ describe('unsubscribe', () => {
     expect(JSON.parse(r.stdout)).toEqual({ rows: 3, unsubscribed: 2, not_found: 1, rejected: 0, failed: 0 });
     for (const c of [a, b]) expect((await fx.json<Contact>(['contacts', 'get', c.id])).email_consent).toBe('unsubscribed');
   });
+
+  it('an --ids-file without ids (a pipeline that matched nobody) is nothing to do: exit 0, a zero summary, a header-only report', async () => {
+    const report = join(tmp.dir, 'empty-ids-report.csv');
+    const r = await fx.svc(['contacts', 'unsubscribe', '--ids-file', '-', '--json', '--report', report], { stdin: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ rows: 0, unsubscribed: 0, not_found: 0, rejected: 0, failed: 0 });
+    expect(r.stderr).toBe('');
+    expect(readFileSync(report, 'utf8')).toBe('line,id,outcome,status,error_code,message\n');
+    // Only a header and a comment; delete asks nothing (no terminal, no --yes needed beyond the usual rule).
+    const file = join(tmp.dir, 'no-ids.txt');
+    writeFileSync(file, 'id\n# nobody\n\n');
+    const d = await fx.svc(['contacts', 'delete', '--ids-file', file, '--yes']);
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stderr).toContain('holds no ids: nothing to do');
+    expect(d.stderr).toMatch(/rows 0 {2}deleted 0/);
+  });
 });

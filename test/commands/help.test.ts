@@ -39,3 +39,22 @@ describe('svc help', () => {
     }
   });
 });
+
+describe('global flags in a subcommand help', () => {
+  it('auth status --help lists --json, --profile and the other global flags', async () => {
+    const r = await runCli(['auth', 'status', '--help']);
+    expect(r.code).toBe(0);
+    const global = r.stdout.split('Global Options:')[1] ?? '';
+    for (const flag of ['--json', '--profile <name>', '--base-url <url>', '--sandbox', '--quiet', '--debug', '--no-color']) {
+      expect(global).toContain(flag);
+    }
+  });
+
+  it('a deeper command shows them too, and its own options apart', async () => {
+    const r = await runCli(['contacts', 'list', '--help']);
+    const [own, global] = r.stdout.split('Global Options:');
+    expect(own).toContain('--email-consent <value>');
+    expect(own).not.toContain('--json ');
+    expect(global).toContain('--json');
+  });
+});

@@ -1,16 +1,28 @@
-import type { Command } from '@commander-js/extra-typings';
-import { type ActionFactory, collect } from '../loader.js';
+import { Argument, type Command } from '@commander-js/extra-typings';
+import { type ActionFactory, collect, completeWith, examples } from '../loader.js';
 
 export function defineApi(program: Command, action: ActionFactory): void {
   program
     .command('api')
     .description('make an authenticated request and print the response body (like gh api)')
-    .argument('<method>', 'HTTP method: GET, POST, PATCH, DELETE, …')
+    .addArgument(
+      completeWith(new Argument('<method>', 'HTTP method: GET, POST, PATCH, DELETE, …'), ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    )
     .argument('<path>', 'path relative to the base URL, e.g. /v1/contacts?limit=5')
     .option('-F, --field <key=value>', 'a body field (typed like events --prop); query parameter for GET (repeatable)', collect)
     .option('-f, --raw-field <key=value>', 'a body field that is always a string (query parameter for GET) (repeatable)', collect)
     .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
     .option('--input <file>', 'request body from a file (- for stdin)')
     .option('-i, --include', 'print the status line and response headers too')
+    .addHelpText(
+      'after',
+      examples([
+        "svc api GET '/v1/contacts?limit=5'",
+        'svc api GET /v1/contacts -F email_consent=subscribed -F limit=10',
+        'svc api POST /v1/events -F event_type=signed_up -F email=ada@example.com -F properties.plan=pro',
+        'svc api PATCH /v1/contacts/"$id" -f first_name=Ada -i',
+        'svc api POST /v1/contacts --input contact.json',
+      ]),
+    )
     .action(action(() => import('./api.js')));
 }

@@ -169,6 +169,7 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
 const PROFILE_SOURCE_TEXT: Record<string, string> = {
   flag: ' (from --profile)',
   env: ' (from SVC_PROFILE)',
+  store: ' (the default profile, set with `svc auth switch`)',
   sandbox: ' (--sandbox: the embedded sandbox)',
 };
 

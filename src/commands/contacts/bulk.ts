@@ -79,7 +79,7 @@ export async function readIds(ctx: Context, file: string, opts: { report?: strin
       if (ids.length === 0 && first.toLowerCase() === 'id') return;
       ids.push({ line: i + 1, id: first });
     });
-  if (ids.length === 0) throw new UsageError(`--ids-file ${file} holds no ids`, 'give one contact id per line');
+  // No ids (a pipeline that matched nobody) is nothing to do, as with `xargs -r`: see finishEmpty.
   return ids;
 }
 
@@ -155,6 +155,20 @@ export function summarise(rows: BulkRow[]): BulkSummary {
  */
 export function openIdsReport(path: string | undefined): ReportWriter<string> | undefined {
   return path === undefined ? undefined : openReport<string>(path, { idColumn: 'id' });
+}
+
+/**
+ * An --ids-file without ids (empty, or only a header, comments and blank lines): nothing is sent,
+ * no confirmation is asked, the report holds its header, the summary says 0 rows, exit 0 — so
+ * that `… | jq -r .id | svc contacts unsubscribe --ids-file -` is harmless when nothing matched.
+ */
+export async function finishEmpty(
+  ctx: Context,
+  file: string,
+  opts: { doneWord: 'deleted' | 'unsubscribed'; report?: ReportWriter<string> },
+): Promise<number> {
+  if (!ctx.settings.json) ctx.out.info(`--ids-file ${file === '-' ? 'stdin' : file} holds no ids: nothing to do`);
+  return finishBulk(ctx, { rows: [], interrupted: false }, { ...opts, total: 0 });
 }
 
 /** Writes `line,id,outcome,status,error_code,message`, one line per id in file order. */

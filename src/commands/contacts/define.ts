@@ -1,6 +1,12 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from '../../contract/consent.js';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
-import { type ActionFactory, collect, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, examples, positiveInt } from '../loader.js';
+
+const contactPresets = async () =>
+  (await import('../../importer/map-file.js'))
+    .listPresets((await import('../../importer/contact-mapping.js')).CONTACT_MAPPING_SCHEMA)
+    .map((p) => p.name ?? '');
 
 function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(cmd: Command<Args, Opts>) {
   return cmd
@@ -8,8 +14,18 @@ function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(
     .option('--phone <phone>', 'phone number (E.164, or local with --default-country)')
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
-    .option('--email-consent <value>', 'email consent: subscribed, unsubscribed, never_subscribed, suppressed')
-    .option('--sms-consent <value>', 'SMS consent: subscribed, unsubscribed, never_subscribed, single_opt_in')
+    .addOption(
+      completeWith(
+        new Option('--email-consent <value>', 'email consent: subscribed, unsubscribed, never_subscribed, suppressed'),
+        EMAIL_CONSENT_WRITABLE,
+      ),
+    )
+    .addOption(
+      completeWith(
+        new Option('--sms-consent <value>', 'SMS consent: subscribed, unsubscribed, never_subscribed, single_opt_in'),
+        SMS_CONSENT_WRITABLE,
+      ),
+    )
     .option('--no-welcome-sms', 'do not send the welcome SMS when SMS consent becomes subscribed')
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US, GB)');
 }
@@ -18,12 +34,24 @@ function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(
 const FIELDS_EXAMPLE = 'e.g. id,email,sms_consent; names as in --format csv or --json';
 
 export function defineContacts(program: Command, action: ActionFactory): void {
-  const contacts = program.command('contacts').description('list, create, change, unsubscribe and delete contacts');
+  const contacts = program
+    .command('contacts')
+    .description('list, create, change, unsubscribe and delete contacts')
+    .addHelpText(
+      'after',
+      examples([
+        'svc contacts list --email-consent subscribed',
+        'svc contacts create --email ada@example.com --email-consent subscribed',
+        'svc contacts import customers.csv --dry-run',
+      ]),
+    );
   contacts
     .command('list')
     .description('list contacts, filtered by consent, email, phone or update time')
-    .option('--email-consent <value>', 'filter by email consent (read-only values included)')
-    .option('--sms-consent <value>', 'filter by SMS consent (read-only values included)')
+    .addOption(
+      completeWith(new Option('--email-consent <value>', 'filter by email consent (read-only values included)'), EMAIL_CONSENT_VALUES),
+    )
+    .addOption(completeWith(new Option('--sms-consent <value>', 'filter by SMS consent (read-only values included)'), SMS_CONSENT_VALUES))
     .option('--email <email>', 'exact email')
     .option('--phone <phone>', 'exact phone')
     .option('--updated-since <time>', 'RFC 3339 time, e.g. 2026-01-01T00:00:00Z')
@@ -33,19 +61,52 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--default-country <cc>', 'country for a --phone without country code')
     .option('--fields <names>', `print only these fields, in this order, in every format (${FIELDS_EXAMPLE})`)
+    .addHelpText(
+      'after',
+      examples([
+        'svc contacts list',
+        'svc contacts list --email-consent subscribed --all --format csv > subscribed.csv',
+        'svc contacts list --phone "(415) 555-0100" --default-country US --json | jq -r \'.[0].id\'',
+        'svc contacts list --updated-since 2026-01-01T00:00:00Z --all --format ndjson',
+        'svc contacts list --all --fields id,email,sms_consent --format csv',
+      ]),
+    )
     .action(action(() => import('./list.js')));
   contacts
     .command('get')
     .description('show one contact')
     .argument('<id>', 'contact id')
     .option('--fields <names>', `print only these fields, in this order (${FIELDS_EXAMPLE})`)
+    .addHelpText(
+      'after',
+      examples([
+        'svc contacts get "$(svc contacts list --email ada@example.com --json | jq -r \'.[0].id\')"',
+        'id=$(svc contacts create --email grace@example.com --json | jq -r .id) && svc contacts get "$id" --json',
+        'svc contacts get "$id" --fields email,sms_consent --json',
+      ]),
+    )
     .action(action(() => import('./get.js')));
   contactFieldOptions(contacts.command('create').description('create a contact'))
     .addOption(new Option('--if-exists <mode>', 'when the contact already exists').choices(['fail', 'skip', 'update']).default('fail'))
+    .addHelpText(
+      'after',
+      examples([
+        'svc contacts create --email ada@example.com --first-name Ada --email-consent subscribed',
+        'svc contacts create --phone "(415) 555-0100" --default-country US --sms-consent subscribed --no-welcome-sms',
+        'svc contacts create --email ada@example.com --last-name Lovelace --if-exists update --json',
+      ]),
+    )
     .action(action(() => import('./create.js')));
-  contactFieldOptions(contacts.command('patch').description('change fields of a contact').argument('<id>', 'contact id')).action(
-    action(() => import('./patch.js')),
-  );
+  contactFieldOptions(contacts.command('patch').description('change fields of a contact').argument('<id>', 'contact id'))
+    .addHelpText(
+      'after',
+      examples([
+        "id=$(svc contacts list --email ada@example.com --json | jq -r '.[0].id')",
+        'svc contacts patch "$id" --first-name Ada --last-name Lovelace',
+        'svc contacts patch "$id" --phone "+44 20 7946 0958" --sms-consent subscribed --no-welcome-sms',
+      ]),
+    )
+    .action(action(() => import('./patch.js')));
   contacts
     .command('import')
     .description(
@@ -64,7 +125,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
         'unsubscribed',
       ]),
     )
-    .option('--preset <name>', 'read a known export: shopify (Shopify customers export)')
+    .addOption(completeWith(new Option('--preset <name>', 'read a known export: shopify (Shopify customers export)'), contactPresets))
     .option('--map-file <file>', 'a JSON mapping file (the same format as the presets)')
     .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
@@ -75,6 +136,16 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
     .option('--journal <file>', 'where progress is recorded for --resume (default: next to the report, or in the data folder)')
+    .addHelpText(
+      'after',
+      examples([
+        'svc contacts import customers.csv --dry-run                 # check every row, send nothing',
+        'svc contacts import customers_export.csv --preset shopify --report import-report.csv',
+        'svc contacts import people.csv --map email="E-mail" --map phone=Mobile --default-country US --if-exists skip',
+        'svc contacts import customers.csv --resume                  # after Ctrl-C or a crash',
+        'cat customers.csv | svc contacts import - --json',
+      ]),
+    )
     .action(action(() => import('./import.js')));
   contacts
     .command('unsubscribe')
@@ -84,6 +155,14 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
+    .addHelpText(
+      'after',
+      examples([
+        'svc contacts unsubscribe "$(svc contacts list --email ada@example.com --json | jq -r \'.[0].id\')"',
+        'svc contacts unsubscribe --ids-file ids.txt --report unsubscribe-report.csv',
+        "svc contacts list --email-consent suppressed --all --json | jq -r '.[].id' | svc contacts unsubscribe --ids-file -",
+      ]),
+    )
     .action(action(() => import('./unsubscribe.js')));
   contacts
     .command('delete')
@@ -93,5 +172,12 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
+    .addHelpText(
+      'after',
+      examples([
+        'svc contacts delete "$(svc contacts list --email ada@example.com --json | jq -r \'.[0].id\')"   # asks first',
+        'svc contacts delete --ids-file ids.txt --yes --report delete-report.csv',
+      ]),
+    )
     .action(action(() => import('./delete.js')));
 }

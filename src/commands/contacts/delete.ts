@@ -6,7 +6,7 @@ import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../errors.js';
-import { finishBulk, openIdsReport, readIds, runBulk } from './bulk.js';
+import { finishBulk, finishEmpty, openIdsReport, readIds, runBulk } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
 export interface DeleteOptions {
@@ -46,6 +46,7 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');
   }
   const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, { report: opts.report, encoding: opts.encoding }) : undefined;
+  if (ids?.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'deleted', report: openIdsReport(opts.report) });
 
   const client = await ctx.client();
   await client.ensureScope('deleteContact');

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { finishBulk, openIdsReport, readIds, runBulk } from './bulk.js';
+import { finishBulk, finishEmpty, openIdsReport, readIds, runBulk } from './bulk.js';
 import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
 export interface UnsubscribeOptions {
@@ -23,6 +23,7 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   }
   const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, { report: opts.report, encoding: opts.encoding }) : undefined;
   const report = openIdsReport(opts.report);
+  if (ids?.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'unsubscribed', report });
   const single = ids ? undefined : parseContactId(args[0]);
 
   const client = await ctx.client();

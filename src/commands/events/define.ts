@@ -1,8 +1,14 @@
 import type { Command } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, examples, positiveInt } from '../loader.js';
 
 export function defineEvents(program: Command, action: ActionFactory): void {
-  const events = program.command('events').description('send custom events that can trigger Flows');
+  const events = program
+    .command('events')
+    .description('send custom events that can trigger Flows')
+    .addHelpText(
+      'after',
+      examples(['svc events send --type signed_up --email ada@example.com --prop plan=pro', 'svc events send --file events.ndjson']),
+    );
   events
     .command('send')
     .description('send one event, or every line of an NDJSON file')
@@ -29,15 +35,16 @@ export function defineEvents(program: Command, action: ActionFactory): void {
     .option('--encoding <name>', "with --file: the file's encoding (default utf-8; windows-1252, latin1, utf-16le…)")
     .addHelpText(
       'after',
-      `
-Examples:
-  svc events send --type signed_up --email ada@example.com --prop plan=pro --prop seats=5
-  svc events send --type ci_check --phone "(415) 555-0100" --default-country US --json
-  svc events send --file events.ndjson --report report.csv --unconfirmed-out unconfirmed.ndjson
-
-Exit 0 means HTTP 200: accepted for processing, not that a Flow ran. With --file: exit 4 when a
+      examples(
+        [
+          'svc events send --type signed_up --email ada@example.com --prop plan=pro --prop seats=5',
+          'svc events send --type ci_check --phone "(415) 555-0100" --default-country US --json',
+          'svc events send --file events.ndjson --report report.csv --unconfirmed-out unconfirmed.ndjson',
+        ],
+        `Exit 0 means HTTP 200: accepted for processing, not that a Flow ran. With --file: exit 4 when a
 line was rejected or failed. Events are not idempotent: a line whose answer was lost (connection
 reset, 500/502/504) is reported "unconfirmed" and never resent automatically.`,
+      ),
     )
     .action(action(() => import('./send.js')));
 }

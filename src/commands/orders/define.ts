@@ -1,8 +1,23 @@
-import type { Command } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, positiveInt } from '../loader.js';
+import { Argument, type Command, Option } from '@commander-js/extra-typings';
+import { type ActionFactory, collect, completeWith, examples, positiveInt } from '../loader.js';
+
+const orderPresets = async () =>
+  (await import('../../importer/map-file.js'))
+    .listPresets((await import('../../importer/mapping.js')).ORDER_MAPPING_SCHEMA)
+    .map((p) => p.name ?? '');
 
 export function defineOrders(program: Command, action: ActionFactory): void {
-  const orders = program.command('orders').description('create or update orders, one or a whole CSV file');
+  const orders = program
+    .command('orders')
+    .description('create or update orders, one or a whole CSV file')
+    .addHelpText(
+      'after',
+      examples([
+        'svc orders upsert --order-id 1001 --total 49.90 --currency EUR --order-date 2026-03-01 --email ada@example.com',
+        'svc orders import orders.csv --initial-sync --report report.csv',
+        'svc orders presets',
+      ]),
+    );
   orders
     .command('upsert')
     .description('create (201) or update (200) one order')
@@ -18,6 +33,17 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--input <file>', 'read the order as JSON from a file (- for stdin)')
     .option('--integration-token-stdin', 'read the integration token from stdin')
     .option('--default-country <cc>', 'country for a phone without country code')
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'svc orders upsert --order-id 1001 --total 49.90 --currency EUR --order-date 2026-03-01 --email ada@example.com',
+          'svc orders upsert --order-id 1002 --total 12 --currency USD --order-date 2026-03-02T10:00:00Z --phone "(415) 555-0100" --default-country US --accepts-sms-marketing',
+          'svc orders upsert --input order.json --json',
+        ],
+        'The integration token comes from SVC_INTEGRATION_TOKEN, --integration-token-stdin or the profile.',
+      ),
+    )
     .action(action(() => import('./upsert.js')));
   orders
     .command('import')
@@ -29,19 +55,47 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
-    .option('--preset <name>', 'a shop export imported as exported (svc orders presets lists them), e.g. shopify')
+    .addOption(
+      completeWith(
+        new Option('--preset <name>', 'a shop export imported as exported (svc orders presets lists them), e.g. shopify'),
+        orderPresets,
+      ),
+    )
     .option('--map-file <file>', 'a saved mapping (JSON: columns per field, date order, delimiter, default country)')
-    .option('--date-order <MDY|DMY>', 'how numeric dates such as 03/04/2024 are read (never guessed)')
+    .addOption(
+      completeWith(new Option('--date-order <MDY|DMY>', 'how numeric dates such as 03/04/2024 are read (never guessed)'), ['MDY', 'DMY']),
+    )
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
     .option('--integration-token-stdin', 'read the integration token from stdin')
     .option('--journal <file>', 'where progress is recorded for --resume (default: next to the report, or in the data folder)')
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'svc orders import orders.csv --initial-sync --report report.csv   # years of history: no flows, no revenue attribution',
+          'svc orders import export.csv --dry-run                             # validate, list duplicate order ids, send nothing',
+          'svc orders import export.csv --map order_id="Order Number" --map total="Grand Total" --default-country US',
+          'svc orders import orders_export.csv --preset shopify --initial-sync',
+          'svc orders import export.csv --map-file my-shop.json --date-order DMY',
+          'svc orders import orders.csv --resume                              # after Ctrl-C, a crash or a sleeping laptop',
+        ],
+        'The integration token comes from SVC_INTEGRATION_TOKEN, --integration-token-stdin or the profile.',
+      ),
+    )
     .action(action(() => import('./import.js')));
   orders
     .command('presets')
     .description('list the shipped mappings for shop exports (--preset NAME), or print one to adapt: presets show NAME')
-    .argument('[show]', 'show: print one preset as a mapping file')
-    .argument('[name]', 'the preset to print')
+    .addArgument(completeWith(new Argument('[show]', 'show: print one preset as a mapping file'), ['show']))
+    .addArgument(completeWith(new Argument('[name]', 'the preset to print'), orderPresets))
+    .addHelpText(
+      'after',
+      examples([
+        'svc orders presets',
+        'svc orders presets show shopify > my-shop.json             # a mapping file to adapt for --map-file',
+      ]),
+    )
     .action(action(() => import('./presets.js')));
 }

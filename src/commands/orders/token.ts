@@ -1,6 +1,9 @@
 /**
  * The integration token sent as X-Service-Integration-Token on order requests. Precedence:
  * --integration-token-stdin > SVC_INTEGRATION_TOKEN > the profile's integration_token; never argv.
+ * With --sandbox only the flag counts: the embedded sandbox is its own service, whose credentials
+ * are made on first use, so a token from the environment or a profile (made for another service
+ * or sandbox) would only earn a 403, as SVC_TOKEN and the profile's credentials are ignored there.
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -15,6 +18,7 @@ export async function resolveIntegrationToken(ctx: Context, fromStdin: boolean):
     checkCredentialText(token, '--integration-token-stdin');
     return token;
   }
+  if (ctx.settings.sandbox) return undefined;
   const fromEnv = envCredential(ctx.env, 'SVC_INTEGRATION_TOKEN');
   if (fromEnv) return fromEnv;
   try {

@@ -17,7 +17,10 @@ export async function sandboxBaseUrl(ctx: Context): Promise<string> {
   let raw = fromFlagOrEnv.value;
   if (raw === undefined) {
     const store = await ctx.store();
-    const chosen = ctx.settings.profileSource === 'default' ? undefined : store.getProfile(ctx.settings.profile)?.base_url;
+    // Only a profile named on this run (--profile, SVC_PROFILE) goes before the `sandbox` profile;
+    // the default one (even when set with `svc auth switch`) is usually the real service.
+    const explicit = ctx.settings.profileSource === 'flag' || ctx.settings.profileSource === 'env';
+    const chosen = explicit ? store.getProfile(ctx.settings.profile)?.base_url : undefined;
     raw = chosen ?? store.getProfile(SANDBOX_PROFILE)?.base_url ?? store.getProfile(ctx.settings.profile)?.base_url;
   }
   if (raw === undefined) {
