@@ -6,9 +6,10 @@ import type { ApiClient } from './client/types.js';
 import { type Colors, makeColors } from './io/color.js';
 import { escapeControls } from './io/escape.js';
 import { Output } from './io/output.js';
+import { findExecutable, type Pager, pagerCommand, startPager } from './io/pager.js';
 import type { Prompter } from './io/prompter.js';
 import type { Spinner } from './io/spinner.js';
-import { type IOStreams, type TerminalPolicy, terminalPolicy } from './io/streams.js';
+import { type IOStreams, isCI, type TerminalPolicy, terminalPolicy } from './io/streams.js';
 import { configDir, dataDir, readDefaultProfile } from './store/paths.js';
 import { Redactor } from './store/redact.js';
 import { type Env, type GlobalFlags, resolveSettings, type Settings } from './store/settings.js';
@@ -44,7 +45,17 @@ export interface Context {
   client(): Promise<ApiClient>;
   prompter(): Promise<Prompter>;
   spinner(text: string): Promise<Spinner>;
-  /** Releases what the run opened (HTTP pools, the embedded sandbox). */
+  /**
+   * From now on, stdout goes through the pager ($SVC_PAGER, $PAGER, `less -FRX`) — only in a real
+   * run (main.ts), when stdout is a terminal, not in CI and without --no-pager; otherwise nothing.
+   * Call it just before the first rows of a long listing are written.
+   */
+  startPager(): void;
+  /** True while a pager shows stdout. */
+  readonly paging: boolean;
+  /** Ends the pager's input and waits until the person has left it (close() does it too). */
+  stopPager(): Promise<void>;
+  /** Releases what the run opened (HTTP pools, the embedded sandbox, the pager). */
   close(): Promise<void>;
 }
 
@@ -55,6 +66,11 @@ export interface ContextInit {
   now?: () => number;
   random?: () => number;
   signal?: AbortSignal;
+  /**
+   * Given by real runs only (in-process tests never start a pager): called when the pager ends
+   * before the run is done with it (the person quit it), with its exit status.
+   */
+  onPagerGone?: (status: number | null) => void;
 }
 
 export function createContext(init: ContextInit): Context {
@@ -66,6 +82,8 @@ export function createContext(init: ContextInit): Context {
   const redactor = new Redactor();
   let storePromise: Promise<CredentialStore> | undefined;
   let clientPromise: Promise<ApiClient> | undefined;
+  let pager: Pager | undefined;
+  let pagerTried = false;
 
   const ctx: Context = {
     io: init.io,
@@ -110,9 +128,33 @@ export function createContext(init: ContextInit): Context {
       const { startSpinner } = await import('./io/spinner.js');
       return startSpinner(init.io, policy.canAnimate, text, policy.color);
     },
+    startPager() {
+      if (pagerTried) return;
+      pagerTried = true;
+      const onGone = init.onPagerGone;
+      if (!onGone || !settings.pager || !init.io.stdoutIsTTY || isCI(init.env)) return;
+      const cmd = pagerCommand(init.env);
+      if (!cmd) return;
+      if (!findExecutable(cmd.argv[0] as string, init.env)) {
+        if (cmd.chosen) out.warn(`pager ${JSON.stringify(cmd.argv[0])} not found; printing without one (set PAGER, or --no-pager)`);
+        return;
+      }
+      pager = startPager(cmd.argv, init.env, onGone);
+      init.io.stdout = pager.stdin;
+    },
+    get paging() {
+      return pager !== undefined;
+    },
+    async stopPager() {
+      const p = pager;
+      if (!p) return;
+      await p.end();
+      pager = undefined;
+    },
     async close() {
       for (const c of closers.reverse()) await c().catch(() => undefined);
       closers.length = 0;
+      await ctx.stopPager();
     },
   };
   return ctx;

@@ -22,8 +22,10 @@ export const HELP_TOPICS: Record<string, string> = {
   SVC_CONFIG_DIR         folder of the profiles and credentials
   SVC_DATA_DIR           folder of the embedded sandbox's database and the import journals
   NO_COLOR               no ANSI colour (--no-color)
-  CI                     no prompt, spinner or colour, as in a CI job
-  PAGER                  program that pages long terminal output
+  CI                     no prompt, spinner, colour or pager, as in a CI job
+  SVC_PAGER              program that pages long terminal output (contacts list, sandbox
+                         outbox); wins over PAGER; cat: none (--no-pager)
+  PAGER                  the same when SVC_PAGER is unset; empty: none; default less -FRX
 `,
   'exit-codes': `Exit codes:
 

@@ -153,6 +153,10 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       interrupts++;
       const now = Date.now();
       if (interrupts === 1) firstAt = now;
+      // While a pager shows the output, Ctrl-C is the pager's (less uses it to stop a search):
+      // the run stops producing, and svc waits for the person to leave the pager, as git does,
+      // so the shell never gets the terminal back while less still has it.
+      else if (ctx?.paging) return;
       // A second Ctrl-C while a command is saving its progress means "now". A repeat within
       // 500 ms is not a person: conf's atomic writer (when-exit) re-raises the signal it caught.
       else if (now - firstAt > 500) process.exit(130);
@@ -181,6 +185,13 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     return 0;
   }
 
+  // The person left the pager before the output ended (q in less): the rest is wanted by nobody,
+  // so stop quietly with 0, as after EPIPE on a pipe. A pager that failed says so (exit 1).
+  const pagerGone = (status: number | null) => {
+    if (status) io.stderr.write(`error: the pager exited with status ${status}\n`);
+    process.exit(status ? EXIT.failure : 0);
+  };
+
   const wantsJson = argv.includes('--json');
   const wantsDebug = argv.includes('--debug');
   let ctx: Context | undefined;
@@ -196,7 +207,15 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     },
     async run(load, args, opts, flags: GlobalFlags) {
       const { createContext } = await import('./context.js');
-      ctx = createContext({ io, env, flags, now: overrides.now, random: overrides.random, signal });
+      ctx = createContext({
+        io,
+        env,
+        flags,
+        now: overrides.now,
+        random: overrides.random,
+        signal,
+        onPagerGone: real ? pagerGone : undefined,
+      });
       const mod = await load();
       const code = await mod.run(args, opts, ctx);
       exitCode = typeof code === 'number' ? code : 0;
@@ -230,6 +249,8 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       else if (err.code === 'commander.help') exitCode = argv.length === 0 ? 0 : EXIT.usage;
       else exitCode = EXIT.usage;
     } else {
+      // An error is printed once the pager is left, not across the page being read.
+      await ctx?.stopPager().catch(() => undefined);
       exitCode = printError(err, io, {
         json: ctx?.settings.json ?? wantsJson,
         debug: ctx?.settings.debug ?? wantsDebug,

@@ -31,7 +31,7 @@ export interface ProgramDeps {
   outputError?: (message: string, write: (s: string) => void) => void;
 }
 
-const GLOBAL_FLAG_KEYS = ['profile', 'baseUrl', 'sandbox', 'json', 'debug', 'color', 'quiet', 'insecure', 'maxRetryWait'] as const;
+const GLOBAL_FLAG_KEYS = ['profile', 'baseUrl', 'sandbox', 'json', 'debug', 'color', 'pager', 'quiet', 'insecure', 'maxRetryWait'] as const;
 
 export function buildProgram(deps: ProgramDeps): Command {
   const program = new Command('svc');
@@ -56,6 +56,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .addOption(new Option('--json', 'machine-readable output on stdout; no colour, spinner or prompt'))
     .addOption(new Option('--debug', 'HTTP trace on stderr, secrets redacted [env: SVC_DEBUG=1]'))
     .addOption(new Option('--no-color', 'no ANSI colour [env: NO_COLOR]'))
+    .addOption(new Option('--no-pager', 'never send long output at a terminal through the pager [env: SVC_PAGER=cat]'))
     .addOption(new Option('--quiet', 'only errors on stderr'))
     .addOption(new Option('--insecure', 'allow plain http:// to a host other than loopback'))
     .addOption(
@@ -72,6 +73,7 @@ export function buildProgram(deps: ProgramDeps): Command {
       for (const k of GLOBAL_FLAG_KEYS) if (all[k] !== undefined) (flags as Record<string, unknown>)[k] = all[k];
       // --no-color defaults color to true; only an explicit --no-color turns it off.
       if (all.color !== false) delete flags.color;
+      if (all.pager !== false) delete flags.pager;
       await deps.run(load, this.processedArgs, { ...this.opts() }, flags);
     };
 

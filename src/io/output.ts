@@ -6,48 +6,18 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { toCsvCell } from '../util/csv-cell.js';
+import { type Column, cellLine, cellText, type ListWriter } from './cells.js';
 import type { Colors } from './color.js';
 import { escapeControls } from './escape.js';
 import { OUTPUT_FORMATS } from './formats.js';
 import type { IOStreams, TerminalPolicy } from './streams.js';
 
+export type { Column, ListWriter };
 export { OUTPUT_FORMATS };
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number] | 'tsv';
 
-export interface Column<T> {
-  header: string;
-  get: (row: T) => unknown;
-  /** Upper bound for the table column width (cells are truncated with …). */
-  maxWidth?: number;
-  /** Never shrink or truncate this column to fit the terminal (ids that must stay copyable). */
-  noTruncate?: boolean;
-}
-
-/** Streams rows page by page in one format; `end()` closes what needs closing (the JSON array). */
-export interface ListWriter<T> {
-  writePage(rows: readonly T[]): void;
-  end(): void;
-  readonly count: number;
-}
-
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/** A table or TSV cell: one line, control characters visible. */
-function cellLine(value: unknown): string {
-  return escapeControls(cellText(value).replace(/[\t\n\r]/g, ' '));
-}
-
 /** A record field: `[key, value]`, or `[key, value, style]` to colour the (escaped) value. */
 export type RecordField = [string, unknown] | [string, unknown, (text: string) => string];
-
-function truncate(text: string, width: number): string {
-  if (text.length <= width) return text;
-  return width <= 1 ? text.slice(0, width) : `${text.slice(0, width - 1)}…`;
-}
 
 export class Output {
   constructor(
@@ -91,8 +61,17 @@ export class Output {
     this.io.stdout.write(`${lines.join('\n')}\n`);
   }
 
-  /** A list writer for the format: table, tsv, json (one array), ndjson, csv (every field). */
-  list<T>(format: OutputFormat, columns: Column<T>[], csvColumns?: Column<T>[]): ListWriter<T> {
+  /**
+   * A list writer for the format: table (fitted to the terminal, io/table.ts), tsv, json (one
+   * array), ndjson, csv (`csvColumns`, else `columns`). `toJson` turns a row into what JSON and
+   * NDJSON print (the fields chosen with --fields); the row itself by default.
+   */
+  async list<T>(
+    format: OutputFormat,
+    columns: Column<T>[],
+    csvColumns?: Column<T>[],
+    toJson: (row: T) => unknown = (row) => row,
+  ): Promise<ListWriter<T>> {
     const io = this.io;
     let count = 0;
     switch (format) {
@@ -101,7 +80,7 @@ export class Output {
         return {
           writePage(rows) {
             for (const row of rows) {
-              io.stdout.write(`${first ? '[' : ','}\n${JSON.stringify(row)}`);
+              io.stdout.write(`${first ? '[' : ','}\n${JSON.stringify(toJson(row))}`);
               first = false;
               count++;
             }
@@ -118,7 +97,7 @@ export class Output {
         return {
           writePage(rows) {
             if (rows.length === 0) return;
-            io.stdout.write(`${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+            io.stdout.write(`${rows.map((r) => JSON.stringify(toJson(r))).join('\n')}\n`);
             count += rows.length;
           },
           end() {},
@@ -161,57 +140,11 @@ export class Output {
             return count;
           },
         };
-      default:
-        return this.tableWriter(columns);
+      default: {
+        const { tableWriter } = await import('./table.js');
+        return tableWriter(io, this.colors, columns);
+      }
     }
-  }
-
-  /**
-   * A borderless table (like gh) that prints page by page: widths are fixed from the first page
-   * and the header is printed once.
-   */
-  private tableWriter<T>(columns: Column<T>[]): ListWriter<T> {
-    const io = this.io;
-    const colors = this.colors;
-    let widths: number[] | undefined;
-    let count = 0;
-    const total = Math.max(40, io.columns ?? 120);
-    const render = (cells: string[]) =>
-      cells
-        .map((c, i) =>
-          i === cells.length - 1 ? truncate(c, widths?.[i] ?? c.length) : truncate(c, widths?.[i] ?? c.length).padEnd(widths?.[i] ?? 0),
-        )
-        .join('  ')
-        .trimEnd();
-    return {
-      writePage(rows) {
-        const texts = rows.map((r) => columns.map((c) => cellLine(c.get(r))));
-        if (!widths) {
-          widths = columns.map((c, i) =>
-            Math.min(c.maxWidth ?? 40, Math.max(c.header.length, ...texts.map((t) => (t[i] as string).length))),
-          );
-          const sum = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
-          if (sum > total) {
-            const fixed = widths.reduce((a, w, i) => a + ((columns[i] as Column<T>).noTruncate ? w : 0), 0);
-            const scale = Math.max(0, total - 2 * (widths.length - 1) - fixed) / (sum - 2 * (widths.length - 1) - fixed);
-            widths = widths.map((w, i) =>
-              (columns[i] as Column<T>).noTruncate ? w : Math.max((columns[i] as Column<T>).header.length, Math.floor(w * scale)),
-            );
-          }
-          io.stdout.write(`${colors.bold(render(columns.map((c) => c.header.toUpperCase())))}\n`);
-        }
-        for (const t of texts) io.stdout.write(`${render(t)}\n`);
-        count += rows.length;
-      },
-      end() {
-        if (!widths && count === 0) {
-          /* nothing to show: the caller prints "no results" on stderr */
-        }
-      },
-      get count() {
-        return count;
-      },
-    };
   }
 
   /** An informational line on stderr (hidden by --quiet and --json). */

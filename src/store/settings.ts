@@ -17,6 +17,8 @@ export interface GlobalFlags {
   debug?: boolean;
   /** false with --no-color. */
   color?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
   quiet?: boolean;
   insecure?: boolean;
   maxRetryWait?: string;
@@ -32,6 +34,8 @@ export interface Settings {
   json: boolean;
   debug: boolean;
   color: boolean;
+  /** Long output at a terminal may go through the pager (false with --no-pager). */
+  pager: boolean;
   quiet: boolean;
   insecure: boolean;
   /** Longest wait a Retry-After may ask for before the request fails instead (ms). */
@@ -125,6 +129,7 @@ export function resolveSettings(flags: GlobalFlags, env: Env, storedDefault: () 
     json: flags.json === true,
     debug: flags.debug === true || envFlag(env, 'SVC_DEBUG') === true,
     color: flags.color !== false && envValue(env, 'NO_COLOR') === undefined,
+    pager: flags.pager !== false,
     quiet: flags.quiet === true,
     insecure: flags.insecure === true,
     maxRetryWaitMs: maxWait

@@ -105,14 +105,14 @@ describe('list output columns', () => {
     expect(relativeTime('2025-12-01T12:00:00Z', now)).toBe('2025-12-01');
     expect(relativeTime(null, now)).toBe('');
   });
-  it('CSV has every field, escapes formulas, leaves E.164 phones and numbers alone', () => {
+  it('CSV has every field, escapes formulas, leaves E.164 phones and numbers alone', async () => {
     const { ctx, stdout } = ctxWith();
     const crafted: Contact[] = [
       { ...base, id: 'ct_a', first_name: '=cmd|/C calc!A0', last_name: '@SUM(1)' },
       { ...base, id: 'ct_b', first_name: '+x', last_name: '-x', phone: '+442079460958' },
       { ...base, id: 'ct_c', first_name: '\tTab', last_name: '-12.5', total_spent: {} },
     ];
-    const w = ctx.out.list('csv', contactTableColumns(0), CONTACT_CSV_COLUMNS);
+    const w = await ctx.out.list('csv', contactTableColumns(0), CONTACT_CSV_COLUMNS);
     w.writePage(crafted.slice(0, 2));
     w.writePage(crafted.slice(2));
     w.end();

@@ -49,7 +49,7 @@ describe('values printed for a person', () => {
     expect(r.stdout.replace(/\u001b\[\d+m/g, '')).not.toMatch(CONTROL);
   });
 
-  it('tables and TSV (any list command): cells show the escapes, widths count what is shown', () => {
+  it('tables and TSV (any list command): cells show the escapes, widths count what is shown', async () => {
     const rows = [{ name: HOSTILE, n: 1 }];
     const columns: Column<{ name: string; n: number }>[] = [
       { header: 'name', get: (r) => r.name, maxWidth: 200 },
@@ -57,10 +57,10 @@ describe('values printed for a person', () => {
     ];
     const { io, stdout } = fakeIO({ tty: true });
     const out = new Output(io, { canPrompt: false, canAnimate: false, humanStdout: true, color: false }, makeColors(false), false);
-    const table = out.list('table', columns);
+    const table = await out.list('table', columns);
     table.writePage(rows);
     table.end();
-    const tsv = out.list('tsv', columns);
+    const tsv = await out.list('tsv', columns);
     tsv.writePage(rows);
     expect(stdout()).toBe(`NAME${' '.repeat(SHOWN.length - 4)}  N\n${SHOWN}  1\n${SHOWN}\t1\n`);
   });

@@ -34,19 +34,23 @@ export async function waitFor(session: string, pattern: RegExp, ms = 20_000): Pr
   throw new Error(`timed out waiting for ${pattern} in:\n${shown}`);
 }
 
+/** `svc ARGS` as a shell command line: the built binary under this node, every argument single-quoted. */
+export function svcLine(args: string[]): string {
+  return [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+}
+
 /**
- * Starts `svc ARGS` (arguments are single-quoted for the shell) in a new session of the given
- * size with `env`, followed by `echo "EXIT=$?"` so a test can read the exit code off the screen.
+ * Starts a shell command line in a new session of the given size with `env`, followed by
+ * `echo "EXIT=$?"` so a test can read the exit code off the screen (of the line's last command).
  * Returns the session name; end it with killSession.
  */
-export function startSvc(
-  args: string[],
+export function startShell(
+  line: string,
   env: Record<string, string>,
   size: { cols: number; rows: number } = { cols: 150, rows: 30 },
 ): string {
   const session = `svc-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const quoted = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   tmux([
     'new-session',
     '-d',
@@ -57,9 +61,18 @@ export function startSvc(
     '-y',
     String(size.rows),
     ...envArgs,
-    `${quoted}; echo "EXIT=$?"; sleep 30`,
+    `${line}; echo "EXIT=$?"; sleep 30`,
   ]);
   return session;
+}
+
+/** Starts `svc ARGS` (arguments are single-quoted for the shell) with startShell. */
+export function startSvc(
+  args: string[],
+  env: Record<string, string>,
+  size: { cols: number; rows: number } = { cols: 150, rows: 30 },
+): string {
+  return startShell(svcLine(args), env, size);
 }
 
 /** Waits for the EXIT= line startSvc prints; returns the screen and the exit code. */

@@ -32,9 +32,9 @@ const page1: Row[] = [
 const page2: Row[] = [{ id: 'c', name: '=HYPERLINK("x")', n: 3 }];
 
 describe('list writers', () => {
-  it('json writes one array across pages', () => {
+  it('json writes one array across pages', async () => {
     const { out, f } = output();
-    const w = out.list('json', columns);
+    const w = await out.list('json', columns);
     w.writePage(page1);
     w.writePage(page2);
     w.end();
@@ -42,16 +42,16 @@ describe('list writers', () => {
     expect(w.count).toBe(3);
   });
 
-  it('json of nothing is an empty array', () => {
+  it('json of nothing is an empty array', async () => {
     const { out, f } = output();
-    const w = out.list('json', columns);
+    const w = await out.list('json', columns);
     w.end();
     expect(JSON.parse(f.stdout())).toEqual([]);
   });
 
-  it('ndjson writes one object per line as pages arrive', () => {
+  it('ndjson writes one object per line as pages arrive', async () => {
     const { out, f } = output();
-    const w = out.list('ndjson', columns);
+    const w = await out.list('ndjson', columns);
     w.writePage(page1);
     expect(f.stdout().trim().split('\n')).toHaveLength(2);
     w.writePage(page2);
@@ -65,9 +65,9 @@ describe('list writers', () => {
     ).toEqual([...page1, ...page2]);
   });
 
-  it('csv writes the header once, every column, objects as JSON and formulas escaped', () => {
+  it('csv writes the header once, every column, objects as JSON and formulas escaped', async () => {
     const { out, f } = output();
-    const w = out.list('csv', columns, csvColumns);
+    const w = await out.list('csv', columns, csvColumns);
     w.writePage(page1);
     w.writePage(page2);
     w.end();
@@ -78,16 +78,16 @@ describe('list writers', () => {
     expect(rows[3]?.[1]).toBe(`'=HYPERLINK("x")`);
   });
 
-  it('csv of nothing is the header line alone', () => {
+  it('csv of nothing is the header line alone', async () => {
     const { out, f } = output();
-    const w = out.list('csv', columns);
+    const w = await out.list('csv', columns);
     w.end();
     expect(f.stdout()).toBe('id,name,n\n');
   });
 
-  it('table prints the header once and keeps widths across pages', () => {
+  it('table prints the header once and keeps widths across pages', async () => {
     const { out, f } = output(true);
-    const w = out.list('table', columns);
+    const w = await out.list('table', columns);
     w.writePage(page1);
     w.writePage(page2);
     w.end();
@@ -98,9 +98,9 @@ describe('list writers', () => {
     expect(lines[1]?.indexOf('Ann')).toBe(lines[0]?.indexOf('NAME'));
   });
 
-  it('tsv has no header and one tab-separated line per row', () => {
+  it('tsv has no header and one tab-separated line per row', async () => {
     const { out, f } = output();
-    const w = out.list('tsv', columns);
+    const w = await out.list('tsv', columns);
     w.writePage(page1);
     w.end();
     expect(f.stdout()).toBe('a\tAnn\t1\nb\t\t2\n');

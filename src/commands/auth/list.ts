@@ -63,7 +63,7 @@ export async function run(_args: [], opts: ListOptions, ctx: Context): Promise<n
   for (const name of names) {
     rows.push(row(name, store.getProfile(name) ?? {}, active, dflt));
   }
-  const writer = ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
+  const writer = await ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
   writer.writePage(rows);
   writer.end();
   if (!ctx.settings.json && ctx.policy.humanStdout) {

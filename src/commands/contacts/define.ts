@@ -30,6 +30,9 @@ function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US, GB)');
 }
 
+/** --fields in the help: an example and where the names come from (the contact's API fields). */
+const FIELDS_EXAMPLE = 'e.g. id,email,sms_consent; names as in --format csv or --json';
+
 export function defineContacts(program: Command, action: ActionFactory): void {
   const contacts = program
     .command('contacts')
@@ -57,6 +60,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--page-size <n>', 'contacts per request (1-250)', positiveInt('--page-size'))
     .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--default-country <cc>', 'country for a --phone without country code')
+    .option('--fields <names>', `print only these fields, in this order, in every format (${FIELDS_EXAMPLE})`)
     .addHelpText(
       'after',
       examples([
@@ -64,6 +68,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
         'svc contacts list --email-consent subscribed --all --format csv > subscribed.csv',
         'svc contacts list --phone "(415) 555-0100" --default-country US --json | jq -r \'.[0].id\'',
         'svc contacts list --updated-since 2026-01-01T00:00:00Z --all --format ndjson',
+        'svc contacts list --all --fields id,email,sms_consent --format csv',
       ]),
     )
     .action(action(() => import('./list.js')));
@@ -71,11 +76,13 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .command('get')
     .description('show one contact')
     .argument('<id>', 'contact id')
+    .option('--fields <names>', `print only these fields, in this order (${FIELDS_EXAMPLE})`)
     .addHelpText(
       'after',
       examples([
         'svc contacts get "$(svc contacts list --email ada@example.com --json | jq -r \'.[0].id\')"',
         'id=$(svc contacts create --email grace@example.com --json | jq -r .id) && svc contacts get "$id" --json',
+        'svc contacts get "$id" --fields email,sms_consent --json',
       ]),
     )
     .action(action(() => import('./get.js')));

@@ -7,10 +7,12 @@ import { once } from 'node:events';
 import type { Context } from '../../context.js';
 import type { ContactListFilter } from '../../contract/types.js';
 import { Interrupted, UsageError } from '../../errors.js';
+import { parseFields, pickFields } from '../../io/fields.js';
 import type { OutputFormat } from '../../io/output.js';
 import {
-  CONTACT_CSV_COLUMNS,
+  CONTACT_FIELDS,
   CONTACT_TSV_COLUMNS,
+  contactFieldColumns,
   contactTableColumns,
   parseEmail,
   parseEmailConsentFilter,
@@ -30,6 +32,7 @@ export interface ListOptions {
   pageSize?: number;
   format?: OutputFormat;
   defaultCountry?: string;
+  fields?: string;
 }
 
 /** One page when neither --limit nor --all is given (the service's default page size). */
@@ -60,12 +63,14 @@ export async function parseListOptions(
 }
 
 export async function run(_args: string[], opts: ListOptions, ctx: Context): Promise<number> {
+  const fields = opts.fields === undefined ? undefined : parseFields(opts.fields, CONTACT_FIELDS);
   const { filter, limit, pageSize } = await parseListOptions(ctx, opts);
   const format: OutputFormat = opts.format ?? ctx.out.defaultFormat(ctx.settings.json);
   const client = await ctx.client();
   await client.ensureScope('listContacts');
 
-  const writer = ctx.out.list(format, format === 'tsv' ? CONTACT_TSV_COLUMNS : contactTableColumns(ctx.now()), CONTACT_CSV_COLUMNS);
+  const shown = format === 'tsv' ? (fields ? contactFieldColumns(fields) : CONTACT_TSV_COLUMNS) : contactTableColumns(ctx.now(), fields);
+  const writer = await ctx.out.list(format, shown, contactFieldColumns(fields), fields ? (c) => pickFields(c, fields) : undefined);
   let cursor: string | undefined;
   let more = false;
   // writer.end() (the closing `]`, or the CSV header of an empty list) only after the last page:
@@ -76,7 +81,12 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
     const want = limit === undefined ? pageSize : Math.min(pageSize, limit - writer.count);
     const page = await client.listContacts({ ...filter, limit: want, ...(cursor ? { cursor } : {}) }, { signal: ctx.signal });
     const rows = limit === undefined ? page.data : page.data.slice(0, limit - writer.count);
-    if (rows.length > 0) writer.writePage(rows);
+    if (rows.length > 0) {
+      // Long output at a terminal goes through the pager, started with the first rows (so a
+      // failure before them leaves the terminal as it was).
+      ctx.startPager();
+      writer.writePage(rows);
+    }
     cursor = page.nextCursor ?? undefined;
     more = cursor !== undefined || rows.length < page.data.length;
     if (!cursor) break;

@@ -50,34 +50,7 @@ export function relativeTime(value: string | null | undefined, now: number): str
   return value.slice(0, 10);
 }
 
-/**
- * Table columns (human view): id, email, phone, email consent, SMS consent, updated (relative).
- * Every cell stays whole, as gh keeps identifiers whole: people copy ids and emails out of this
- * table, and the id, phone and consent columns alone are already wider than an 80-column
- * terminal, so shrinking the email ("a@ex…") would make the table useless without making it fit.
- */
-export function contactTableColumns(now: number): Column<Contact>[] {
-  return [
-    { header: 'id', get: (c) => c.id, maxWidth: 64, noTruncate: true },
-    { header: 'email', get: (c) => c.email, maxWidth: 254, noTruncate: true },
-    { header: 'phone', get: (c) => c.phone, noTruncate: true },
-    { header: 'email consent', get: (c) => c.email_consent, noTruncate: true },
-    { header: 'sms consent', get: (c) => c.sms_consent, noTruncate: true },
-    { header: 'updated', get: (c) => relativeTime(c.updated_at, now), noTruncate: true },
-  ];
-}
-
-/** TSV (stdout not a terminal, no format chosen): the table's columns, values in full. */
-export const CONTACT_TSV_COLUMNS: Column<Contact>[] = [
-  { header: 'id', get: (c) => c.id },
-  { header: 'email', get: (c) => c.email },
-  { header: 'phone', get: (c) => c.phone },
-  { header: 'email consent', get: (c) => c.email_consent },
-  { header: 'sms consent', get: (c) => c.sms_consent },
-  { header: 'updated', get: (c) => c.updated_at },
-];
-
-/** Every field of the contact, in the order of the Contact object (CSV and records). */
+/** Every field of the contact, in the order of the Contact object (CSV, records, --fields). */
 export const CONTACT_FIELDS = [
   'id',
   'email',
@@ -92,23 +65,69 @@ export const CONTACT_FIELDS = [
   'total_spent',
   'last_order_at',
 ] as const satisfies ReadonlyArray<keyof Contact>;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
 
-/** CSV columns: every field, headed by its API name; total_spent is one JSON cell. */
-export const CONTACT_CSV_COLUMNS: Column<Contact>[] = CONTACT_FIELDS.map((f) => ({ header: f, get: (c: Contact) => c[f] }));
+/** The table's columns when --fields is not given. */
+export const DEFAULT_TABLE_FIELDS: readonly ContactField[] = ['id', 'email', 'phone', 'email_consent', 'sms_consent', 'updated_at'];
 
-/** Shows one contact as `key  value` lines (human output). */
-export function printContactRecord(ctx: Context, c: Contact): void {
-  ctx.out.record(
-    CONTACT_FIELDS.map((f) => {
-      if (f === 'total_spent') {
-        const spent = Object.entries(c.total_spent ?? {})
-          .map(([cur, amount]) => `${amount} ${cur}`)
-          .join(', ');
-        return [f, spent];
-      }
-      return [f, c[f]];
-    }),
-  );
+/** total_spent for people: `12.50 USD, 3.00 EUR`. */
+function spentText(c: Pick<Contact, 'total_spent'>): string {
+  return Object.entries(c.total_spent ?? {})
+    .map(([cur, amount]) => `${amount} ${cur}`)
+    .join(', ');
+}
+
+/**
+ * How each field shows in the table at a terminal. `priority` is the order in which columns are
+ * dropped when even cut cells cannot fit the width (lowest first): created, last order, total
+ * spent, orders, last name, first name, updated, phone, SMS consent, email consent, email; the id
+ * is never dropped. The id and phone are never cut (people copy them out of the table; a cut
+ * phone is no phone); an email is cut down to 20 columns at most before columns are dropped.
+ */
+const TABLE_COLUMNS: Record<ContactField, (now: number) => Column<Contact>> = {
+  id: () => ({ header: 'id', get: (c) => c.id, maxWidth: 64, noTruncate: true, priority: 100 }),
+  email: () => ({ header: 'email', get: (c) => c.email, maxWidth: 254, minWidth: 20, priority: 90 }),
+  email_consent: () => ({ header: 'email consent', get: (c) => c.email_consent, priority: 80 }),
+  sms_consent: () => ({ header: 'sms consent', get: (c) => c.sms_consent, priority: 70 }),
+  phone: () => ({ header: 'phone', get: (c) => c.phone, noTruncate: true, priority: 60 }),
+  updated_at: (now) => ({ header: 'updated', get: (c) => relativeTime(c.updated_at, now), noTruncate: true, priority: 50 }),
+  first_name: () => ({ header: 'first name', get: (c) => c.first_name, priority: 45 }),
+  last_name: () => ({ header: 'last name', get: (c) => c.last_name, priority: 40 }),
+  orders_count: () => ({ header: 'orders', get: (c) => c.orders_count, noTruncate: true, priority: 35 }),
+  total_spent: () => ({ header: 'total spent', get: spentText, priority: 30 }),
+  last_order_at: (now) => ({ header: 'last order', get: (c) => relativeTime(c.last_order_at, now), noTruncate: true, priority: 25 }),
+  created_at: (now) => ({ header: 'created', get: (c) => relativeTime(c.created_at, now), noTruncate: true, priority: 20 }),
+};
+
+/**
+ * Table columns (human view): by default id, email, phone, email consent, SMS consent, updated
+ * (relative); with --fields, those fields in that order. The table fits the terminal (io/table.ts).
+ */
+export function contactTableColumns(now: number, fields: readonly ContactField[] = DEFAULT_TABLE_FIELDS): Column<Contact>[] {
+  return fields.map((f) => TABLE_COLUMNS[f](now));
+}
+
+/** TSV (stdout not a terminal, no format chosen): the table's columns, values in full. */
+export const CONTACT_TSV_COLUMNS: Column<Contact>[] = [
+  { header: 'id', get: (c) => c.id },
+  { header: 'email', get: (c) => c.email },
+  { header: 'phone', get: (c) => c.phone },
+  { header: 'email consent', get: (c) => c.email_consent },
+  { header: 'sms consent', get: (c) => c.sms_consent },
+  { header: 'updated', get: (c) => c.updated_at },
+];
+
+/** CSV columns (and TSV ones with --fields): each field headed by its API name; total_spent is one JSON cell. */
+export function contactFieldColumns(fields: readonly ContactField[] = CONTACT_FIELDS): Column<Contact>[] {
+  return fields.map((f) => ({ header: f, get: (c: Contact) => c[f] }));
+}
+
+/** CSV columns: every field. */
+export const CONTACT_CSV_COLUMNS: Column<Contact>[] = contactFieldColumns();
+
+/** Shows one contact as `key  value` lines (human output): every field, or those of --fields in their order. */
+export function printContactRecord(ctx: Context, c: Contact, fields: readonly ContactField[] = CONTACT_FIELDS): void {
+  ctx.out.record(fields.map((f) => (f === 'total_spent' ? [f, spentText(c)] : [f, c[f]])));
 }
 
 /**

@@ -18,7 +18,7 @@ export async function run(args: [action: string | undefined, name: string | unde
   const [verb, name] = args;
   if (verb === undefined) {
     const presets = listPresets(ORDER_MAPPING_SCHEMA);
-    const writer = ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
+    const writer = await ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
     writer.writePage(presets.map((p: MapFile) => ({ name: p.name ?? '', description: p.description ?? '' })));
     writer.end();
     if (!ctx.settings.json && ctx.policy.humanStdout)

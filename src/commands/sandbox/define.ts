@@ -50,11 +50,13 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--email <address>', 'with --follow or --wait: only side effects of the contact with this e-mail address')
     .option('--event-type <type>', "with --follow or --wait: only side effects whose trigger is this event type (a flow_run's event)")
     .option('--timeout <duration>', 'with --wait: how long to wait (30s, 2m; default 30s)')
+    .option('--fields <names>', 'print only these fields, in this order (e.g. seq,type,contact_id; names as in --json)')
     .addHelpText(
       'after',
       examples([
         'svc --sandbox sandbox outbox --type welcome_sms',
         'svc sandbox outbox --limit 20 --json',
+        'svc sandbox outbox --type welcome_sms --fields seq,contact_id,created_at',
         'svc sandbox outbox --wait flow_run --email ada@example.com --timeout 30s --json',
         'svc sandbox outbox --follow',
       ]),

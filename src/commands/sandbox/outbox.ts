@@ -1,6 +1,7 @@
 /** svc sandbox outbox: the side effects a running sandbox recorded (welcome SMS, flow triggers and runs, revenue attribution). */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { parseFields, pickFields } from '../../io/fields.js';
 import type { Column } from '../../io/output.js';
 import { adminCall, type SideEffect, sandboxBaseUrl } from './admin-client.js';
 
@@ -18,21 +19,35 @@ export interface OutboxOptions {
   email?: string;
   eventType?: string;
   timeout?: string;
+  fields?: string;
 }
 
-const COLUMNS: Column<SideEffect>[] = [
-  { header: 'SEQ', get: (e) => e.seq },
-  { header: 'TYPE', get: (e) => e.type },
-  { header: 'TRIGGER', get: (e) => e.trigger },
-  { header: 'CONTACT', get: (e) => e.contact_id, noTruncate: true },
-  { header: 'ORDER', get: (e) => e.order_id, maxWidth: 40 },
-  { header: 'EVENT', get: (e) => e.event_id, noTruncate: true },
-  { header: 'BUSINESS', get: (e) => e.business_id },
-  { header: 'CREATED', get: (e) => e.created_at },
-];
+/** The fields of a side effect, in the order of the admin API's objects (--fields). */
+export const SIDE_EFFECT_FIELDS = ['seq', 'type', 'business_id', 'contact_id', 'order_id', 'event_id', 'trigger', 'created_at'] as const;
+type SideEffectField = (typeof SIDE_EFFECT_FIELDS)[number];
+
+/**
+ * The table's column of each field. At a narrow terminal columns are dropped lowest priority
+ * first: business, event, order, created, trigger, contact, type; the sequence number stays.
+ * Ids are never cut (people copy them).
+ */
+const FIELD_COLUMNS: Record<SideEffectField, Column<SideEffect>> = {
+  seq: { header: 'SEQ', get: (e) => e.seq, noTruncate: true, priority: 100 },
+  type: { header: 'TYPE', get: (e) => e.type, priority: 90 },
+  trigger: { header: 'TRIGGER', get: (e) => e.trigger, priority: 70 },
+  contact_id: { header: 'CONTACT', get: (e) => e.contact_id, noTruncate: true, priority: 80 },
+  order_id: { header: 'ORDER', get: (e) => e.order_id, maxWidth: 40, priority: 50 },
+  event_id: { header: 'EVENT', get: (e) => e.event_id, noTruncate: true, priority: 40 },
+  business_id: { header: 'BUSINESS', get: (e) => e.business_id, priority: 30 },
+  created_at: { header: 'CREATED', get: (e) => e.created_at, noTruncate: true, priority: 60 },
+};
+const DEFAULT_FIELDS: SideEffectField[] = ['seq', 'type', 'trigger', 'contact_id', 'order_id', 'event_id', 'business_id', 'created_at'];
 
 export async function run(_args: string[], opts: OutboxOptions, ctx: Context): Promise<number> {
-  if (opts.follow || opts.wait !== undefined) {
+  const live = opts.follow || opts.wait !== undefined;
+  if (live && opts.fields !== undefined) throw new UsageError('--fields works with the listing, not with --follow or --wait');
+  const fields = opts.fields === undefined ? undefined : parseFields(opts.fields, SIDE_EFFECT_FIELDS);
+  if (live) {
     const { runLive } = await import('./outbox-live.js');
     return runLive(opts, ctx, await sandboxBaseUrl(ctx), SIDE_EFFECT_TYPES);
   }
@@ -54,7 +69,14 @@ export async function run(_args: string[], opts: OutboxOptions, ctx: Context): P
   const qs = params.toString();
   const answer = (await adminCall(ctx, baseUrl, 'GET', `/outbox${qs ? `?${qs}` : ''}`)) as { data: SideEffect[] };
   const shown = lastOf(answer.data, opts);
-  const writer = ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
+  const writer = await ctx.out.list(
+    ctx.out.defaultFormat(ctx.settings.json),
+    (fields ?? DEFAULT_FIELDS).map((f) => FIELD_COLUMNS[f]),
+    undefined,
+    fields ? (e) => pickFields(e, fields) : undefined,
+  );
+  // Long output at a terminal goes through the pager (`sandbox outbox` can list many thousands).
+  if (shown.length > 0) ctx.startPager();
   writer.writePage(shown);
   writer.end();
   if (shown.length === 0 && !ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('no side effects recorded');

@@ -1,0 +1,182 @@
+/**
+ * `svc contacts list` at a real terminal (tmux): the table fits 80 and 120 columns with long data
+ * (no row wraps: capture-pane -J would join a wrapped row into one line wider than the pane), and
+ * long output goes through the pager on a terminal only — quitting it early ends svc with 0, and
+ * the terminal is left as it was. Skipped without tmux or a build.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { root } from '../helpers/spawn-cli.js';
+import { exitOf, hasTmux, killSession, startShell, svcLine, tmux, waitFor } from '../helpers/tmux.js';
+
+const built = existsSync(join(root, 'dist', 'main.js'));
+
+let sb: TestSandbox;
+let cfg: { dir: string; cleanup: () => void };
+let env: Record<string, string>;
+let ids: string[];
+const CONTACTS = 24;
+
+beforeAll(async () => {
+  sb = await withSandbox();
+  cfg = tempConfigDir();
+  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes(), CI: '', NO_COLOR: '1' };
+  ids = [];
+  for (let i = 0; i < CONTACTS; i++) {
+    const r = await runCli(
+      [
+        'contacts',
+        'create',
+        '--email',
+        `someone.with.a.really.long.address.number.${i}@a-long-company-domain.example.com`,
+        '--phone',
+        `+1415555${String(2000 + i)}`,
+        '--sms-consent',
+        'single_opt_in',
+        '--json',
+      ],
+      { env },
+    );
+    if (r.code !== 0) throw new Error(r.stderr);
+    ids.push(JSON.parse(r.stdout).id);
+  }
+}, 60_000);
+afterAll(async () => {
+  await sb?.close();
+  cfg?.cleanup();
+});
+
+/** Every line of the pane, wrapped lines joined back (-J), trailing blank lines dropped. */
+function joinedScreen(session: string): string[] {
+  return tmux(['capture-pane', '-p', '-J', '-t', session]).trimEnd().split('\n');
+}
+
+describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', { timeout: 60_000 }, () => {
+  for (const cols of [80, 120]) {
+    it(`fits ${cols} columns: no line wider than the pane, one line per contact`, async () => {
+      const session = startShell(svcLine(['contacts', 'list', '--no-pager']), env, { cols, rows: CONTACTS + 6 });
+      try {
+        const end = await exitOf(session);
+        expect(end.code, end.screen).toBe(0);
+        const lines = joinedScreen(session);
+        for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(cols);
+        const table = lines.slice(
+          0,
+          lines.findIndex((l) => l.startsWith('EXIT=')),
+        );
+        expect(table).toHaveLength(CONTACTS + 1);
+        expect(table[0]).toMatch(/^ID\s+EMAIL\s/);
+        for (const id of ids) expect(table.filter((l) => l.startsWith(`${id}  `))).toHaveLength(1);
+        expect(table[1]).toContain('…');
+      } finally {
+        killSession(session);
+      }
+    });
+  }
+
+  it('goes through less -FRX when longer than the screen; q ends it with exit 0 and a sane terminal', async () => {
+    const line = `${svcLine(['contacts', 'list'])}; echo "EXIT=$?"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' '; echo`;
+    const session = startShell(line, { ...env, PAGER: 'less -FRX', LESS: '' }, { cols: 120, rows: 10 });
+    try {
+      const paged = await waitFor(session, /^:\s*$/m);
+      expect(paged).not.toMatch(/EXIT=/);
+      tmux(['send-keys', '-t', session, 'q']);
+      const after = await waitFor(session, /EXIT=\d+[\s\S]*icanon/);
+      expect(after).toMatch(/EXIT=0/);
+      expect(after).toMatch(/(^|\s)icanon echo/m);
+      expect(after).not.toMatch(/error/);
+    } finally {
+      killSession(session);
+    }
+  });
+
+  it('quitting the pager before the list has arrived stops svc quietly with exit 0', async () => {
+    await sb.admin.setFaults({ latency_ms: 300 });
+    try {
+      const session = startShell(
+        svcLine(['contacts', 'list', '--all', '--page-size', '1']),
+        { ...env, PAGER: 'less -FRX', LESS: '' },
+        {
+          cols: 120,
+          rows: 6,
+        },
+      );
+      try {
+        await waitFor(session, /^:\s*$/m);
+        tmux(['send-keys', '-t', session, 'q']);
+        // Well before the remaining pages (about 20 × 300 ms) could have been fetched.
+        const end = await exitOf(session, 3_000);
+        expect(end.code, end.screen).toBe(0);
+        expect(end.screen).not.toMatch(/error|EPIPE/);
+      } finally {
+        killSession(session);
+      }
+    } finally {
+      await sb.admin.setFaults({});
+    }
+  });
+
+  it('Ctrl-C while paging stops the listing; svc waits for the pager, then exits 130 leaving the terminal sane', async () => {
+    await sb.admin.setFaults({ latency_ms: 300 });
+    try {
+      const line = `${svcLine(['contacts', 'list', '--all', '--page-size', '1'])}; echo "EXIT=$?"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' '; echo`;
+      const session = startShell(line, { ...env, PAGER: 'less -FRX', LESS: '' }, { cols: 120, rows: 6 });
+      try {
+        await waitFor(session, /^:\s*$/m);
+        tmux(['send-keys', '-t', session, 'C-c']);
+        await new Promise((r) => setTimeout(r, 1000));
+        // less still has the terminal: svc did not exit under it.
+        expect(tmux(['capture-pane', '-p', '-t', session])).not.toMatch(/EXIT=/);
+        tmux(['send-keys', '-t', session, 'q']);
+        const after = await waitFor(session, /EXIT=\d+[\s\S]*icanon/, 10_000);
+        expect(after).toMatch(/EXIT=130/);
+        expect(after).toMatch(/(^|\s)icanon echo/m);
+      } finally {
+        killSession(session);
+      }
+    } finally {
+      await sb.admin.setFaults({});
+    }
+  });
+
+  it('never pages into a pipe, nor with --no-pager; pages on the terminal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-pager-'));
+    try {
+      const mark = join(dir, 'paged');
+      const pagerEnv = { ...env, PAGER: `sh -c 'touch ${mark}; cat'` };
+      const piped = startShell(`${svcLine(['contacts', 'list'])} | cat`, pagerEnv, { cols: 120, rows: 40 });
+      try {
+        const end = await exitOf(piped);
+        expect(end.code).toBe(0);
+        // TSV, long lines wrapping in the pane as plain text does; no header (tabs shown as spaces).
+        expect(end.screen).toContain(ids.at(-1));
+        expect(end.screen).not.toMatch(/^ID\s/m);
+        expect(existsSync(mark)).toBe(false);
+      } finally {
+        killSession(piped);
+      }
+      const noPager = startShell(svcLine(['contacts', 'list', '--no-pager']), pagerEnv, { cols: 120, rows: 40 });
+      try {
+        expect((await exitOf(noPager)).code).toBe(0);
+        expect(existsSync(mark)).toBe(false);
+      } finally {
+        killSession(noPager);
+      }
+      const tty = startShell(svcLine(['contacts', 'list']), pagerEnv, { cols: 120, rows: 40 });
+      try {
+        const end = await exitOf(tty);
+        expect(end.code, end.screen).toBe(0);
+        expect(end.screen, end.screen).toContain(ids[0]);
+        expect(existsSync(mark)).toBe(true);
+      } finally {
+        killSession(tty);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
