@@ -165,6 +165,11 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     detach = () => {
+      // After an interrupt the handler stays: conf's atomic writer (when-exit) re-raises the
+      // signal it caught, and should that copy arrive once no handler is left, the default
+      // action would kill the process by the signal instead of its exit code (130) — a race a
+      // loaded CI machine on Node 24 lost. With the handler kept, the copy is absorbed (< 500 ms).
+      if (interrupts > 0) return;
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     };
