@@ -22,6 +22,37 @@ describe('mapping', () => {
     expect(() => resolveColumns(header, parseMaps(['total=Amount']), ',')).toThrow(/no column "Amount"/);
   });
 
+  it("proposes a --map for each missing field, naming that field and the closest unused column", () => {
+    const hint = (h: string[]) => {
+      try {
+        resolveColumns(h, new Map(), ',');
+      } catch (e) {
+        return (e as { hint?: string }).hint;
+      }
+      return 'no error';
+    };
+    // The field that is missing, never an unrelated example (the order_id one used to be shown for a missing total).
+    expect(hint(['order_id', 'Grand Total', 'currency', 'order_date', 'email'])).toBe(
+      'name the columns after the fields, or map them: --map total="Grand Total"',
+    );
+    expect(hint(['Order Number', 'Amount', 'currency', 'Created At', 'email'])).toBe(
+      'name the columns after the fields, or map them: --map order_id="Order Number" --map total=Amount --map order_date="Created At"',
+    );
+    expect(hint(['order_id', 'totl', 'currency', 'order_date', 'Customer E-mail'])).toBe(
+      'name the columns after the fields, or map them: --map total=totl --map email="Customer E-mail"',
+    );
+    expect(hint(['order_id', 'total', 'currency', 'order_date', 'Mobile'])).toBe('name the columns after the fields, or map them: --map phone=Mobile');
+    expect(hint(['Order Created', 'Order Number', 'total', 'currency', 'email'])).toBe(
+      'name the columns after the fields, or map them: --map order_id="Order Number" --map order_date="Order Created"',
+    );
+    // Nothing like it: the field and a placeholder.
+    expect(hint(['order_id', 'currency', 'order_date', 'email', 'Notes'])).toBe('name the columns after the fields, or map them: --map total="<column>"');
+    // A column another field already reads is not proposed twice; quotes the shell needs are kept.
+    expect(hint(['order_id', 'Total $', 'currency', 'order_date', 'email'])).toBe(
+      "name the columns after the fields, or map them: --map total='Total $'",
+    );
+  });
+
   it('reads booleans as true/false/yes/no/1/0 and empty as absent', () => {
     expect(['true', 'YES', '1', ' y '].map(parseBoolean)).toEqual([true, true, true, true]);
     expect(['false', 'No', '0'].map(parseBoolean)).toEqual([false, false, false]);
