@@ -22,7 +22,7 @@ describe('mapping', () => {
     expect(() => resolveColumns(header, parseMaps(['total=Amount']), ',')).toThrow(/no column "Amount"/);
   });
 
-  it("proposes a --map for each missing field, naming that field and the closest unused column", () => {
+  it('proposes a --map for each missing field, naming that field and the closest unused column', () => {
     const hint = (h: string[]) => {
       try {
         resolveColumns(h, new Map(), ',');
@@ -41,12 +41,16 @@ describe('mapping', () => {
     expect(hint(['order_id', 'totl', 'currency', 'order_date', 'Customer E-mail'])).toBe(
       'name the columns after the fields, or map them: --map total=totl --map email="Customer E-mail"',
     );
-    expect(hint(['order_id', 'total', 'currency', 'order_date', 'Mobile'])).toBe('name the columns after the fields, or map them: --map phone=Mobile');
+    expect(hint(['order_id', 'total', 'currency', 'order_date', 'Mobile'])).toBe(
+      'name the columns after the fields, or map them: --map phone=Mobile',
+    );
     expect(hint(['Order Created', 'Order Number', 'total', 'currency', 'email'])).toBe(
       'name the columns after the fields, or map them: --map order_id="Order Number" --map order_date="Order Created"',
     );
     // Nothing like it: the field and a placeholder.
-    expect(hint(['order_id', 'currency', 'order_date', 'email', 'Notes'])).toBe('name the columns after the fields, or map them: --map total="<column>"');
+    expect(hint(['order_id', 'currency', 'order_date', 'email', 'Notes'])).toBe(
+      'name the columns after the fields, or map them: --map total="<column>"',
+    );
     // A column another field already reads is not proposed twice; quotes the shell needs are kept.
     expect(hint(['order_id', 'Total $', 'currency', 'order_date', 'email'])).toBe(
       "name the columns after the fields, or map them: --map total='Total $'",

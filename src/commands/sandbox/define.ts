@@ -31,5 +31,6 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .command('reset')
     .description('empty all data and faults of a running sandbox (asks first on a terminal)')
     .option('-y, --yes', 'do not ask (never asked without a terminal)')
+    .option('--seed', 'then create new credentials as `sandbox start --seed` does, print them once and save the `sandbox` profile')
     .action(action(() => import('./reset.js')));
 }
