@@ -52,7 +52,9 @@ describe('the same failure has the same code', () => {
     const login = await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', '--json'], {
       stdin: 'cs_wrong_secret_1234',
     });
-    const env = await svc(['contacts', 'list', '--json'], { env: { SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: 'cs_wrong_secret_1234' } });
+    const env = await svc(['contacts', 'list', '--json'], {
+      env: { SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: 'cs_wrong_secret_1234' },
+    });
     expect([login.code, env.code]).toEqual([3, 3]);
     expect(errorOf(login.stderr)).toMatchObject({ code: 'invalid_client', status: 401 });
     expect(errorOf(env.stderr).code).toBe('invalid_client');
