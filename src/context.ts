@@ -20,6 +20,8 @@ export interface Logger {
   debug(message: string): void;
   /** A warning on stderr (hidden by --quiet). */
   warn(message: string): void;
+  /** What is happening while the user waits (a retried connection): stderr, hidden by --quiet and --json. */
+  notice(message: string): void;
 }
 
 export interface Context {
@@ -85,6 +87,9 @@ export function createContext(init: ContextInit): Context {
       },
       warn(message) {
         out.warn(redactor.redact(message));
+      },
+      notice(message) {
+        out.info(redactor.redact(message));
       },
     },
     now: init.now ?? Date.now,
