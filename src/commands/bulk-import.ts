@@ -13,7 +13,7 @@ import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, ty
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
+import type { BulkProgress, BulkRunResult, OutcomeLines } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
@@ -162,10 +162,20 @@ export async function openJournalAndReport(args: {
  */
 export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' | 'bad', terminalPosition?: number];
 
-/** Prints a summary: JSON with --json (plus `interrupted`), a record on a terminal, `name<TAB>value` lines otherwise. */
-export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean): void {
+/**
+ * Prints a summary: JSON with --json (plus the line numbers of the unconfirmed, rejected and
+ * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
+ * `name<TAB>value` lines otherwise.
+ */
+export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean, lines?: OutcomeLines): void {
   if (ctx.settings.json) {
-    const doc: Record<string, number | boolean> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    const doc: Record<string, number | boolean | number[]> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    if (lines) {
+      const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
+      doc.unconfirmed_lines = sorted(lines.unconfirmed);
+      doc.rejected_lines = sorted(lines.rejected);
+      doc.failed_lines = sorted(lines.failed);
+    }
     ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
     return;
   }
