@@ -18,6 +18,7 @@ import { readLineBatches } from '../../events/ndjson.js';
 import type { EventOutcome } from '../../events/outcome.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
+import { showProgress } from '../progress.js';
 import { ACCEPTED_NOTE, DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
 
 /** The report's second column: the accepted event's id (`ev_…`), empty for other outcomes. */
@@ -82,23 +83,38 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   await client.ensureScope('sendEvent');
   // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (util/heap.ts).
   sizeYoungGeneration();
-  const spinner = await ctx.spinner('Sending events…');
   const human = !ctx.settings.json;
   let listed = 0;
   let unlisted = 0;
-  let done = 0;
+  // What the progress line shows, as the lines settle (the summary comes at the end).
+  const read = { bytes: 0 };
+  const tally = { done: 0, accepted: 0, rejected: 0, failed: 0, unconfirmed: 0, rateLimited: 0 };
+  const stopProgress = await showProgress(
+    ctx,
+    {
+      done: () => tally.done,
+      resumed: () => 0,
+      bytesRead: () => read.bytes,
+      rateLimited: () => tally.rateLimited,
+      counts: () => `${tally.accepted} accepted, ${tally.rejected} rejected, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`,
+    },
+    { unit: 'lines', totalBytes: file !== '-' && statSync(file).isFile() ? statSync(file).size : undefined, starting: 'sending events…' },
+  );
   let summary: BulkSummary | undefined;
   try {
     summary = await sendEventLines({
       client,
-      lines: readLineBatches(input, encoding),
+      lines: readLineBatches(input, encoding, read),
       concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
       defaultCountry: country,
       signal: ctx.signal,
-      onRetry: (info, line) => logRetry(ctx, info, line),
+      onRetry: (info, line) => {
+        if (info.status === 429) tally.rateLimited++;
+        logRetry(ctx, info, line);
+      },
       onResult(result, raw, seq) {
-        done++;
-        if (done % 100 === 0) spinner.update(`Sending events… ${done} done`);
+        tally.done++;
+        tally[result.outcome]++;
         report?.add({
           seq,
           line: result.line,
@@ -122,7 +138,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
     // or the process would not exit.
     if (!input.readableEnded) input.destroy();
-    spinner.stop();
+    stopProgress();
     unconfirmedOut?.close();
     try {
       report?.close({ complete: summary !== undefined && !summary.interrupted && summary.failure === undefined });
