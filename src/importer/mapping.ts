@@ -82,7 +82,7 @@ export function parseMaps(maps: readonly string[], fields: readonly string[] = A
     const field = eq > 0 ? m.slice(0, eq).trim() : '';
     const column = eq > 0 ? m.slice(eq + 1).trim() : '';
     if (!field || !column)
-      throw new InputError(`--map must look like field=Column, got ${JSON.stringify(m)}`, 'e.g. --map order_id="Order Number"');
+      throw new InputError(`--map must look like field=Column, got ${JSON.stringify(m)}`, `e.g. --map ${fields[0]}="Column Name"`);
     if (!fields.includes(field)) {
       throw new InputError(`--map names an unknown field ${JSON.stringify(field)}`, `fields: ${fields.join(', ')}`);
     }

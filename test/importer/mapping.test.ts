@@ -19,6 +19,16 @@ describe('mapping', () => {
     expect(() => resolveColumns(['order_id', 'total', 'currency', 'order_date'], new Map(), ',')).toThrow(/email or phone/);
     expect(() => parseMaps(['nope=Col'])).toThrow(/unknown field "nope"/);
     expect(() => parseMaps(['total'])).toThrow(/field=Column/);
+    // The syntax example names a field of the kind being imported.
+    const hintOf = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as { hint?: string }).hint;
+      }
+    };
+    expect(hintOf(() => parseMaps(['total']))).toBe('e.g. --map order_id="Column Name"');
+    expect(hintOf(() => parseMaps(['email'], ['email', 'phone']))).toBe('e.g. --map email="Column Name"');
     expect(() => resolveColumns(header, parseMaps(['total=Amount']), ',')).toThrow(/no column "Amount"/);
   });
 
