@@ -14,12 +14,15 @@ import { configDir, dataDir, readDefaultProfile } from './store/paths.js';
 import { Redactor } from './store/redact.js';
 import { type Env, type GlobalFlags, resolveSettings, type Settings } from './store/settings.js';
 import type { CredentialStore } from './store/store.js';
+import type { CredentialOrigin } from './wiring/client.js';
 
 export interface Logger {
   /** A --debug line on stderr (redacted); nothing without --debug. */
   debug(message: string): void;
   /** A warning on stderr (hidden by --quiet). */
   warn(message: string): void;
+  /** What is happening while the user waits (a retried connection): stderr, hidden by --quiet and --json. */
+  notice(message: string): void;
 }
 
 export interface Context {
@@ -41,6 +44,9 @@ export interface Context {
   /** The run's redactor: every secret the run learns is registered here; logs and errors pass through it. */
   redactor: Redactor;
   store(): Promise<CredentialStore>;
+  /** Where the credentials of the run's client came from, once a client was opened (for error hints). */
+  credentials?: CredentialOrigin;
+  noteCredentials(origin: CredentialOrigin): void;
   /** The API client for this run (credentials resolved, --sandbox started), created once. */
   client(): Promise<ApiClient>;
   prompter(): Promise<Prompter>;
@@ -100,12 +106,18 @@ export function createContext(init: ContextInit): Context {
       warn(message) {
         out.warn(redactor.redact(message));
       },
+      notice(message) {
+        out.info(redactor.redact(message));
+      },
     },
     now: init.now ?? Date.now,
     random: init.random ?? Math.random,
     signal: init.signal ?? new AbortController().signal,
     dataDir: dataDir(init.env),
     redactor,
+    noteCredentials(origin) {
+      ctx.credentials = origin;
+    },
     store() {
       storePromise ??= import('./store/store.js').then(
         ({ CredentialStore }) => new CredentialStore(configDir(init.env), { onSecret: (s) => redactor.add(s) }),

@@ -6,6 +6,7 @@ import { InputError, OutputError } from './bulk/errors.js';
 import {
   ApiError,
   CredentialsError,
+  isWrongTokenEndpoint,
   MissingScopeError,
   NetworkError,
   RetryWaitTooLongError,
@@ -19,6 +20,7 @@ import { type IOStreams, systemStreams } from './io/streams.js';
 import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
 import { Redactor } from './store/redact.js';
 import type { Env, GlobalFlags } from './store/settings.js';
+import type { CredentialOrigin } from './wiring/client.js';
 
 declare const __SVC_VERSION__: string;
 
@@ -49,8 +51,43 @@ const STORE_ERRORS: Record<StoreErrorKind, { code: string; hint: string }> = {
   invalid_file: { code: 'invalid_credential_store', hint: 'fix the file, or remove it and `svc auth login` again' },
 };
 
-/** The one table from errors to exit codes and messages (cli.md "Exit codes"). */
-export function describeError(err: unknown): ErrorReport {
+/**
+ * What to do about credentials the service refused (401, invalid_client), by where they came
+ * from: the CI variables to check, the `sandbox` profile a reset deleted, or a login to redo.
+ */
+function refusedCredentialsHint(err: ApiError, origin: CredentialOrigin | undefined): string {
+  const clientRefused = err.code === 'invalid_client';
+  if (origin?.seededSandbox) {
+    return (
+      `the sandbox at ${origin.baseUrl} no longer knows the \`${origin.profile}\` profile's credentials: it was reset ` +
+      '(`svc sandbox reset`) or restarted on new data since `svc sandbox start --seed` made them. ' +
+      'Get new ones with `svc sandbox reset --seed` (empties it again) or by restarting it with `svc sandbox start --seed`'
+    );
+  }
+  if (origin?.source === 'env') {
+    return origin.method === 'api_token'
+      ? 'check SVC_TOKEN: the service does not accept it (revoked, expired, mistyped, or for another base URL)'
+      : 'check SVC_CLIENT_ID and SVC_CLIENT_SECRET: the service knows no such client, or the secret is not its current one (regenerated?)';
+  }
+  if (clientRefused) return 'check the client id and secret, then `svc auth login` again';
+  return 'run `svc auth login` (or check SVC_TOKEN)';
+}
+
+/** What to do about a missing scope: enable it, then log in again (environment credentials need no login). */
+function missingScopeHint(scope: string, origin: CredentialOrigin | undefined): string {
+  if (origin?.source === 'env') {
+    return origin.method === 'api_token'
+      ? `SVC_TOKEN lacks ${scope}: use an API token created with it`
+      : `enable ${scope} on the application of SVC_CLIENT_ID (the next run gets a new token)`;
+  }
+  return `enable ${scope} on the application, then \`svc auth login\` again`;
+}
+
+/**
+ * The one table from errors to exit codes and messages (cli.md "Exit codes"). `origin` (where the
+ * run's credentials came from) makes the hints of refused credentials say what to check.
+ */
+export function describeError(err: unknown, origin?: CredentialOrigin): ErrorReport {
   if (err instanceof CliError) {
     return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, status: err.status, requestId: err.requestId };
   }
@@ -63,17 +100,20 @@ export function describeError(err: unknown): ErrorReport {
       exitCode: EXIT.auth,
       code: 'insufficient_scope',
       message: err.message,
-      hint: `enable ${err.scope} on the application, then \`svc auth login\` again`,
+      hint: missingScopeHint(err.scope, origin),
     };
   }
   if (err instanceof CredentialsError) return { exitCode: EXIT.auth, code: 'not_logged_in', message: err.message, hint: err.hint };
   if (err instanceof ApiError) {
     let hint: string | undefined;
     if (err.code === 'insufficient_scope') {
-      hint = `enable ${err.requiredScope ?? 'the missing scope'} on the application, then \`svc auth login\` again`;
-    } else if (err.code === 'invalid_client') hint = 'check the client id and secret, then `svc auth login` again';
-    else if (err.status === 401 || err.code === 'unauthorized') hint = 'run `svc auth login` (or check SVC_TOKEN)';
-    else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
+      hint = missingScopeHint(err.requiredScope ?? 'the missing scope', origin);
+    } else if (err.code === 'invalid_client' || err.status === 401 || err.code === 'unauthorized') {
+      hint = refusedCredentialsHint(err, origin);
+    } else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
+    else if (isWrongTokenEndpoint(err)) {
+      hint = `is the base URL right? It is the service's root${origin ? ` (now ${origin.baseUrl})` : ''}: svc adds /oauth/token and /v1/… to it`;
+    }
     const route = err.path && err.method && !err.path.startsWith(`${err.method} `) ? `${err.method} ${err.path}` : err.path;
     const where = route ? ` (${route})` : '';
     return {
@@ -113,9 +153,13 @@ export function describeError(err: unknown): ErrorReport {
  * Prints an error the contract's way: `error: …` (+ hint) or one JSON object with --json, through
  * the run's redactor (without one, as before a run exists, the well-known patterns are still masked).
  */
-export function printError(err: unknown, io: IOStreams, opts: { json: boolean; debug: boolean; redactor?: Redactor }): number {
+export function printError(
+  err: unknown,
+  io: IOStreams,
+  opts: { json: boolean; debug: boolean; redactor?: Redactor; credentials?: CredentialOrigin },
+): number {
   const redactor = opts.redactor ?? new Redactor();
-  const r = describeError(err);
+  const r = describeError(err, opts.credentials);
   // Ctrl-C at a prompt: the person who pressed it needs no error line (JSON callers still get one).
   if (err instanceof PromptCancelled && !opts.json) return r.exitCode;
   const message = redactor.redact(r.message);
@@ -260,6 +304,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
         json: ctx?.settings.json ?? wantsJson,
         debug: ctx?.settings.debug ?? wantsDebug,
         redactor: ctx?.redactor,
+        credentials: ctx?.credentials,
       });
     }
   } finally {

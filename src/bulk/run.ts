@@ -35,8 +35,17 @@ export interface SendContext {
   onRetry(info: RetryInfo): void;
 }
 
+/** The physical lines of the rows with each outcome a user must look at (in finishing order; sort to print). */
+export interface OutcomeLines {
+  rejected: number[];
+  failed: number[];
+  unconfirmed: number[];
+}
+
 export interface BulkProgress {
   summary: Summary;
+  /** The line where each rejected, failed or unconfirmed row starts (resumed rows included). */
+  lines: OutcomeLines;
   /** Requests answered 429 so far (each retry counts). */
   rateLimited: number;
   /** Requests sent, retries included. */
@@ -133,6 +142,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   let lines = 0;
   const progress: BulkProgress = {
     summary,
+    lines: { rejected: [], failed: [], unconfirmed: [] },
     rateLimited: 0,
     requests: 0,
     scheduler: () => scheduler.stats(),
@@ -142,6 +152,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   const problems: RowResult<Outcome>[] = [];
   const finish = (r: RowResult<Outcome>, work: W, fromJournal: boolean) => {
     countOutcome(summary, r.outcome);
+    if (r.outcome === 'rejected' || r.outcome === 'failed' || r.outcome === 'unconfirmed') progress.lines[r.outcome].push(r.line);
     opts.tally?.(r);
     if ((r.outcome === 'rejected' || r.outcome === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
     lines += work.lines;

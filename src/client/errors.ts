@@ -75,6 +75,14 @@ export class ApiError extends Error {
   }
 }
 
+/** Answers of the token request that no token endpoint gives: the base URL's path is probably wrong (…/v1, …/api). */
+const NOT_A_TOKEN_ENDPOINT = new Set([404, 405, 415]);
+
+/** The token request reached something that is no token endpoint (404, 405, 415). */
+export function isWrongTokenEndpoint(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.path === '/oauth/token' && NOT_A_TOKEN_ENDPOINT.has(err.status);
+}
+
 export type NetworkFailureKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'tls' | 'other';
 
 /**

@@ -91,6 +91,8 @@ export class RequestPipeline {
   private bareHeaders: Record<string, string> = {};
   private integrationToken: string | undefined;
   private integrationHeaders: Record<string, string> = {};
+  /** When the last "cannot connect, retrying" notice was given (one a second at most, however many requests wait). */
+  private connectNoticeAt = Number.NEGATIVE_INFINITY;
 
   constructor(opts: PipelineOptions) {
     const url = new URL(opts.baseUrl);
@@ -302,6 +304,7 @@ export class RequestPipeline {
       random: this.random,
     });
     if (plan.kind === 'retry') {
+      if (!net.sent) this.noticeConnectRetry(net.kind, attempt);
       await this.waitBeforeRetry(req, {
         attempt,
         method: req.method,
@@ -322,6 +325,20 @@ export class RequestPipeline {
       attempts: attempt,
       cause: err,
     });
+  }
+
+  /**
+   * No connection could be made and the request will be tried again: say so (a refused connection
+   * is otherwise retried for seconds in silence). The --debug trace already tells each retry.
+   */
+  private noticeConnectRetry(kind: NetworkFailureKind, attempt: number): void {
+    if (this.debug || this.logger.notice === undefined) return;
+    const now = this.now();
+    if (now - this.connectNoticeAt < 1000) return;
+    this.connectNoticeAt = now;
+    this.logger.notice(
+      `cannot connect to ${this.origin} (${NETWORK_TEXT[kind]}); retrying (attempt ${attempt + 1} of ${this.retry.maxAttempts})…`,
+    );
   }
 
   private async exchangeToken(req: { form: string; headers: Record<string, string> }, signal?: AbortSignal): Promise<unknown> {

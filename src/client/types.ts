@@ -11,6 +11,11 @@ export interface ClientLogger {
   debug(message: string): void;
   /** Things the user should know (deprecations, fewer scopes granted). */
   warn(message: string): void;
+  /**
+   * What the client is doing while a person waits and nothing needs doing (retrying a connection
+   * that could not be made); the CLI shows it in human mode only.
+   */
+  notice?(message: string): void;
 }
 
 export interface RetryInfo {

@@ -13,11 +13,12 @@ import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, ty
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
+import type { BulkProgress, BulkRunResult, OutcomeLines } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import type { RecordField } from '../io/output.js';
+import { showProgress } from './progress.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
@@ -162,10 +163,20 @@ export async function openJournalAndReport(args: {
  */
 export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' | 'bad', terminalPosition?: number];
 
-/** Prints a summary: JSON with --json (plus `interrupted`), a record on a terminal, `name<TAB>value` lines otherwise. */
-export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean): void {
+/**
+ * Prints a summary: JSON with --json (plus the line numbers of the unconfirmed, rejected and
+ * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
+ * `name<TAB>value` lines otherwise.
+ */
+export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean, lines?: OutcomeLines): void {
   if (ctx.settings.json) {
-    const doc: Record<string, number | boolean> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    const doc: Record<string, number | boolean | number[]> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    if (lines) {
+      const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
+      doc.unconfirmed_lines = sorted(lines.unconfirmed);
+      doc.rejected_lines = sorted(lines.rejected);
+      doc.failed_lines = sorted(lines.failed);
+    }
     ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
     return;
   }
@@ -191,51 +202,24 @@ export function printSummaryFields(ctx: Context, fields: SummaryField[], interru
   }
 }
 
-const NON_TTY_PROGRESS_MS = 10_000;
-
-function formatRate(n: number): string {
-  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
-}
-
-/**
- * Progress on stderr: a spinner redrawn every 200 ms on a TTY; otherwise one line every 10 s at
- * most (CI logs); nothing with --json or --quiet. `counts` words the outcomes. Returns the stop.
- */
-export async function showImportProgress(
+/** The import's progress (commands/progress.ts): rows, rate, share of the file read, ETA, `counts` of the outcomes. */
+export function showImportProgress(
   ctx: Context,
   p: BulkProgress & { bytesRead(): number },
   totalBytes: number | undefined,
   counts: (s: Summary) => string,
 ): Promise<() => void> {
-  if (ctx.settings.json || ctx.settings.quiet) return () => {};
-  const started = ctx.now();
-  const text = () => {
-    const s = p.summary;
-    const elapsed = Math.max(0.001, (ctx.now() - started) / 1000);
-    const rate = (s.rows - s.resumed) / elapsed;
-    let eta = '';
-    if (totalBytes && totalBytes > 0) {
-      const frac = Math.min(1, p.bytesRead() / totalBytes);
-      if (frac > 0.01) {
-        const left = Math.max(0, (elapsed / frac) * (1 - frac));
-        eta = `, ${Math.round(frac * 100)}%, ETA ${left >= 90 ? `${Math.round(left / 60)} min` : `${Math.round(left)} s`}`;
-      }
-    }
-    const throttled = p.rateLimited > 0 ? `, ${p.rateLimited} rate-limited retries` : '';
-    return `${s.rows} rows (${formatRate(rate)}/s${eta}): ${counts(s)}${throttled}`;
-  };
-  if (ctx.policy.canAnimate) {
-    const spinner = await ctx.spinner('importing…');
-    const timer = setInterval(() => spinner.update(text()), 200);
-    timer.unref();
-    return () => {
-      clearInterval(timer);
-      spinner.stop();
-    };
-  }
-  const timer = setInterval(() => ctx.out.info(`progress: ${text()}`), NON_TTY_PROGRESS_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return showProgress(
+    ctx,
+    {
+      done: () => p.summary.rows,
+      resumed: () => p.summary.resumed,
+      bytesRead: () => p.bytesRead(),
+      rateLimited: () => p.rateLimited,
+      counts: () => counts(p.summary),
+    },
+    { unit: 'rows', totalBytes, starting: 'importing…' },
+  );
 }
 
 /**

@@ -38,7 +38,12 @@ export async function* readLines(stream: Readable, encoding?: InputEncoding): As
  * events): a bulk sender then awaits once per chunk, not once per line. Memory stays bounded by
  * the chunk and MAX_LINE_CHARS.
  */
-export async function* readLineBatches(stream: Readable, encoding: InputEncoding = 'utf-8'): AsyncGenerator<RawLine[]> {
+export async function* readLineBatches(
+  stream: Readable,
+  encoding: InputEncoding = 'utf-8',
+  /** Counts the bytes read so far (for the share of the input read in the progress line). */
+  read?: { bytes: number },
+): AsyncGenerator<RawLine[]> {
   const decoder = new InputDecoder(encoding);
   let partial = '';
   let oversize = false;
@@ -61,7 +66,9 @@ export async function* readLineBatches(stream: Readable, encoding: InputEncoding
     return out;
   };
   for await (const chunk of stream) {
-    const text = decoder.write(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (read) read.bytes += bytes.length;
+    const text = decoder.write(bytes);
     const out: RawLine[] = [];
     let start = 0;
     let nl = text.indexOf('\n', start);

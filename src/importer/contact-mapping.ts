@@ -48,7 +48,7 @@ export function resolveContactColumns(
   return resolveFieldColumns(header, choices, delimiter, countryColumns, {
     fields: CONTACT_CSV_FIELDS,
     missing: (index) => (index.email === undefined && index.phone === undefined ? ['email or phone'] : []),
-    example: '--map email="E-mail Address"',
+    aliases: { email: ['mail', 'e_mail'], phone: ['mobile', 'tel', 'telephone', 'cell', 'sms'] },
   });
 }
 

@@ -20,6 +20,15 @@ const ALL_FIELDS: readonly string[] = [...CSV_ORDER_FIELDS, ...CSV_LINE_ITEM_FIE
 /** What an orders mapping file or preset is checked against (importer/map-file.ts). */
 export const ORDER_MAPPING_SCHEMA = { kind: 'orders', fields: ALL_FIELDS } as const;
 const REQUIRED_COLUMNS = ORDER_REQUIRED_FIELDS;
+/** Words shop exports use for the required order fields (for the `--map` a missing column's message proposes). */
+const ORDER_ALIASES: FieldSpec<CsvField>['aliases'] = {
+  order_id: ['order', 'number', 'no', 'nr', 'name', 'reference', 'ref'],
+  total: ['amount', 'sum', 'grand', 'price', 'value', 'revenue'],
+  currency: ['cur', 'ccy', 'iso'],
+  order_date: ['date', 'created', 'placed', 'time', 'day'],
+  email: ['mail', 'e_mail', 'customer'],
+  phone: ['mobile', 'tel', 'telephone', 'cell', 'sms'],
+};
 
 /** Which columns hold which fields of a kind (orders, contacts). */
 export interface FieldLayout<F extends string> {
@@ -40,11 +49,15 @@ export interface ColumnLayout extends FieldLayout<CsvField> {
   hasLineItems: boolean;
 }
 
-/** The fields of a kind, the required columns missing from a layout, and a --map example for the message. */
+/**
+ * The fields of a kind and the required columns missing from a layout (`"email or phone"` when
+ * either will do); `aliases` are the words a header may use for a field (an export's "Amount" for
+ * `total`), for the `--map` the message proposes.
+ */
 export interface FieldSpec<F extends string> {
   fields: readonly F[];
   missing(index: Partial<Record<F, number>>): string[];
-  example: string;
+  aliases: Partial<Record<F, readonly string[]>>;
 }
 
 /** The columns a field may be read from, first choice first, and where that choice was made. */
@@ -69,7 +82,7 @@ export function parseMaps(maps: readonly string[], fields: readonly string[] = A
     const field = eq > 0 ? m.slice(0, eq).trim() : '';
     const column = eq > 0 ? m.slice(eq + 1).trim() : '';
     if (!field || !column)
-      throw new InputError(`--map must look like field=Column, got ${JSON.stringify(m)}`, 'e.g. --map order_id="Order Number"');
+      throw new InputError(`--map must look like field=Column, got ${JSON.stringify(m)}`, `e.g. --map ${fields[0]}="Column Name"`);
     if (!fields.includes(field)) {
       throw new InputError(`--map names an unknown field ${JSON.stringify(field)}`, `fields: ${fields.join(', ')}`);
     }
@@ -130,7 +143,7 @@ export function resolveColumns(
       if (index.email === undefined && index.phone === undefined) missing.push('email or phone');
       return missing;
     },
-    example: '--map order_id="Order Number"',
+    aliases: ORDER_ALIASES,
   });
   const { index } = layout;
   const hasLineItems = index.line_item_name !== undefined || index.line_item_price !== undefined || index.line_item_quantity !== undefined;
@@ -192,7 +205,7 @@ export function resolveFieldColumns<F extends string>(
       `the CSV header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (read ${shown} with delimiter ${d})`,
       header.length === 1
         ? 'is the delimiter right? give it with --delimiter'
-        : `name the columns after the fields, or map them: ${spec.example}`,
+        : `name the columns after the fields, or map them: ${suggestMaps(missing, header, used, spec.aliases)}`,
     );
   }
   const ignored = header.filter((_, i) => !used.has(i));
@@ -205,6 +218,82 @@ export function resolveFieldColumns<F extends string>(
   }
   if (countryIndexes.length > 0) sources.push({ field: '(phone country)', columns: countryIndexes.map((j) => header[j] as string) });
   return { index, fallbacks, countryIndexes, ignored, sources };
+}
+
+/** The words of a header or field name: `Grand Total` → grand, total; `order_id` → order, id. */
+function words(name: string): string[] {
+  return normalizeName(name.replace(/([a-z])([A-Z])/g, '$1_$2'))
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/** Levenshtein distance, for header names one typo away from a field's (`totl`). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length] as number;
+}
+
+/**
+ * How well a header name could hold a field: its name one or two typos away scores highest, then
+ * a word of the field's name in it (`Order Total` for total), then one of the field's aliases
+ * (`Amount`); 0 when nothing suggests it.
+ */
+function closeness(field: string, headerName: string, aliases: readonly string[]): number {
+  const h = normalizeName(headerName);
+  if (h.length > 2 && editDistance(h, field) <= Math.min(2, Math.floor(field.length / 4))) return 4;
+  const hw = words(headerName);
+  const fw = field.split('_').filter((w) => w !== 'id');
+  // Words that belong to neither the field nor its aliases lower the score a little: for order_id,
+  // "Order Number" beats "Order Date".
+  const foreign = hw.filter((w) => !fw.includes(w) && !aliases.includes(w) && w !== 'id').length / 10;
+  if (fw.length > 0 && fw.every((w) => hw.includes(w))) return 3 - foreign;
+  if (fw.some((w) => hw.includes(w))) return 2 - foreign;
+  if (aliases.some((a) => hw.includes(a) || h === a)) return 1;
+  return 0;
+}
+
+/** A column name as the shell reads it back: "Grand Total" in double quotes unless it needs single ones. */
+function quoteColumn(column: string): string {
+  if (/^[\w.-]+$/.test(column)) return column;
+  return /["$`\\!]/.test(column) ? `'${column.replace(/'/g, `'\\''`)}'` : `"${column}"`;
+}
+
+/**
+ * The `--map` options that would fill the missing fields: each names its field and proposes the
+ * closest unused column (`--map total="Grand Total"`), or `"<column>"` when none looks like it.
+ * `"email or phone"` proposes whichever of the two has a likely column.
+ */
+export function suggestMaps<F extends string>(
+  missing: readonly string[],
+  header: readonly string[],
+  used: ReadonlySet<number>,
+  aliases: FieldSpec<F>['aliases'],
+): string {
+  const taken = new Set(used);
+  const maps: string[] = [];
+  for (const label of missing) {
+    const fields = label.split(' or ');
+    let best: { field: string; column: number; score: number } | undefined;
+    for (const field of fields) {
+      header.forEach((h, i) => {
+        if (taken.has(i)) return;
+        const score = closeness(field, h, aliases[field as F] ?? []);
+        if (score > 0 && (best === undefined || score > best.score)) best = { field, column: i, score };
+      });
+    }
+    if (best) {
+      taken.add(best.column);
+      maps.push(`--map ${best.field}=${quoteColumn(header[best.column] as string)}`);
+    } else maps.push(`--map ${fields[0]}="<column>"`);
+  }
+  return maps.join(' ');
 }
 
 export interface MappingOptions {

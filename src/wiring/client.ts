@@ -12,7 +12,7 @@ import { type ResolvedAuth, type ResolvedCredentials, resolveAuth } from '../sto
 import type { Redactor } from '../store/redact.js';
 import { type Env, type GlobalFlags, isLoopbackHost, type Settings, validateBaseUrl } from '../store/settings.js';
 import type { CredentialStore } from '../store/store.js';
-import { createSandboxApp, EMBEDDED_SANDBOX_PROFILE, startEmbeddedSandbox } from './sandbox.js';
+import { createSandboxApp, EMBEDDED_SANDBOX_PROFILE, SANDBOX_PROFILE, startEmbeddedSandbox } from './sandbox.js';
 import { profileTokenCache } from './token-cache.js';
 
 declare const __SVC_VERSION__: string;
@@ -30,6 +30,24 @@ export interface RunWiring {
   dataDir: string;
   /** The run's redactor: every secret the client learns is registered there. */
   redactor: Redactor;
+  /** Told where the run's credentials come from, so that a refusal can say what to check. */
+  noteCredentials?(origin: CredentialOrigin): void;
+}
+
+/**
+ * Where the credentials of a run's client come from, for the error messages (main.ts): the
+ * environment (which variables), a profile (and whether it is the one `svc sandbox start --seed`
+ * saved, whose credentials a reset of that sandbox deletes), or the embedded sandbox.
+ */
+export interface CredentialOrigin {
+  source: 'env' | 'profile' | 'embedded_sandbox';
+  method: 'api_token' | 'client_credentials';
+  /** SVC_TOKEN, SVC_CLIENT_ID/SVC_CLIENT_SECRET, or `profile`. */
+  sourceName: string;
+  profile: string;
+  /** The `sandbox` profile, pointing at a sandbox on this machine. */
+  seededSandbox: boolean;
+  baseUrl: string;
 }
 
 /** A client for a run, with what closing it releases (its pool; with --sandbox the sandbox too). */
@@ -70,6 +88,15 @@ export async function openClient(run: RunWiring, given?: GivenCredentials): Prom
   }
   const baseUrl = validateBaseUrl(auth.baseUrl, run.settings.insecure);
   warnIfPlainHttp(run, baseUrl);
+  run.noteCredentials?.({
+    source: auth.credentials.source,
+    method: auth.credentials.method,
+    sourceName: auth.credentials.sourceName,
+    profile: auth.profileName,
+    seededSandbox:
+      auth.credentials.source === 'profile' && auth.profileName === SANDBOX_PROFILE && isLoopbackHost(new URL(baseUrl).hostname),
+    baseUrl,
+  });
   const client = newClient(run, baseUrl, clientCredentials(auth.credentials, store, auth.profileName));
   return { ...opened(client), auth };
 }

@@ -9,6 +9,9 @@ import { ApiError } from '../client/errors.js';
 import { SCOPES } from '../contract/scopes.js';
 import type { Redactor } from '../store/redact.js';
 
+/** The profile `svc sandbox start --seed` (and `svc sandbox reset --seed`) writes. */
+export const SANDBOX_PROFILE = 'sandbox';
+
 /** The profile that holds the credentials of the embedded sandbox. */
 export const EMBEDDED_SANDBOX_PROFILE = 'embedded-sandbox';
 

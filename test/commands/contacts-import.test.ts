@@ -43,6 +43,9 @@ describe('svc contacts import', () => {
       resumed: 0,
       sms_subscribed: 18,
       welcome_sms: 0,
+      unconfirmed_lines: [],
+      rejected_lines: [8, 14, 41, 81, 121],
+      failed_lines: [],
     });
     expect(await t.sb.admin.outbox({ type: 'welcome_sms' })).toHaveLength(0);
     const lines = readFileSync(report, 'utf8').trimEnd().split('\n');

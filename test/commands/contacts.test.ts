@@ -130,6 +130,12 @@ describe('paging', () => {
     expect(def).toHaveLength(50);
     const tty = await fx.svc(['contacts', 'list'], { tty: true });
     expect(tty.stderr).toMatch(/more match/);
+    // One contact is "the first 1 contact", not "1 contacts".
+    const one = await fx.svc(['contacts', 'list', '--limit', '1'], { tty: true });
+    expect(one.stderr).toContain('Showed the first 1 contact; more match.');
+    expect((await fx.svc(['contacts', 'list', '--limit', '2'], { tty: true })).stderr).toContain(
+      'Showed the first 2 contacts; more match.',
+    );
   });
 
   it('--json equals --format json, and ndjson holds the same objects', async () => {

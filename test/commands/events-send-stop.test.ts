@@ -66,6 +66,8 @@ describe('svc events send --file, credentials revoked mid-run', () => {
     // The hinted command, run with working credentials, sends every event exactly once in all.
     const command = /sed -n '([^']+)' (\S+) \| svc events send --file -$/.exec(s.rest_hint as string);
     expect(command?.[2]).toBe(file);
+    // The same command on its own, for a script.
+    expect(s.rest_command).toBe(`sed -n '${command?.[1]}' ${file} | svc events send --file -`);
     const rest = execFileSync('sed', ['-n', command?.[1] as string, file], { encoding: 'utf8' });
     const again = await runCli(['events', 'send', '--file', '-', '--json'], {
       env: { ...env, SVC_TOKEN: await sb.tokenWithAllScopes() },

@@ -324,6 +324,8 @@ describe('svc events send --file', () => {
     expect(s.unconfirmed).toBeGreaterThan(5);
     expect(s.unconfirmed_lines).toHaveLength(s.unconfirmed);
     expect(s.resend_hint).toContain(out);
+    // The command alone, beside the sentence: a script runs it without parsing prose.
+    expect(s.resend_command).toBe(`svc events send --file ${out}`);
     // The unconfirmed lines, and only those, were written out for a checked resend.
     const written = readFileSync(out, 'utf8')
       .trim()
@@ -388,5 +390,23 @@ describe('svc events send --file', () => {
     expect(res.stdout).toMatch(/^rows\s+10\naccepted\s+0\nrejected\s+0\nfailed\s+0\nunconfirmed\s+10\n$/);
     expect(res.stderr).toContain('10 event(s) unconfirmed (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)');
     expect(res.stderr).toContain(`sed -n '1p;2p;3p;4p;5p;6p;7p;8p;9p;10p' ${file} | svc events send --file -`);
+  });
+
+  it('--json: the unconfirmed line numbers as data and the resend command on its own', async () => {
+    const file = eventsFile(4, 'data');
+    await sb.admin.setFaults({ reset_rate: 1 });
+    const res = await runCli(['events', 'send', '--file', file, '--json'], { env });
+    // From stdin there is no file to pick lines from: no command, the sentence says what to do.
+    const piped = await runCli(['events', 'send', '--file', '-', '--json'], { env, stdin: readFileSync(file, 'utf8') });
+    await sb.admin.setFaults({});
+    expect(res.code).toBe(0);
+    const s = JSON.parse(res.stdout);
+    expect(s.unconfirmed_lines).toEqual([1, 2, 3, 4]);
+    expect(s.resend_command).toBe(`sed -n '1p;2p;3p;4p' ${file} | svc events send --file -`);
+    expect(s.resend_hint).toContain(s.resend_command);
+    const p = JSON.parse(piped.stdout);
+    expect(p.unconfirmed_lines).toEqual([1, 2, 3, 4]);
+    expect(p.resend_command).toBeUndefined();
+    expect(p.resend_hint).toMatch(/--unconfirmed-out FILE/);
   });
 });

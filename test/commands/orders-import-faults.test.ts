@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -42,6 +42,10 @@ describe('svc orders import under faults', () => {
     // A 500 that applied the write, or a dropped connection, then a 200: unconfirmed, never updated.
     expect(s.unconfirmed).toBeGreaterThan(0);
     expect(s.updated).toBe(0);
+    // Their lines are data, in order, the same as the report's unconfirmed rows.
+    const reportLines = readFileSync(report, 'utf8').trimEnd().split('\n').slice(1);
+    expect(s.unconfirmed_lines).toEqual(reportLines.filter((l) => l.split(',')[2] === 'unconfirmed').map((l) => Number(l.split(',')[0])));
+    expect(s.failed_lines).toEqual([]);
     // Every order present exactly once: the contacts' order counts add up to n.
     let total = 0;
     for (let c = 0; c < 300; c++) {

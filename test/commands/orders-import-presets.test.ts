@@ -34,7 +34,19 @@ describe('svc orders import --preset shopify', () => {
     const r = await runCli(['orders', 'import', fixture, '--preset', 'shopify', '--initial-sync', '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ rows: 6, lines: 9, created: 6, updated: 0, unconfirmed: 0, rejected: 0, failed: 0, resumed: 0 });
+    expect(JSON.parse(r.stdout)).toEqual({
+      rows: 6,
+      lines: 9,
+      created: 6,
+      updated: 0,
+      unconfirmed: 0,
+      rejected: 0,
+      failed: 0,
+      resumed: 0,
+      unconfirmed_lines: [],
+      rejected_lines: [],
+      failed_lines: [],
+    });
     expect(await storedOrders()).toMatchInlineSnapshot(`
       {
         "#1001": {

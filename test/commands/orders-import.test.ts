@@ -26,7 +26,19 @@ describe('svc orders import', () => {
     });
     expect(r.stderr).toMatch(/rejected/);
     expect(r.code).toBe(4);
-    expect(JSON.parse(r.stdout)).toEqual({ rows: 13, created: 4, updated: 2, unconfirmed: 0, rejected: 7, failed: 0, resumed: 0 });
+    // The line numbers of the rows to look at are data, named as in events send's summary.
+    expect(JSON.parse(r.stdout)).toEqual({
+      rows: 13,
+      created: 4,
+      updated: 2,
+      unconfirmed: 0,
+      rejected: 7,
+      failed: 0,
+      resumed: 0,
+      unconfirmed_lines: [],
+      rejected_lines: [6, 7, 8, 9, 10, 13, 14],
+      failed_lines: [],
+    });
     const rows = parseReport(report);
     expect(rows.map((x) => [x.line, x.order_id, x.outcome, x.status])).toEqual([
       ['2', 'M-1', 'created', '201'],
@@ -176,7 +188,19 @@ describe('svc orders import: CSV shapes', () => {
   it('groups consecutive rows of one order_id into line items; rows counts orders, lines counts lines', async () => {
     const r = await run(csv('line-items.csv'));
     expect(r.code).toBe(4);
-    expect(JSON.parse(r.stdout)).toEqual({ rows: 4, lines: 6, created: 2, updated: 1, unconfirmed: 0, rejected: 1, failed: 0, resumed: 0 });
+    expect(JSON.parse(r.stdout)).toEqual({
+      rows: 4,
+      lines: 6,
+      created: 2,
+      updated: 1,
+      unconfirmed: 0,
+      rejected: 1,
+      failed: 0,
+      resumed: 0,
+      unconfirmed_lines: [],
+      rejected_lines: [5],
+      failed_lines: [],
+    });
     const rows = parseReport(join(suite.tmp.dir, 'r.csv'));
     expect(rows.map((x) => [x.line, x.order_id, x.outcome])).toEqual([
       ['2', 'L-1', 'created'],

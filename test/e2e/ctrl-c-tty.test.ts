@@ -58,7 +58,7 @@ describe.skipIf(!built || !hasTmux)('Ctrl-C from the keyboard', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     const session = startSvc(['events', 'send', '--file', file, '--concurrency', '2'], env);
     try {
-      await waitFor(session, /Sending events…/);
+      await waitFor(session, /\d+ lines \(/);
       tmux(['send-keys', '-t', session, 'C-c']);
       const end = await exitOf(session, 20_000);
       expect(end.code, end.screen).toBe(130);

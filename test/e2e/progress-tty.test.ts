@@ -1,8 +1,8 @@
 /**
  * Progress of the bulk commands in a real pseudo-terminal (tmux): `svc orders import` redraws one
  * status line (rows, rate, share of the file read, ETA, counts so far) and clears it before the
- * summary; `svc events send --file` shows a spinner with the lines done. Skipped without tmux or a
- * build.
+ * summary; `svc events send --file` shows the same line (commands/progress.ts) in lines. Skipped
+ * without tmux or a build.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,17 +64,27 @@ describe.skipIf(!built || !hasTmux)('progress on a terminal', () => {
     }
   });
 
-  it('events send --file: a spinner counting the lines done', async () => {
+  it('events send --file: the same redrawn status line as the import (lines, rate, share read, ETA, counts)', async () => {
     const file = join(cfg.dir, 'events.ndjson');
     const lines = Array.from({ length: 400 }, (_, i) => JSON.stringify({ event_type: 'tty_check', email: `t${i % 20}@example.com` }));
     writeFileSync(file, `${lines.join('\n')}\n`);
     const session = startSvc(['events', 'send', '--file', file, '--concurrency', '2'], env);
     try {
-      await waitFor(session, /Sending events… [1-9]\d* done/);
+      const status = /(\d+) lines \([\d.,]+\/s, (\d+)%, ETA \d+ (s|min)\): (\d+) accepted, 0 rejected, 0 failed, 0 unconfirmed/;
+      const first = await waitFor(session, status);
+      const seen = Number(status.exec(first)?.[1]);
+      expect(seen).toBeLessThan(400);
+      let later = first;
+      for (let i = 0; i < 100 && Number(status.exec(later)?.[1] ?? 0) <= seen; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        later = screen(session);
+      }
+      expect(Number(status.exec(later)?.[1])).toBeGreaterThan(seen);
+      expect(later.match(/ lines \(/g)).toHaveLength(1);
       const end = await exitOf(session);
       expect(end.code).toBe(0);
       expect(end.screen).toMatch(/accepted\s+400/);
-      expect(end.screen).not.toMatch(/Sending events…/);
+      expect(end.screen).not.toMatch(/ lines \(.*\/s/);
     } finally {
       killSession(session);
     }

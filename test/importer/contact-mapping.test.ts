@@ -19,6 +19,16 @@ describe('contact rows', () => {
   it('maps columns by name and choice, and lists the rest as ignored', () => {
     expect(layout.ignored).toEqual(['Notes']);
     expect(() => resolveContactColumns(['Name'], new Map(), ',')).toThrow(/lacks the column email or phone/);
+    const hintFor = (header: string[]) => {
+      try {
+        resolveContactColumns(header, new Map(), ',');
+      } catch (e) {
+        return (e as { hint?: string }).hint;
+      }
+    };
+    // The suggestion names a field that is missing and the column that looks like it.
+    expect(hintFor(['Name', 'Mobile Number'])).toBe('name the columns after the fields, or map them: --map phone="Mobile Number"');
+    expect(hintFor(['Name', 'Notes'])).toBe('name the columns after the fields, or map them: --map email="<column>"');
   });
 
   it('yes subscribes; no writes nothing unless --no-means unsubscribed; send_welcome_sms false unless asked', () => {

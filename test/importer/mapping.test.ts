@@ -19,7 +19,52 @@ describe('mapping', () => {
     expect(() => resolveColumns(['order_id', 'total', 'currency', 'order_date'], new Map(), ',')).toThrow(/email or phone/);
     expect(() => parseMaps(['nope=Col'])).toThrow(/unknown field "nope"/);
     expect(() => parseMaps(['total'])).toThrow(/field=Column/);
+    // The syntax example names a field of the kind being imported.
+    const hintOf = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as { hint?: string }).hint;
+      }
+    };
+    expect(hintOf(() => parseMaps(['total']))).toBe('e.g. --map order_id="Column Name"');
+    expect(hintOf(() => parseMaps(['email'], ['email', 'phone']))).toBe('e.g. --map email="Column Name"');
     expect(() => resolveColumns(header, parseMaps(['total=Amount']), ',')).toThrow(/no column "Amount"/);
+  });
+
+  it('proposes a --map for each missing field, naming that field and the closest unused column', () => {
+    const hint = (h: string[]) => {
+      try {
+        resolveColumns(h, new Map(), ',');
+      } catch (e) {
+        return (e as { hint?: string }).hint;
+      }
+      return 'no error';
+    };
+    // The field that is missing, never an unrelated example (the order_id one used to be shown for a missing total).
+    expect(hint(['order_id', 'Grand Total', 'currency', 'order_date', 'email'])).toBe(
+      'name the columns after the fields, or map them: --map total="Grand Total"',
+    );
+    expect(hint(['Order Number', 'Amount', 'currency', 'Created At', 'email'])).toBe(
+      'name the columns after the fields, or map them: --map order_id="Order Number" --map total=Amount --map order_date="Created At"',
+    );
+    expect(hint(['order_id', 'totl', 'currency', 'order_date', 'Customer E-mail'])).toBe(
+      'name the columns after the fields, or map them: --map total=totl --map email="Customer E-mail"',
+    );
+    expect(hint(['order_id', 'total', 'currency', 'order_date', 'Mobile'])).toBe(
+      'name the columns after the fields, or map them: --map phone=Mobile',
+    );
+    expect(hint(['Order Created', 'Order Number', 'total', 'currency', 'email'])).toBe(
+      'name the columns after the fields, or map them: --map order_id="Order Number" --map order_date="Order Created"',
+    );
+    // Nothing like it: the field and a placeholder.
+    expect(hint(['order_id', 'currency', 'order_date', 'email', 'Notes'])).toBe(
+      'name the columns after the fields, or map them: --map total="<column>"',
+    );
+    // A column another field already reads is not proposed twice; quotes the shell needs are kept.
+    expect(hint(['order_id', 'Total $', 'currency', 'order_date', 'email'])).toBe(
+      "name the columns after the fields, or map them: --map total='Total $'",
+    );
   });
 
   it('reads booleans as true/false/yes/no/1/0 and empty as absent', () => {

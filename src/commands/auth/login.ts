@@ -5,11 +5,11 @@
  */
 
 import { missingScopes } from '../../client/auth.js';
-import { ApiError } from '../../client/errors.js';
+import { ApiError, isWrongTokenEndpoint } from '../../client/errors.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
 import { isScope, SCOPES } from '../../contract/scopes.js';
-import { AuthError, UsageError } from '../../errors.js';
+import { AuthError, CliError, EXIT, UsageError } from '../../errors.js';
 import { clearedCredentials, parseScopeList } from '../../store/credentials.js';
 import { checkCredentialText, envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 import type { ClientAuthStyle, Profile } from '../../store/store.js';
@@ -156,10 +156,28 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
       await client.accessToken(ctx.signal);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid_client') {
-        throw new AuthError(
+        // The service's code, as when the same credentials come from SVC_CLIENT_ID/SVC_CLIENT_SECRET.
+        throw new CliError(
           `the service rejected client id ${clientId} or its secret (invalid_client, HTTP ${err.status}); nothing was saved`,
-          'check the client id and secret (regenerate the secret in the application settings if it was lost), then `svc auth login` again',
+          {
+            exitCode: EXIT.auth,
+            code: 'invalid_client',
+            hint: 'check the client id and secret (regenerate the secret in the application settings if it was lost), then `svc auth login` again',
+            status: err.status,
+            requestId: err.requestId,
+          },
         );
+      }
+      if (isWrongTokenEndpoint(err)) {
+        // A base URL with a path the service does not have (…/v1, …/api) reaches no token endpoint:
+        // its 404, 405 or 415 says nothing about the credentials.
+        throw new CliError(`no token endpoint at ${baseUrl}/oauth/token (HTTP ${err.status}: ${err.message}); nothing was saved`, {
+          exitCode: EXIT.failure,
+          code: err.code,
+          hint: `is the base URL right? It is the service's root${new URL(baseUrl).pathname.length > 1 ? `, perhaps without ${new URL(baseUrl).pathname}` : ''}: svc adds /oauth/token and /v1/… to it`,
+          status: err.status,
+          requestId: err.requestId,
+        });
       }
       throw err;
     } finally {
@@ -249,10 +267,15 @@ async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Pro
   try {
     const res = await client.request({ method: 'GET', path: '/v1/contacts', query: { limit: '1' }, signal: ctx.signal });
     if (res.status === 401) {
-      throw new AuthError(
-        'the service rejected the API token (HTTP 401); nothing was saved',
-        'check the token, or create a new one in the dashboard',
-      );
+      // The service's code (unauthorized), as when the same token comes from SVC_TOKEN.
+      const init = parseErrorBody(res.status, res.body, typeof res.body === 'string' ? res.body : '', res.headers);
+      throw new CliError('the service rejected the API token (HTTP 401); nothing was saved', {
+        exitCode: EXIT.auth,
+        code: /^\d+$/.test(init.code) ? 'unauthorized' : init.code,
+        hint: 'check the token, or create a new one in the dashboard',
+        status: 401,
+        requestId: init.requestId,
+      });
     }
     if (res.status >= 300 && res.status !== 403) {
       const init = parseErrorBody(res.status, res.body, typeof res.body === 'string' ? res.body : '', res.headers);

@@ -7,6 +7,7 @@
 import { statSync } from 'node:fs';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
+import type { OutcomeLines } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
@@ -184,11 +185,19 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     reportPath: opts.report,
     journal,
     resumeCommand: resumeCommand(file, opts),
-    printSummary: (reportPath, interrupted) => printSummary(ctx, job.progress.summary, rowOptions.welcomeSms, reportPath, interrupted),
+    printSummary: (reportPath, interrupted) =>
+      printSummary(ctx, job.progress.summary, job.progress.lines, rowOptions.welcomeSms, reportPath, interrupted),
   });
 }
 
-function printSummary(ctx: Context, s: ContactSummary, welcomeSms: boolean, reportPath: string | undefined, interrupted: boolean): void {
+function printSummary(
+  ctx: Context,
+  s: ContactSummary,
+  lines: OutcomeLines,
+  welcomeSms: boolean,
+  reportPath: string | undefined,
+  interrupted: boolean,
+): void {
   printSummaryFields(
     ctx,
     [
@@ -205,6 +214,7 @@ function printSummary(ctx: Context, s: ContactSummary, welcomeSms: boolean, repo
       ...(s.smsUnknown > 0 ? [['sms_unknown', s.smsUnknown, 'warn'] as SummaryField] : []),
     ],
     interrupted,
+    lines,
   );
   if (s.smsSubscribed > 0 || s.smsUnknown > 0) {
     const moved = `${s.smsSubscribed} contact(s) moved to SMS subscribed`;

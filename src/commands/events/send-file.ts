@@ -18,6 +18,7 @@ import { readLineBatches } from '../../events/ndjson.js';
 import type { EventOutcome } from '../../events/outcome.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
+import { showProgress } from '../progress.js';
 import { ACCEPTED_NOTE, DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
 
 /** The report's second column: the accepted event's id (`ev_…`), empty for other outcomes. */
@@ -82,23 +83,38 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   await client.ensureScope('sendEvent');
   // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (util/heap.ts).
   sizeYoungGeneration();
-  const spinner = await ctx.spinner('Sending events…');
   const human = !ctx.settings.json;
   let listed = 0;
   let unlisted = 0;
-  let done = 0;
+  // What the progress line shows, as the lines settle (the summary comes at the end).
+  const read = { bytes: 0 };
+  const tally = { done: 0, accepted: 0, rejected: 0, failed: 0, unconfirmed: 0, rateLimited: 0 };
+  const stopProgress = await showProgress(
+    ctx,
+    {
+      done: () => tally.done,
+      resumed: () => 0,
+      bytesRead: () => read.bytes,
+      rateLimited: () => tally.rateLimited,
+      counts: () => `${tally.accepted} accepted, ${tally.rejected} rejected, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`,
+    },
+    { unit: 'lines', totalBytes: file !== '-' && statSync(file).isFile() ? statSync(file).size : undefined, starting: 'sending events…' },
+  );
   let summary: BulkSummary | undefined;
   try {
     summary = await sendEventLines({
       client,
-      lines: readLineBatches(input, encoding),
+      lines: readLineBatches(input, encoding, read),
       concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
       defaultCountry: country,
       signal: ctx.signal,
-      onRetry: (info, line) => logRetry(ctx, info, line),
+      onRetry: (info, line) => {
+        if (info.status === 429) tally.rateLimited++;
+        logRetry(ctx, info, line);
+      },
       onResult(result, raw, seq) {
-        done++;
-        if (done % 100 === 0) spinner.update(`Sending events… ${done} done`);
+        tally.done++;
+        tally[result.outcome]++;
         report?.add({
           seq,
           line: result.line,
@@ -122,7 +138,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
     // or the process would not exit.
     if (!input.readableEnded) input.destroy();
-    spinner.stop();
+    stopProgress();
     unconfirmedOut?.close();
     try {
       report?.close({ complete: summary !== undefined && !summary.interrupted && summary.failure === undefined });
@@ -169,29 +185,49 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   return EXIT.ok;
 }
 
-/** After a stop for bad credentials: the lines to send again once they are fixed. */
-function restHint(summary: BulkSummary, file: string): string {
+/**
+ * After a stop for bad credentials: the lines to send again once they are fixed, in words, and
+ * the command that sends them when there is one (not for stdin).
+ */
+function restOf(summary: BulkSummary, file: string): { hint: string; command?: string } {
   const failed = summary.failedLines.length;
   const what = `lines after ${summary.lastLine} were not sent${failed > 0 ? `, and ${failed} line(s) failed unprocessed (listed as failed)` : ''}`;
   if (file === '-')
-    return `${what}; once the credentials are fixed, send those again (not the whole input: the accepted events would be stored twice)`;
-  const script = [...summary.failedLines.slice(0, 50).map((n) => `${n}p`), `${summary.lastLine + 1},$p`].join(';');
-  const exact = summary.failedLines.length <= 50;
-  return exact
-    ? `${what}; once the credentials are fixed, send just those: sed -n '${script}' ${shellQuote(file)} | svc events send --file -`
-    : `${what}; once the credentials are fixed, send the failed lines of the report and the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`;
+    return {
+      hint: `${what}; once the credentials are fixed, send those again (not the whole input: the accepted events would be stored twice)`,
+    };
+  if (summary.failedLines.length <= 50) {
+    const script = [...summary.failedLines.map((n) => `${n}p`), `${summary.lastLine + 1},$p`].join(';');
+    const command = `sed -n '${script}' ${shellQuote(file)} | svc events send --file -`;
+    return { hint: `${what}; once the credentials are fixed, send just those: ${command}`, command };
+  }
+  const command = `tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`;
+  return { hint: `${what}; once the credentials are fixed, send the failed lines of the report and the rest: ${command}`, command };
 }
 
-/** How to resend just the unconfirmed lines, once the user has checked they did not arrive. */
-function resendHint(summary: BulkSummary, opts: SendOptions, file: string): string {
+function restHint(summary: BulkSummary, file: string): string {
+  return restOf(summary, file).hint;
+}
+
+/**
+ * How to resend just the unconfirmed lines, once the user has checked they did not arrive: in
+ * words, and the command alone when there is one (their --unconfirmed-out file, or a `sed` of up
+ * to 50 lines of a file).
+ */
+function resendOf(summary: BulkSummary, opts: SendOptions, file: string): { hint: string; command?: string } {
   if (opts.unconfirmedOut) {
-    return `they are in ${opts.unconfirmedOut}; once you have checked they were not stored, resend just those: svc events send --file ${shellQuote(opts.unconfirmedOut)}`;
+    const command = `svc events send --file ${shellQuote(opts.unconfirmedOut)}`;
+    return {
+      hint: `they are in ${opts.unconfirmedOut}; once you have checked they were not stored, resend just those: ${command}`,
+      command,
+    };
   }
   if (file !== '-' && summary.unconfirmedLines.length <= 50) {
     const script = summary.unconfirmedLines.map((n) => `${n}p`).join(';');
-    return `once you have checked they were not stored, resend just those: sed -n '${script}' ${shellQuote(file)} | svc events send --file -`;
+    const command = `sed -n '${script}' ${shellQuote(file)} | svc events send --file -`;
+    return { hint: `once you have checked they were not stored, resend just those: ${command}`, command };
   }
-  return 'rerun with --unconfirmed-out FILE next time to collect them; the --report lists them with outcome "unconfirmed"';
+  return { hint: 'rerun with --unconfirmed-out FILE next time to collect them; the --report lists them with outcome "unconfirmed"' };
 }
 
 function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, file: string, unlisted: number): void {
@@ -209,13 +245,21 @@ function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, fil
       rejected_lines: summary.rejectedLines,
       failed_lines: summary.failedLines,
     };
-    if (summary.unconfirmed > 0) doc.resend_hint = resendHint(summary, opts, file);
+    if (summary.unconfirmed > 0) {
+      // The line numbers are data (unconfirmed_lines); the command to run is given alone, beside
+      // the sentence that explains it (resend_hint, kept as it was).
+      const resend = resendOf(summary, opts, file);
+      doc.resend_hint = resend.hint;
+      if (resend.command !== undefined) doc.resend_command = resend.command;
+    }
     if (opts.report) doc.report = opts.report;
     if (opts.unconfirmedOut) doc.unconfirmed_out = opts.unconfirmedOut;
     if (summary.interrupted) doc.interrupted_after_line = summary.lastLine;
     if (summary.stoppedBy !== undefined) {
       doc.stopped_after_line = summary.lastLine;
-      doc.rest_hint = restHint(summary, file);
+      const rest = restOf(summary, file);
+      doc.rest_hint = rest.hint;
+      if (rest.command !== undefined) doc.rest_command = rest.command;
     }
     ctx.out.json(doc);
     return;
@@ -230,7 +274,7 @@ function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, fil
     ctx.out.warn(
       `${summary.unconfirmed} event(s) unconfirmed (lines ${shown}${more}): the connection ended or the service answered 5xx after they were sent, so they may or may not have been stored. They were NOT resent.`,
     );
-    ctx.out.info(`hint: ${resendHint(summary, opts, file)}`);
+    ctx.out.info(`hint: ${resendOf(summary, opts, file).hint}`);
   }
   if (summary.accepted > 0) ctx.out.info(`note: ${ACCEPTED_NOTE}`);
 }

@@ -4,8 +4,8 @@
  */
 import { statSync } from 'node:fs';
 import { fileFingerprint } from '../../bulk/journal.js';
-import type { Summary } from '../../bulk/outcome.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
+import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
@@ -164,11 +164,12 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     reportPath: opts.report,
     journal,
     resumeCommand: resumeCommand(file, opts),
-    printSummary: (reportPath, interrupted) => printSummary(ctx, job.progress.summary, reportPath, interrupted),
+    printSummary: (reportPath, interrupted) => printSummary(ctx, job.progress, reportPath, interrupted),
   });
 }
 
-function printSummary(ctx: Context, s: Summary, reportPath: string | undefined, interrupted: boolean): void {
+function printSummary(ctx: Context, progress: BulkProgress, reportPath: string | undefined, interrupted: boolean): void {
+  const s = progress.summary;
   const fields: SummaryField[] = [
     ['rows', s.rows],
     ['created', s.created, 'good'],
@@ -180,7 +181,7 @@ function printSummary(ctx: Context, s: Summary, reportPath: string | undefined, 
   ];
   // Orders with line items: `lines` comes second on a terminal, last in JSON and TSV.
   if (s.lines !== undefined) fields.push(['lines', s.lines, undefined, 1]);
-  printSummaryFields(ctx, fields, interrupted);
+  printSummaryFields(ctx, fields, interrupted, progress.lines);
   if (s.unconfirmed > 0) {
     ctx.out.info(
       `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,

@@ -2,9 +2,9 @@
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
+import { SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 
-/** The profile `svc sandbox start --seed` writes. */
-export const SANDBOX_PROFILE = 'sandbox';
+export { SANDBOX_PROFILE };
 
 /**
  * --sandbox: the embedded sandbox (started for this run, on its persistent data); else

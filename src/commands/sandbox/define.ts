@@ -66,11 +66,13 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .command('reset')
     .description('empty all data and faults of a running sandbox (asks first on a terminal)')
     .option('-y, --yes', 'do not ask (never asked without a terminal)')
+    .option('--seed', 'then create new credentials as `sandbox start --seed` does, print them once and save the `sandbox` profile')
     .addHelpText(
       'after',
       examples([
         'svc sandbox reset              # asks first on a terminal',
         'svc sandbox reset --yes',
+        'svc sandbox reset --yes --seed  # then new credentials, saved in the sandbox profile',
         'svc --sandbox sandbox reset --yes',
       ]),
     )

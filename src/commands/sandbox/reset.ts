@@ -1,17 +1,25 @@
 /**
  * svc sandbox reset: empties every table and fault of a running sandbox (keeps biz_default).
  * At a terminal it asks first (--yes skips the question); off a terminal it resets without a
- * flag, as CI jobs call it between scenarios.
+ * flag, as CI jobs call it between scenarios. The reset deletes every credential too: --seed then
+ * makes new ones as `sandbox start --seed` does and saves them in the `sandbox` profile.
  */
 import type { Context } from '../../context.js';
-import { CliError, EXIT } from '../../errors.js';
-import { adminCall, sandboxBaseUrl } from './admin-client.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { adminCall, SANDBOX_PROFILE, sandboxBaseUrl } from './admin-client.js';
+import { printSeeded, type SeededCredentials, seedAndSaveProfile } from './start.js';
 
 export interface ResetOptions {
   yes?: boolean;
+  seed?: boolean;
 }
 
 export async function run(_args: string[], opts: ResetOptions, ctx: Context): Promise<number> {
+  if (opts.seed && ctx.settings.sandbox)
+    throw new UsageError(
+      '--seed is for a sandbox started with `svc sandbox start`',
+      'the embedded sandbox of --sandbox makes its own credentials again',
+    );
   const baseUrl = await sandboxBaseUrl(ctx);
   if (!opts.yes && ctx.policy.canPrompt) {
     const prompter = await ctx.prompter();
@@ -22,7 +30,19 @@ export async function run(_args: string[], opts: ResetOptions, ctx: Context): Pr
     if (!yes) throw new CliError('sandbox not reset: cancelled at the prompt', { exitCode: EXIT.failure, code: 'cancelled' });
   }
   await adminCall(ctx, baseUrl, 'POST', '/reset');
-  if (ctx.settings.json) ctx.out.json({ status: 'reset', base_url: baseUrl });
-  else ctx.out.success(`sandbox at ${baseUrl} reset: all data and faults cleared`);
+  let seeded: SeededCredentials | undefined;
+  if (opts.seed) seeded = await seedAndSaveProfile(ctx, baseUrl);
+  if (ctx.settings.json) {
+    ctx.out.json({ status: 'reset', base_url: baseUrl, ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) });
+    return 0;
+  }
+  ctx.out.success(`sandbox at ${baseUrl} reset: all data and faults cleared`);
+  if (seeded) printSeeded(ctx, seeded);
+  else if (!ctx.settings.sandbox && (await ctx.store()).getProfile(SANDBOX_PROFILE)?.base_url === baseUrl) {
+    // Its credentials went with the rest: say so now rather than at the next command's refusal.
+    ctx.out.info(
+      `the \`${SANDBOX_PROFILE}\` profile's credentials were deleted too: \`svc sandbox reset --seed\` resets and saves new ones`,
+    );
+  }
   return 0;
 }

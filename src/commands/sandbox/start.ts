@@ -69,6 +69,34 @@ export async function seedSandbox(ctx: Context, baseUrl: string): Promise<Seeded
   };
 }
 
+/** Seeds the sandbox at `baseUrl` and saves the `sandbox` profile for it (start --seed, reset --seed). */
+export async function seedAndSaveProfile(ctx: Context, baseUrl: string): Promise<SeededCredentials> {
+  const seeded = await seedSandbox(ctx, baseUrl);
+  (await ctx.store()).setProfile(SANDBOX_PROFILE, {
+    base_url: baseUrl,
+    auth_method: 'client_credentials',
+    client_id: seeded.client_id,
+    client_secret: seeded.client_secret,
+    requested_scopes: seeded.scopes,
+    integration_token: seeded.integration_token,
+  });
+  return seeded;
+}
+
+/** The seeded credentials for a person: shown once on stdout, then where they were saved. */
+export function printSeeded(ctx: Context, seeded: SeededCredentials): void {
+  ctx.out.stdout('\nSeeded credentials (shown once; the secrets are stored hashed):\n');
+  ctx.out.record([
+    ['client_id', seeded.client_id],
+    ['client_secret', seeded.client_secret],
+    ['scopes', seeded.scopes.join(' ')],
+    ['api_token', seeded.api_token],
+    ['integration_id', seeded.integration_id],
+    ['integration_token', seeded.integration_token],
+  ]);
+  ctx.out.info(`saved profile \`${SANDBOX_PROFILE}\`: use --profile ${SANDBOX_PROFILE}`);
+}
+
 function waitForAbort(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -113,17 +141,7 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
 
   try {
     let seeded: SeededCredentials | undefined;
-    if (opts.seed) {
-      seeded = await seedSandbox(ctx, sandbox.baseUrl);
-      (await ctx.store()).setProfile(SANDBOX_PROFILE, {
-        base_url: sandbox.baseUrl,
-        auth_method: 'client_credentials',
-        client_id: seeded.client_id,
-        client_secret: seeded.client_secret,
-        requested_scopes: seeded.scopes,
-        integration_token: seeded.integration_token,
-      });
-    }
+    if (opts.seed) seeded = await seedAndSaveProfile(ctx, sandbox.baseUrl);
     if (ctx.settings.json) {
       // One line, even on a terminal: scripts read it with a line reader.
       ctx.out.stdout(
@@ -132,18 +150,7 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     } else {
       ctx.out.stdout(`Sandbox listening on ${sandbox.baseUrl}\n`);
       ctx.out.stdout(`Dashboard: ${sandbox.baseUrl}/ (from this machine only)\n`);
-      if (seeded) {
-        ctx.out.stdout('\nSeeded credentials (shown once; the secrets are stored hashed):\n');
-        ctx.out.record([
-          ['client_id', seeded.client_id],
-          ['client_secret', seeded.client_secret],
-          ['scopes', seeded.scopes.join(' ')],
-          ['api_token', seeded.api_token],
-          ['integration_id', seeded.integration_id],
-          ['integration_token', seeded.integration_token],
-        ]);
-        ctx.out.info(`saved profile \`${SANDBOX_PROFILE}\`: use --profile ${SANDBOX_PROFILE}`);
-      }
+      if (seeded) printSeeded(ctx, seeded);
       ctx.out.info(`data: ${db === ':memory:' ? 'in memory (lost on exit)' : db}; press Ctrl-C to stop`);
     }
     await waitForAbort(ctx.signal);
