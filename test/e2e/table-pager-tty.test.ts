@@ -94,6 +94,26 @@ describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', {
     }
   });
 
+  it('the closing note comes after the rows the pager showed, not before them', async () => {
+    // A pager slow to show what it got (as less can be on a loaded machine): the note must wait for it.
+    const session = startShell(
+      svcLine(['contacts', 'list', '--limit', '5']),
+      { ...env, PAGER: "sh -c 'sleep 0.5; cat'" },
+      { cols: 120, rows: 20 },
+    );
+    try {
+      const end = await exitOf(session);
+      expect(end.code, end.screen).toBe(0);
+      const lines = joinedScreen(session);
+      const note = lines.findIndex((l) => l.startsWith('Showed the first 5 contacts'));
+      const lastRow = lines.findLastIndex((l) => ids.some((id) => l.startsWith(`${id}  `)));
+      expect(note, lines.join('\n')).toBeGreaterThan(lastRow);
+      expect(lastRow).toBeGreaterThan(0);
+    } finally {
+      killSession(session);
+    }
+  });
+
   it('quitting the pager before the list has arrived stops svc quietly with exit 0', async () => {
     await sb.admin.setFaults({ latency_ms: 300 });
     try {

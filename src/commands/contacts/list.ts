@@ -96,6 +96,9 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
     if (ctx.io.stdout.writableNeedDrain) await once(ctx.io.stdout, 'drain', { signal: ctx.signal });
   }
   writer.end();
+  // The closing notes follow the table: with a pager they would otherwise reach the terminal
+  // (stderr) before the rows the pager is still showing, so they wait until it is left.
+  await ctx.stopPager();
 
   if (format === 'table') {
     if (writer.count === 0) ctx.out.info('No contacts match.');
