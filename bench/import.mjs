@@ -22,7 +22,8 @@
 // orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
 // orders, one to three line items each, and autocannon sends the same orders), --prof DIR (the
 // import runs under `node --cpu-prof --cpu-prof-dir=DIR`; bench/profile-summary.mjs reads the
-// result). N also from $N.
+// result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
+// checkout's). N also from $N.
 // npm run bench:contacts-import is `--kind contacts`: `svc contacts import` of N new contacts
 // against autocannon on POST /v1/contacts, the same modes.
 import { spawn } from 'node:child_process';
@@ -52,6 +53,8 @@ const PRESET = stringOption('--preset');
 if (PRESET !== undefined && PRESET !== 'shopify') throw new Error(`--preset: only shopify is generated, got ${PRESET}`);
 if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset shopify generates orders exports: use it with --kind orders');
 const PROF = stringOption('--prof');
+// Another build's svc for the import (bin/svc.js of a checkout or an install): before/after figures.
+const IMPORT_BIN = stringOption('--bin') ?? bin;
 const mode = argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--throughput') ?? '--throughput';
 if (argv.includes(mode)) argv.splice(argv.indexOf(mode), 1);
 const CONCURRENCY = option('--concurrency', mode === '--throughput' ? 32 : 16);
@@ -305,7 +308,7 @@ function runImport(sb, file, extra = [], env = {}) {
     const usageFile = join(work, `usage-${process.hrtime.bigint()}`);
     const nodeArgs = [
       ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : []),
-      bin,
+      IMPORT_BIN,
       ...kind.command(file),
       '--json',
       '--concurrency',
@@ -402,7 +405,7 @@ async function throughput() {
   const acLine = (label, ac) =>
     `  autocannon ${label}: ${ac.cpuUs.toFixed(1)} µs CPU per request, ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx, ${ac.errors} errors)`;
   console.log(
-    `${what}: ${fmt(n)} new ${unit}s, ${CONCURRENCY} connections, autocannon ${DURATION} s on POST ${kind.path} with the same bodies before and after each import, node ${process.version}, load average ${loadavg()[0].toFixed(2)}`,
+    `${what}: ${fmt(n)} new ${unit}s, ${CONCURRENCY} connections, autocannon ${DURATION} s on POST ${kind.path} with the same bodies before and after each import, node ${process.version}, load average ${loadavg()[0].toFixed(2)}${IMPORT_BIN === bin ? '' : `, import run from ${IMPORT_BIN}`}`,
   );
   try {
     for (let round = 1; round <= ROUNDS; round++) {
