@@ -1,23 +1,34 @@
-// npm run bench:import — `svc orders import` (or, with --kind contacts, `svc contacts import`) against a sandbox running in its own process
+// npm run bench:import — `svc orders import` (with --kind contacts `svc contacts import`, with --kind
+// events `svc events send --file`) against a sandbox running in its own process
 // (`svc sandbox start --memory --port 0 --seed --json`). Prints figures; asserts nothing.
 // Needs a build (node build.mjs).
 //
-//   node bench/import.mjs [N]                    throughput: R rounds (default 2) of autocannon on
-//                                                POST /v1/orders/placed with C connections, then an import
-//                                                of N new rows (default 200,000) with --concurrency C;
-//                                                prints every rate and the ratio of the best rounds
+//   node bench/import.mjs [N]                    CPU per row and throughput, R rounds (default 2) of:
+//                                                autocannon (in this process) on the same request with
+//                                                the same bodies and C connections, an import of N new
+//                                                rows (default 50,000) with --concurrency C (default
+//                                                32), autocannon again. Autocannon's CPU is
+//                                                process.cpuUsage() over its run / its requests; the
+//                                                import's is its own accounting (/usr/bin/time,
+//                                                user + system, process start included) / its rows.
+//                                                Prints µs of CPU per request and per row, their
+//                                                ratio and the throughput ratio, each tool's best round.
 //   node bench/import.mjs --memory [N1] [N2]     peak RSS (VmHWM) of imports of N1 and N2 rows
 //                                                (default 100,000 and 1,000,000)
 //   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
 //                                                200), N rows (default 5,000): achieved rate and 429s
-// Options: --concurrency C (default 16), --duration S for autocannon (default 10), --rounds R
-// (default 2), --kind orders|contacts (default orders), --preset shopify (orders only: the imported
-// files are Shopify orders exports of N orders, one to three line items each). N also from $N.
+// Options: --concurrency C (default 32 for the throughput mode, 16 for the others), --duration S
+// for autocannon (default 10), --rounds R (default 2), --kind orders|contacts|events (default
+// orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
+// orders, one to three line items each, and autocannon sends the same orders), --prof DIR (the
+// import runs under `node --cpu-prof --cpu-prof-dir=DIR`; bench/profile-summary.mjs reads the
+// result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
+// checkout's). N also from $N.
 // npm run bench:contacts-import is `--kind contacts`: `svc contacts import` of N new contacts
-// (default 100,000) against autocannon on POST /v1/contacts, the same modes.
+// against autocannon on POST /v1/contacts, the same modes.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -32,48 +43,76 @@ const option = (name, fallback) => {
   argv.splice(i, 2);
   return v;
 };
-const kindAt = argv.indexOf('--kind');
-const KIND = kindAt < 0 ? 'orders' : argv.splice(kindAt, 2)[1];
-if (KIND !== 'orders' && KIND !== 'contacts') throw new Error(`--kind must be orders or contacts, got ${KIND}`);
-const presetAt = argv.indexOf('--preset');
-const PRESET = presetAt < 0 ? undefined : argv.splice(presetAt, 2)[1];
+const stringOption = (name) => {
+  const i = argv.indexOf(name);
+  return i < 0 ? undefined : argv.splice(i, 2)[1];
+};
+const KIND = stringOption('--kind') ?? 'orders';
+if (!['orders', 'contacts', 'events'].includes(KIND)) throw new Error(`--kind must be orders, contacts or events, got ${KIND}`);
+const PRESET = stringOption('--preset');
 if (PRESET !== undefined && PRESET !== 'shopify') throw new Error(`--preset: only shopify is generated, got ${PRESET}`);
-const CONCURRENCY = option('--concurrency', 16);
+if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset shopify generates orders exports: use it with --kind orders');
+const PROF = stringOption('--prof');
+// Another build's svc for the import (bin/svc.js of a checkout or an install): before/after figures.
+const IMPORT_BIN = stringOption('--bin') ?? bin;
+const mode = argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--throughput') ?? '--throughput';
+if (argv.includes(mode)) argv.splice(argv.indexOf(mode), 1);
+const CONCURRENCY = option('--concurrency', mode === '--throughput' ? 32 : 16);
 const DURATION = option('--duration', 10);
 const ROUNDS = option('--rounds', 2);
-const mode = argv[0]?.startsWith('--') ? argv.shift() : '--throughput';
 const numbers = argv.map(Number).filter((n) => Number.isFinite(n) && n > 0);
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
+const TIME = '/usr/bin/time';
 
 function fmt(n) {
   return Math.round(n).toLocaleString('en-US');
 }
 
 const currencies = ['EUR', 'USD', 'GBP', 'CHF'];
-/** What is imported, and the request autocannon repeats for the comparison. */
+const pad2 = (n) => String(n).padStart(2, '0');
+/**
+ * What is imported, and what autocannon sends for the comparison: `fields` gives row i's values,
+ * `line` writes them as the file's line, `body` as the request the CLI sends for that row (the
+ * same JSON, keys in the same order: checked against a capturing server).
+ */
 const KINDS = {
   // About 40 contacts per 1,000 orders, four currencies.
   orders: {
-    defaultRows: 200_000,
+    file: 'csv',
     header: 'order_id,total,currency,order_date,email',
-    line: (i, prefix, n) =>
-      `${prefix}-${i},${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},${currencies[i % 4]},2024-0${(i % 9) + 1}-1${i % 10},c${i % Math.max(40, Math.floor(n / 25))}@example.com`,
-    path: '/v1/orders/placed',
-    body: (prefix, n) => ({
-      order_id: `${prefix}-${n}`,
-      total: '12.50',
-      currency: 'EUR',
-      order_date: '2024-03-01',
-      email: `c${n % 8000}@example.com`,
+    fields: (i, prefix, n) => ({
+      order_id: `${prefix}-${i}`,
+      total: `${(i % 997) + 1}.${pad2(i % 100)}`,
+      currency: currencies[i % 4],
+      order_date: `2024-0${(i % 9) + 1}-1${i % 10}`,
+      email: `c${i % Math.max(40, Math.floor(n / 25))}@example.com`,
     }),
+    line: (f) => `${f.order_id},${f.total},${f.currency},${f.order_date},${f.email}`,
+    path: '/v1/orders/placed',
+    body: (f) => ({ order_id: f.order_id, currency: f.currency, total: f.total, order_date: f.order_date, email: f.email }),
+    command: (file) => ['orders', 'import', file],
   },
   // Every row a new contact: e-mail, name, an e-mail opt-in on half of them.
   contacts: {
-    defaultRows: 100_000,
+    file: 'csv',
     header: 'email,first_name,accepts_email_marketing',
-    line: (i, prefix) => `${prefix.toLowerCase()}-${i}@example.com,Name${i},${i % 2 ? 'yes' : 'no'}`,
+    fields: (i, prefix) => ({ email: `${prefix.toLowerCase()}-${i}@example.com`, first_name: `Name${i}`, yes: i % 2 === 1 }),
+    line: (f) => `${f.email},${f.first_name},${f.yes ? 'yes' : 'no'}`,
     path: '/v1/contacts',
-    body: (prefix, n) => ({ email: `${prefix.toLowerCase()}-${n}@example.com`, first_name: `Name${n}`, send_welcome_sms: false }),
+    body: (f) =>
+      f.yes
+        ? { email: f.email, first_name: f.first_name, email_consent: 'subscribed', send_welcome_sms: false }
+        : { email: f.email, first_name: f.first_name, send_welcome_sms: false },
+    command: (file) => ['contacts', 'import', file],
+  },
+  // The events of bench/events.mjs: 1,000 people, a small properties object.
+  events: {
+    file: 'ndjson',
+    fields: (i) => ({ event_type: 'bench', email: `bench${i % 1000}@example.com`, properties: { i, plan: 'pro' } }),
+    line: (f) => JSON.stringify(f),
+    path: '/v1/events',
+    body: (f) => f,
+    command: (file) => ['events', 'send', '--file', file],
   },
 };
 const kind = KINDS[KIND];
@@ -84,12 +123,47 @@ const SHOPIFY_HEADER =
   );
 const col = (name) => SHOPIFY_HEADER.indexOf(name);
 
+/** Order i of a Shopify export: one to three line items. */
+function shopifyOrder(i, prefix, n) {
+  const items = 1 + (i % 3);
+  const price = (i % 97) + 1;
+  return {
+    name: `#${prefix}${i}`,
+    email: `c${i % Math.max(40, Math.floor(n / 25))}@example.com`,
+    created: `2024-0${(i % 9) + 1}-1${i % 10} 10:${pad2(i % 60)}:00 -0400`,
+    items,
+    price,
+    accepts: i % 2 === 1,
+    phone: String(i % 10000).padStart(4, '0'),
+    id: String(5_500_000_000_000 + i),
+  };
+}
+
+/** The request `svc orders import --preset shopify` sends for that order. */
+function shopifyBody(o) {
+  return {
+    order_id: o.name,
+    currency: 'USD',
+    total: `${o.price * o.items}.00`,
+    order_date: o.created.replace(' ', 'T').replace(' -0400', '-04:00'),
+    email: o.email,
+    phone: `+1415555${o.phone}`,
+    accepts_email_marketing: o.accepts,
+    line_items: Array.from({ length: o.items }, (_, k) => ({
+      sku: `SKU-${k + 1}`,
+      name: `Product ${k + 1}`,
+      quantity: 1,
+      price: `${o.price}.00`,
+    })),
+  };
+}
+
 /** Writes N rows of the kind, streaming. */
-async function writeCsv(path, n, prefix) {
+async function writeRows(path, n, prefix) {
   const out = createWriteStream(path);
-  out.write(`${kind.header}\n`);
+  if (kind.header) out.write(`${kind.header}\n`);
   for (let i = 1; i <= n; i++) {
-    if (!out.write(`${kind.line(i, prefix, n)}\n`)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${kind.line(kind.fields(i, prefix, n))}\n`)) await new Promise((r) => out.once('drain', r));
   }
   await new Promise((r) => out.end(r));
 }
@@ -123,23 +197,23 @@ async function writeShopifyCsv(path, n, prefix) {
     'Source',
   ].map(col);
   for (let i = 1; i <= n; i++) {
-    const items = 1 + (i % 3);
-    const price = (i % 97) + 1;
-    cells[NAME] = `#${prefix}${i}`;
-    cells[EMAIL] = `c${i % Math.max(40, Math.floor(n / 25))}@example.com`;
-    cells[CREATED] = `2024-0${(i % 9) + 1}-1${i % 10} 10:${String(i % 60).padStart(2, '0')}:00 -0400`;
+    const o = shopifyOrder(i, prefix, n);
+    const { items, price } = o;
+    cells[NAME] = o.name;
+    cells[EMAIL] = o.email;
+    cells[CREATED] = o.created;
     const orderValues = [
       'paid',
-      i % 2 ? 'yes' : 'no',
+      o.accepts ? 'yes' : 'no',
       'USD',
       `${price * items}.00`,
       `${price * items}.00`,
       `Customer ${i}`,
       'Springfield',
       'US',
-      `(415) 555-${String(i % 10000).padStart(4, '0')}`,
+      `(415) 555-${o.phone}`,
       'US',
-      String(5_500_000_000_000 + i),
+      o.id,
       'Low',
       'web',
     ];
@@ -157,12 +231,16 @@ async function writeShopifyCsv(path, n, prefix) {
   await new Promise((r) => out.end(r));
 }
 
-/** The bench's input file: plain order rows, or a Shopify export with --preset shopify. */
+/** The bench's input file: rows of the kind, or a Shopify export with --preset shopify. */
 function writeInput(path, n, prefix) {
-  return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeCsv(path, n, prefix);
+  return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeRows(path, n, prefix);
+}
+/** The JSON body of request number i (of a run of about n) that autocannon sends. */
+function requestBody(i, prefix, n) {
+  return JSON.stringify(PRESET === 'shopify' ? shopifyBody(shopifyOrder(i, prefix, n)) : kind.body(kind.fields(i, prefix, n)));
 }
 const presetArgs = PRESET ? ['--preset', PRESET] : [];
-if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset shopify generates orders exports: use it with --kind orders');
+const inputName = (tag) => join(work, `${KIND}-${tag}.${kind.file}`);
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */
 function startSandbox() {
@@ -204,36 +282,58 @@ async function setFaults(sb, faults) {
   if (!res.ok) throw new Error(`PUT /_sandbox/faults answered ${res.status}`);
 }
 
-/** Runs `svc <kind> import`; returns wall seconds, the summary, stderr and the peak RSS (VmHWM, kB). */
+/**
+ * A preload for machines without /usr/bin/time: the import writes its own getrusage (user and
+ * system CPU of all its threads, peak RSS) to a file as it exits.
+ */
+const RUSAGE_PRELOAD = join(work, 'rusage.mjs');
+writeFileSync(
+  RUSAGE_PRELOAD,
+  `import { writeFileSync } from 'node:fs';
+process.on('exit', () => {
+  const r = process.resourceUsage();
+  writeFileSync(process.env.SVC_BENCH_RUSAGE, \`\${r.userCPUTime / 1e6} \${r.systemCPUTime / 1e6} \${r.maxRSS}\`);
+});
+`,
+);
+
+/**
+ * Runs the kind's command on a file; returns wall seconds, CPU seconds (user + system, from the
+ * process's own accounting: /usr/bin/time's wait4 rusage, or the preload above), the summary,
+ * stderr and the peak RSS (kB).
+ */
 function runImport(sb, file, extra = [], env = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(
-      process.execPath,
-      [bin, KIND, 'import', file, '--json', '--concurrency', String(CONCURRENCY), ...presetArgs, ...extra],
-      {
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          SVC_CONFIG_DIR: join(work, 'cli-config'),
-          SVC_BASE_URL: sb.baseUrl,
-          SVC_TOKEN: sb.token,
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const usageFile = join(work, `usage-${process.hrtime.bigint()}`);
+    const nodeArgs = [
+      ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : []),
+      IMPORT_BIN,
+      ...kind.command(file),
+      '--json',
+      '--concurrency',
+      String(CONCURRENCY),
+      ...presetArgs,
+      ...extra,
+    ];
+    const timed = existsSync(TIME);
+    const [cmd, args] = timed
+      ? [TIME, ['-f', '%U %S %M', '-o', usageFile, process.execPath, ...nodeArgs]]
+      : [process.execPath, ['--import', RUSAGE_PRELOAD, ...nodeArgs]];
+    const child = spawn(cmd, args, {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SVC_CONFIG_DIR: join(work, 'cli-config'),
+        SVC_BASE_URL: sb.baseUrl,
+        SVC_TOKEN: sb.token,
+        SVC_BENCH_RUSAGE: usageFile,
+        ...env,
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    let peakKb = 0;
-    const poll = setInterval(() => {
-      try {
-        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      } catch {
-        /* exited */
-      }
-    }, 100);
     child.stdout.on('data', (d) => {
       stdout += d;
     });
@@ -242,23 +342,32 @@ function runImport(sb, file, extra = [], env = {}) {
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      clearInterval(poll);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       let summary;
+      let user;
+      let system;
+      let peakKb;
       try {
         summary = JSON.parse(stdout);
+        // /usr/bin/time may put a "Command exited with non-zero status" line before the figures.
+        const figures = readFileSync(usageFile, 'utf8').trim().split('\n').pop();
+        [user, system, peakKb] = figures.split(' ').map(Number);
       } catch {
         return reject(new Error(`import exited ${code}: ${stderr.slice(-2000)}`));
       }
-      resolve({ code, seconds, summary, stderr, peakKb });
+      rmSync(usageFile, { force: true });
+      resolve({ code, seconds, cpuSeconds: user + system, summary, stderr, peakKb });
     });
   });
 }
 
 let acRun = 0;
-async function autocannonRate(sb) {
+/** Autocannon in this process: its rate, and its CPU (process.cpuUsage() over the run) per request. */
+async function autocannonRun(sb) {
   let n = 0;
   const prefix = `AC${++acRun}`;
+  const size = numbers[0] ?? 50_000;
+  const cpu0 = process.cpuUsage();
   const result = await autocannon({
     url: sb.baseUrl,
     connections: CONCURRENCY,
@@ -270,43 +379,64 @@ async function autocannonRate(sb) {
         headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
         setupRequest: (req) => {
           n++;
-          return { ...req, body: JSON.stringify(kind.body(prefix, n)) };
+          return { ...req, body: requestBody(n, prefix, size) };
         },
       },
     ],
   });
-  const non2xx = result.non2xx ?? 0;
-  return { rate: result.requests.average, non2xx, total: result.requests.total };
+  const cpu = process.cpuUsage(cpu0);
+  const total = result.requests.total;
+  return {
+    rate: result.requests.average,
+    non2xx: result.non2xx ?? 0,
+    errors: result.errors ?? 0,
+    total,
+    cpuUs: (cpu.user + cpu.system) / total,
+  };
 }
 
 async function throughput() {
-  const n = numbers[0] ?? Number(process.env.N ?? kind.defaultRows);
+  const n = numbers[0] ?? Number(process.env.N ?? 50_000);
   const sb = await startSandbox();
-  const acRates = [];
-  const importRates = [];
+  const acs = [];
+  const imports = [];
+  const what = PRESET ? `svc orders import --preset ${PRESET}` : `svc ${kind.command('FILE').slice(0, -1).join(' ')}`;
+  const unit = PRESET ? 'order' : KIND === 'events' ? 'event' : 'row';
+  const acLine = (label, ac) =>
+    `  autocannon ${label}: ${ac.cpuUs.toFixed(1)} µs CPU per request, ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx, ${ac.errors} errors)`;
+  console.log(
+    `${what}: ${fmt(n)} new ${unit}s, ${CONCURRENCY} connections, autocannon ${DURATION} s on POST ${kind.path} with the same bodies before and after each import, node ${process.version}, load average ${loadavg()[0].toFixed(2)}${IMPORT_BIN === bin ? '' : `, import run from ${IMPORT_BIN}`}`,
+  );
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      const file = join(work, `${KIND}-${round}.csv`);
+      const file = inputName(round);
       await writeInput(file, n, `IM${round}`);
-      console.log(`round ${round}/${ROUNDS}: autocannon, POST ${kind.path}, ${CONCURRENCY} connections, ${DURATION} s …`);
-      const ac = await autocannonRate(sb);
-      acRates.push(ac.rate);
-      console.log(`  ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx)`);
-      console.log(`round ${round}/${ROUNDS}: svc ${KIND} import, ${fmt(n)} rows, --concurrency ${CONCURRENCY} …`);
+      console.log(`round ${round}/${ROUNDS}:`);
+      const before = await autocannonRun(sb);
+      console.log(acLine('before', before));
       const imp = await runImport(sb, file);
       rmSync(file, { force: true });
       const rate = n / imp.seconds;
-      importRates.push(rate);
+      const cpuUs = (imp.cpuSeconds * 1e6) / n;
       console.log(
-        `  ${fmt(rate)} rows/s (${imp.seconds.toFixed(1)} s, exit ${imp.code}, peak RSS ${fmt(imp.peakKb / 1024)} MB) ${JSON.stringify(imp.summary)}`,
+        `  import: ${cpuUs.toFixed(1)} µs CPU per ${unit} (${imp.cpuSeconds.toFixed(2)} s CPU, process start included), ${fmt(rate)} ${unit}s/s (${imp.seconds.toFixed(1)} s, exit ${imp.code}, peak RSS ${fmt(imp.peakKb / 1024)} MB) ${JSON.stringify(imp.summary)}`,
       );
-      console.log(`  ratio this round: ${(rate / ac.rate).toFixed(2)}`);
+      const after = await autocannonRun(sb);
+      console.log(acLine('after', after));
+      acs.push(before, after);
+      imports.push({ rate, cpuUs });
     }
     // The machine is shared and its load changes within minutes: compare each tool's best round.
-    const bestAc = Math.max(...acRates);
-    const bestImport = Math.max(...importRates);
-    console.log(`best autocannon ${fmt(bestAc)} requests/s, best import ${fmt(bestImport)} rows/s`);
-    console.log(`ratio import/autocannon: ${(bestImport / bestAc).toFixed(2)} (target ≥ 0.8)`);
+    const acCpu = Math.min(...acs.map((a) => a.cpuUs));
+    const acRate = Math.max(...acs.map((a) => a.rate));
+    const impCpu = Math.min(...imports.map((a) => a.cpuUs));
+    const impRate = Math.max(...imports.map((a) => a.rate));
+    console.log(`best: autocannon ${acCpu.toFixed(1)} µs CPU per request, import ${impCpu.toFixed(1)} µs per ${unit}`);
+    console.log(`CPU ratio import/autocannon: ${(impCpu / acCpu).toFixed(2)} (target ≤ 1.5)`);
+    console.log(
+      `throughput: best autocannon ${fmt(acRate)} requests/s, best import ${fmt(impRate)} ${unit}s/s, ratio ${(impRate / acRate).toFixed(2)} (target ≥ ${KIND === 'contacts' ? '0.8' : '0.85'})`,
+    );
+    console.log(`load average at the end: ${loadavg()[0].toFixed(2)}`);
   } finally {
     await sb.stop();
   }
@@ -318,7 +448,7 @@ async function memory() {
   const peaks = [];
   try {
     for (const n of sizes) {
-      const file = join(work, `${KIND}-${n}.csv`);
+      const file = inputName(n);
       await writeInput(file, n, `MEM${n}`);
       const imp = await runImport(sb, file);
       rmSync(file, { force: true });
@@ -341,7 +471,7 @@ async function memory() {
 async function rateLimit() {
   const rps = numbers[0] ?? 200;
   const n = numbers[1] ?? 5000;
-  const file = join(work, `${KIND}-rl.csv`);
+  const file = inputName('rl');
   await writeInput(file, n, 'RL');
   const sb = await startSandbox();
   try {

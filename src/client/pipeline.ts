@@ -5,7 +5,8 @@
  * result and awaits one exchange: an import sends a million requests through it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
@@ -112,7 +113,7 @@ export class RequestPipeline {
     this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.userAgent = opts.userAgent ?? 'svc';
     this.deprecations = new DeprecationWarnings(opts.logger);
-    this.pool = new Pool(this.origin, {
+    this.pool = new PoolClass(this.origin, {
       connections: opts.connections ?? 64,
       pipelining: 1,
       keepAliveTimeout: 30_000,

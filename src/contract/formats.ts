@@ -6,6 +6,7 @@ export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
 
 /** A pragmatic address check: one `@`, no spaces, a dot in the domain. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 
 export function isE164(value: string): boolean {
   return E164_PATTERN.test(value);
@@ -23,6 +24,15 @@ export type EmailCheck = { ok: true; value: string } | { ok: false; message: str
  * forms (fullwidth letters) are not folded, so a domain written with them is refused.
  */
 export function checkEmail(value: string): EmailCheck {
+  // Printable ASCII (nearly every address): NFC and NFKC leave it as it is, it holds no invisible
+  // character and its domain needs no punycode, so the stored form is the lower-cased address.
+  if (PRINTABLE_ASCII.test(value)) {
+    const address = value.toLowerCase();
+    if (value.lastIndexOf('@') <= 0 || address.length > 254 || !EMAIL_PATTERN.test(address)) {
+      return { ok: false, message: 'must be an email address' };
+    }
+    return { ok: true, value: address };
+  }
   const invisible = INVISIBLE.exec(value);
   if (invisible) {
     const code = (invisible[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
@@ -37,7 +47,7 @@ export function checkEmail(value: string): EmailCheck {
   if (domain.normalize('NFKC') !== domain) {
     return { ok: false, message: 'must be an email address; its domain has compatibility characters (such as fullwidth letters)' };
   }
-  const ascii = /^[\x21-\x7e]+$/.test(domain) ? domain.toLowerCase() : domainToASCII(domain);
+  const ascii = PRINTABLE_ASCII.test(domain) ? domain.toLowerCase() : domainToASCII(domain);
   const address = `${local}@${ascii}`;
   if (ascii === '' || address.length > 254 || !EMAIL_PATTERN.test(address)) return invalid;
   return { ok: true, value: address };

@@ -27,6 +27,11 @@ export interface BulkOptions {
   /** Called once per counted line (blank lines are not counted), in completion order; `seq` numbers counted lines from 1. */
   onResult?: (result: LineResult, raw: RawLine, seq: number) => void;
   onRetry?: (info: RetryInfo, line: number) => void;
+  /**
+   * Read each event's id from its answer (LineResult.id, the report's id column); default true.
+   * Without a report nothing reads it, and the answer's body is then never decoded or parsed.
+   */
+  ids?: boolean;
 }
 
 export interface BulkSummary {
@@ -60,7 +65,13 @@ export interface BulkSummary {
 }
 
 /** Sends one event and turns any answer into its line's result. Rethrows fatal (credential) errors. */
-export async function sendOne(client: EventSender, event: EventInput, line: number, callOpts: CallOptions = {}): Promise<LineResult> {
+export async function sendOne(
+  client: EventSender,
+  event: EventInput,
+  line: number,
+  callOpts: CallOptions = {},
+  ids = true,
+): Promise<LineResult> {
   try {
     const res = await client.sendEvent(event, callOpts);
     if (res.uncertain) {
@@ -69,12 +80,12 @@ export async function sendOne(client: EventSender, event: EventInput, line: numb
         eventType: event.event_type,
         outcome: 'unconfirmed',
         status: res.status,
-        id: res.body.id,
+        id: ids ? res.body.id : undefined,
         errorCode: 'retried_after_uncertain',
         message: 'accepted, but an earlier attempt ended without an answer: it may have been stored twice',
       };
     }
-    return { line, eventType: event.event_type, outcome: 'accepted', status: res.status, id: res.body.id };
+    return { line, eventType: event.event_type, outcome: 'accepted', status: res.status, id: ids ? res.body.id : undefined };
   } catch (err) {
     if (isFatalForRun(err)) throw err;
     return { line, eventType: event.event_type, ...classifySendError(err) };
@@ -180,7 +191,7 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
         opts.onRetry?.(info, raw.line);
       };
       // No abort signal: a request in flight is left to finish so that its outcome is known.
-      return sendOne(opts.client, parsed.event, raw.line, { onRetry });
+      return sendOne(opts.client, parsed.event, raw.line, { onRetry }, opts.ids !== false);
     },
     { concurrency: opts.concurrency, signal: opts.signal },
   );

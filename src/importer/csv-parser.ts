@@ -13,7 +13,12 @@ export type ParsedRecord = { record: string[]; lines: number };
 export class LineCountingParser extends Parser {
   /** Line ends written by `flushHeld`, which the parser counts as (skipped) blank lines. */
   injected = 0;
-  declare state: { quoting: boolean };
+  declare state: { quoting: boolean; field?: FieldBuffer };
+
+  constructor(options: ConstructorParameters<typeof Parser>[0]) {
+    super(options);
+    decodeFieldsInPlace(this.state.field);
+  }
 
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
     if (chunk === null) return super.push(null);
@@ -34,6 +39,32 @@ export class LineCountingParser extends Parser {
     this.injected++;
     return true;
   }
+}
+
+/** csv-parse's buffer of the field being read (its ResizeableBuffer). */
+interface FieldBuffer {
+  buf?: unknown;
+  length?: unknown;
+  toString(encoding?: BufferEncoding): unknown;
+}
+
+/**
+ * csv-parse turns every field into a string with `buf.slice(0, length).toString(encoding)`: a
+ * Buffer view allocated per field, empty ones included. On a wide export (Shopify's 79 columns,
+ * most of them empty) those views were over a third of the bytes an import allocated
+ * (docs/performance.md). The same string comes from `buf.toString(encoding, 0, length)` without
+ * the view, and an empty field is ''. Only this parser's own buffer is changed, and only when it
+ * has the shape expected (any other csv-parse keeps its own method); without an encoding
+ * (csv-parse's byte-order-mark check) the original method answers.
+ */
+function decodeFieldsInPlace(field: FieldBuffer | undefined): void {
+  if (field === undefined || typeof field.toString !== 'function' || !Buffer.isBuffer(field.buf) || typeof field.length !== 'number')
+    return;
+  const original = field.toString;
+  field.toString = function (this: { buf: Buffer; length: number }, encoding?: BufferEncoding) {
+    if (!encoding) return original.call(this, encoding);
+    return this.length === 0 ? '' : this.buf.toString(encoding, 0, this.length);
+  };
 }
 
 /** How long a live input stays quiet before the parser is told to act on the line end it holds. */

@@ -415,6 +415,8 @@ export function buildOrder(
 ): { ok: true; order: ValidOrder } | { ok: false; errors: FieldError[] } {
   const body = items && items.length > 0 ? { ...fields.body, line_items: items as unknown as LineItem[] } : fields.body;
   const checked = validateOrderInput(body);
+  // The usual row: no conversion error, so the contract's answer is the row's (no lists built).
+  if (fields.errors.length === 0) return checked.ok ? { ok: true, order: checked.value } : { ok: false, errors: checked.errors };
   // Conversion errors first; skip the contract's complaint about the same field being absent.
   const seen = new Set(fields.errors.map((e) => e.field));
   const redundant = (e: FieldError) =>

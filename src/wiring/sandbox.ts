@@ -4,7 +4,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { request as undiciRequest } from 'undici';
 import { ApiError } from '../client/errors.js';
 import { SCOPES } from '../contract/scopes.js';
 import type { Redactor } from '../store/redact.js';
@@ -27,6 +26,8 @@ export async function startEmbeddedSandbox(dataDir: string): Promise<EmbeddedSan
 
 /** Creates an application with every scope through the sandbox's admin API. */
 export async function createSandboxApp(baseUrl: string, redactor: Redactor): Promise<{ client_id: string; client_secret: string }> {
+  // undici's whole API, loaded only here (--sandbox): the client itself loads its Pool alone.
+  const { request: undiciRequest } = await import('undici');
   const res = await undiciRequest(`${baseUrl}/_sandbox/apps`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

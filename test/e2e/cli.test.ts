@@ -1,6 +1,7 @@
 /** The built CLI as users run it: a child process with real pipes and exit codes. */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -92,5 +93,12 @@ describe('start-up stays small', () => {
     expect(program).toBeDefined();
     const packages = [...staticPackages(entry), ...staticPackages(fileURLToPath(new URL(`../../dist/${program}`, import.meta.url)))];
     expect(packages.filter((p) => !p.startsWith('node:'))).toEqual([]);
+  });
+
+  it("the client loads undici's Pool alone: no chunk imports undici's index statically", () => {
+    const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+    const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js') && !f.startsWith('dashboard'));
+    const undiciImports = files.flatMap((f) => [...staticPackages(join(dist, f))].filter((p) => p.startsWith('undici')));
+    expect(new Set(undiciImports)).toEqual(new Set(['undici/lib/dispatcher/pool.js']));
   });
 });

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { consentWriteError, validateContactWrite } from '../../src/contract/contacts.js';
 import { currencyDecimals, normalizeCurrency } from '../../src/contract/currency.js';
 import { validateEventInput } from '../../src/contract/events.js';
-import { addDecimals, isE164, isOrderDate, isRfc3339DateTime, orderDateToUtc, parseDecimal } from '../../src/contract/formats.js';
+import {
+  addDecimals,
+  checkEmail,
+  isE164,
+  isOrderDate,
+  isRfc3339DateTime,
+  orderDateToUtc,
+  parseDecimal,
+} from '../../src/contract/formats.js';
 import { validateOrderInput } from '../../src/contract/orders.js';
 import { OPERATION_SCOPES, parseScopeString } from '../../src/contract/scopes.js';
 
@@ -52,6 +60,17 @@ describe('formats', () => {
     expect(currencyDecimals('JPY')).toBe(0);
     expect(currencyDecimals('KWD')).toBe(3);
     expect(currencyDecimals('USD')).toBe(2);
+  });
+});
+
+describe('email addresses', () => {
+  it('an ASCII address is stored lower-cased; the same rules refuse the same addresses as a non-ASCII one', () => {
+    expect(checkEmail('John.Doe+Tag@Example.COM')).toEqual({ ok: true, value: 'john.doe+tag@example.com' });
+    expect(checkEmail('J\u00f6rg@Example.COM')).toEqual({ ok: true, value: 'j\u00f6rg@example.com' });
+    for (const bad of ['@example.com', 'a@', 'a@b', 'a@b.', 'a@.com', 'a@@b.com', 'a b@c.com', `${'a'.repeat(250)}@b.com`, 'plain']) {
+      expect(checkEmail(bad), bad).toEqual({ ok: false, message: 'must be an email address' });
+      expect(checkEmail(`\u00e9${bad}`).ok, `\u00e9${bad}`).toBe(bad === '@example.com');
+    }
   });
 });
 

@@ -108,6 +108,8 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
       concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
       defaultCountry: country,
       signal: ctx.signal,
+      // The ids go to the report only: without one, answers are not parsed.
+      ids: report !== undefined,
       onRetry: (info, line) => {
         if (info.status === 429) tally.rateLimited++;
         logRetry(ctx, info, line);

@@ -1,0 +1,51 @@
+/** sendEventLines (events/bulk.ts) with a stand-in client: which parts of the answers it reads. */
+import { describe, expect, it } from 'vitest';
+import { type EventSender, sendEventLines } from '../../src/events/bulk.js';
+import type { LineResult } from '../../src/events/outcome.js';
+
+/** A client whose answers count the reads of their body (the id is parsed from it). */
+function countingClient() {
+  const reads = { body: 0 };
+  let n = 0;
+  const client: EventSender = {
+    async sendEvent() {
+      const id = `ev_${++n}`;
+      return {
+        status: 202,
+        uncertain: false,
+        get body() {
+          reads.body++;
+          return { id } as never;
+        },
+      };
+    },
+  };
+  return { client, reads };
+}
+
+async function* lines(n: number) {
+  yield Array.from({ length: n }, (_, i) => ({
+    line: i + 1,
+    text: JSON.stringify({ event_type: 'page_viewed', email: `p${i}@example.com` }),
+  }));
+}
+
+describe('sendEventLines and the answers’ ids', () => {
+  it('reads each id by default (the report has an id column)', async () => {
+    const { client, reads } = countingClient();
+    const results: LineResult[] = [];
+    const summary = await sendEventLines({ client, lines: lines(5), concurrency: 2, onResult: (r) => results.push(r) });
+    expect(summary.accepted).toBe(5);
+    expect(reads.body).toBe(5);
+    expect(results.map((r) => r.id).sort()).toEqual(['ev_1', 'ev_2', 'ev_3', 'ev_4', 'ev_5']);
+  });
+
+  it('with ids: false (no report) never reads an answer’s body, and counts the same', async () => {
+    const { client, reads } = countingClient();
+    const results: LineResult[] = [];
+    const summary = await sendEventLines({ client, lines: lines(5), concurrency: 2, ids: false, onResult: (r) => results.push(r) });
+    expect(summary.accepted).toBe(5);
+    expect(reads.body).toBe(0);
+    expect(results.every((r) => r.outcome === 'accepted' && r.id === undefined)).toBe(true);
+  });
+});
