@@ -41,11 +41,6 @@ export function sizeYoungGeneration(mib = 8): number {
     }
   } finally {
     setFlagsFromString('--semi-space-growth-factor=1');
-    // Scavenge on the main thread alone: with a few MiB of young objects, nearly all of them dead,
-    // the helper threads of a parallel scavenge cost more CPU to start and join than they save,
-    // and on a machine whose cores also run the service they take CPU from it
-    // (docs/performance.md, "CPU per row"). Read at every scavenge, so it can change here.
-    setFlagsFromString('--no-parallel-scavenge');
   }
   return youngGenerationBytes();
 }
