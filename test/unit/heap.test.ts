@@ -12,8 +12,13 @@ describe('sizeYoungGeneration', () => {
     for (let i = 0; i < 600_000; i++) keep.push({ i, next: null });
     keep = [];
     expect(keep).toHaveLength(0);
-    expect(youngGenerationBytes()).toBe(reached);
-    // Asking again for the size it has is a no-op.
-    expect(sizeYoungGeneration(8)).toBe(reached);
+    // It stays about there. Usually exactly there; but V8 13 (Node 24) may also resize the new
+    // space by pages on its own heuristics (20,447,232 B was seen once in CI, under load). Left at
+    // factor 2, the same burst takes it to 32 MiB (Node 20) or 64 MiB (Node 24): 4 × the target
+    // and more, which this bound refuses.
+    expect(youngGenerationBytes()).toBeLessThan(4 * reached);
+    // Asking again for a size it has is a no-op.
+    const now = youngGenerationBytes();
+    expect(sizeYoungGeneration(8)).toBe(now);
   });
 });
