@@ -1,37 +1,76 @@
 /**
- * docs/cli-extensions.md lists what svc has beyond ../shared/spec/cli.md: every command and flag of
- * the tree must be named in one of the two, so a new flag cannot arrive undocumented. (A flag is
- * looked up by its text, as a reader searching the two pages would.)
+ * docs/cli-extensions.md lists what svc has beyond the contract (../shared/spec/cli.md): every
+ * command and flag of the tree must be in the contract or on that page, so a new flag cannot
+ * arrive undocumented. The contract is maintained outside this checkout (CI's copies do not have
+ * it), so its commands and flags are written down here; where the contract is present, a second
+ * test checks that each of them is still in it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
 import { fakeIO } from '../helpers/run-cli.js';
 
-const root = join(import.meta.dirname, '..', '..');
-const contract = readFileSync(join(root, '..', 'shared', 'spec', 'cli.md'), 'utf8');
-const extensions = readFileSync(join(root, 'docs', 'cli-extensions.md'), 'utf8');
-const named = (text: string) => contract.includes(text) || extensions.includes(text);
-/** A flag as a word of its own: `--email` is not named by `--email-consent`. */
-const flagNamed = (flag: string) => {
-  const re = new RegExp(`(^|[^\\w-])${flag}(?![\\w-])`, 'm');
-  return re.test(contract) || re.test(extensions);
-};
+/** The flags that ../shared/spec/cli.md names. */
+const CONTRACT_FLAGS = `--accepts-email-marketing --accepts-sms-marketing --all --base-url --client-id
+  --client-secret-stdin --concurrency --contact-id --currency --db --debug --default-country --delimiter --dry-run
+  --email --email-consent --event-id --field --file --first-name --format --host --if-exists --initial-sync --input
+  --insecure --integration-token-stdin --json --last-name --legacy --limit --map --memory --no-color
+  --no-welcome-sms --occurred-at --order-date --order-id --phone --port --profile --prop --properties --quiet
+  --report --require-scopes --resume --sandbox --scopes --seed --sms-consent --token-ttl --total --type
+  --updated-since --with-token --yes`.split(/\s+/);
 
-it('every command and flag is in cli.md or docs/cli-extensions.md', () => {
+/** The commands that ../shared/spec/cli.md names. */
+const CONTRACT_COMMANDS = [
+  'auth',
+  'auth login',
+  'auth status',
+  'auth token',
+  'auth logout',
+  'contacts',
+  'contacts list',
+  'contacts get',
+  'contacts create',
+  'contacts patch',
+  'contacts unsubscribe',
+  'contacts delete',
+  'orders',
+  'orders import',
+  'orders upsert',
+  'events',
+  'events send',
+  'api',
+  'sandbox',
+  'sandbox start',
+  'sandbox outbox',
+  'sandbox reset',
+];
+
+const root = join(import.meta.dirname, '..', '..');
+const extensions = readFileSync(join(root, 'docs', 'cli-extensions.md'), 'utf8');
+/** A flag as a word of its own: `--email` is not named by `--email-consent`. */
+const asWord = (text: string) => new RegExp(`(^|[^\\w-])${text}(?![\\w-])`, 'm');
+
+it('every command and flag is in the contract or in docs/cli-extensions.md', () => {
   const program = buildProgram({ io: fakeIO().io, run: async () => {} }) as unknown as CommandUnknownOpts;
   const missing: string[] = [];
   const walk = (cmd: CommandUnknownOpts, path: string[]) => {
-    const where = path.length ? `svc ${path.join(' ')}` : 'svc';
-    if (path.length && !named(path.join(' '))) missing.push(where);
+    const name = path.join(' ');
+    if (path.length && !CONTRACT_COMMANDS.includes(name) && !extensions.includes(`svc ${name}`)) missing.push(`svc ${name}`);
     for (const o of cmd.options) {
       const flag = o.long ?? o.short;
-      if (flag && !flagNamed(flag)) missing.push(`${where} ${flag}`);
+      if (flag && !CONTRACT_FLAGS.includes(flag) && !asWord(flag).test(extensions)) missing.push(`svc ${name} ${flag}`.replace('  ', ' '));
     }
     for (const sub of cmd.commands) if (sub.name() !== 'help') walk(sub, [...path, sub.name()]);
   };
   walk(program, []);
   expect(missing).toEqual([]);
+});
+
+const contractPath = join(root, '..', 'shared', 'spec', 'cli.md');
+it.skipIf(!existsSync(contractPath))('the commands and flags written down above are still in the contract', () => {
+  const contract = readFileSync(contractPath, 'utf8');
+  expect(CONTRACT_FLAGS.filter((f) => !asWord(f).test(contract))).toEqual([]);
+  expect(CONTRACT_COMMANDS.filter((c) => !contract.includes(c))).toEqual([]);
 });
