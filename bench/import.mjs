@@ -23,7 +23,9 @@
 // orders, one to three line items each, and autocannon sends the same orders), --prof DIR (the
 // import runs under `node --cpu-prof --cpu-prof-dir=DIR`; bench/profile-summary.mjs reads the
 // result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
-// checkout's). N also from $N.
+// checkout's), --ab PATH [--pairs K] [--node-opts "FLAGS"] (no autocannon: the imports of PATH (A)
+// and of this checkout (B, run with FLAGS) alternate K times (default 4) on one sandbox; prints
+// each run's and the median µs of CPU per row). N also from $N.
 // npm run bench:contacts-import is `--kind contacts`: `svc contacts import` of N new contacts
 // against autocannon on POST /v1/contacts, the same modes.
 import { spawn } from 'node:child_process';
@@ -55,14 +57,22 @@ if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset shopify
 const PROF = stringOption('--prof');
 // Another build's svc for the import (bin/svc.js of a checkout or an install): before/after figures.
 const IMPORT_BIN = stringOption('--bin') ?? bin;
-const mode = argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--throughput') ?? '--throughput';
+// --ab OTHER: no autocannon; one sandbox, the imports of OTHER (bin/svc.js of another build) and of
+// this checkout alternated --pairs times (default 4) on fresh files, medians compared.
+const AB_BIN = stringOption('--ab');
+// Extra node options for this checkout's import (e.g. a V8 flag under test), space-separated.
+const NODE_OPTS = (stringOption('--node-opts') ?? '').split(' ').filter(Boolean);
+const mode = argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--throughput') ?? (AB_BIN ? '--ab' : '--throughput');
 if (argv.includes(mode)) argv.splice(argv.indexOf(mode), 1);
-const CONCURRENCY = option('--concurrency', mode === '--throughput' ? 32 : 16);
+const CONCURRENCY = option('--concurrency', mode === '--throughput' || mode === '--ab' ? 32 : 16);
+const PAIRS = option('--pairs', 4);
 const DURATION = option('--duration', 10);
 const ROUNDS = option('--rounds', 2);
 const numbers = argv.map(Number).filter((n) => Number.isFinite(n) && n > 0);
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-import-'));
 const TIME = '/usr/bin/time';
+// SVC_BENCH_OUT=PREFIX: each import's stdout and stderr are kept in PREFIX-<time> (a V8 trace, say).
+const SVC_BENCH_OUT = process.env.SVC_BENCH_OUT;
 
 function fmt(n) {
   return Math.round(n).toLocaleString('en-US');
@@ -302,13 +312,14 @@ process.on('exit', () => {
  * process's own accounting: /usr/bin/time's wait4 rusage, or the preload above), the summary,
  * stderr and the peak RSS (kB).
  */
-function runImport(sb, file, extra = [], env = {}) {
+function runImport(sb, file, extra = [], env = {}, importBin = IMPORT_BIN) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const usageFile = join(work, `usage-${process.hrtime.bigint()}`);
     const nodeArgs = [
       ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : []),
-      IMPORT_BIN,
+      ...(importBin === bin ? NODE_OPTS : []),
+      importBin,
       ...kind.command(file),
       '--json',
       '--concurrency',
@@ -348,7 +359,9 @@ function runImport(sb, file, extra = [], env = {}) {
       let system;
       let peakKb;
       try {
-        summary = JSON.parse(stdout);
+        // A V8 trace (--node-opts --trace-gc) goes to stdout before the summary: its last line.
+        summary = JSON.parse(SVC_BENCH_OUT ? stdout.split('\n').findLast((l) => l.startsWith('{')) : stdout);
+        if (SVC_BENCH_OUT) writeFileSync(`${SVC_BENCH_OUT}-${process.hrtime.bigint()}`, stdout + stderr);
         // /usr/bin/time may put a "Command exited with non-zero status" line before the figures.
         const figures = readFileSync(usageFile, 'utf8').trim().split('\n').pop();
         [user, system, peakKb] = figures.split(' ').map(Number);
@@ -491,8 +504,51 @@ async function rateLimit() {
   }
 }
 
+/** --ab OTHER: the imports of OTHER and of this checkout alternated on one sandbox; medians of µs CPU per row. */
+async function ab() {
+  const n = numbers[0] ?? Number(process.env.N ?? 50_000);
+  const sb = await startSandbox();
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const runs = { A: [], B: [] };
+  const bins = { A: AB_BIN, B: bin };
+  console.log(
+    `A/B, ${fmt(n)} rows of ${KIND}${PRESET ? ` (${PRESET})` : ''}, ${CONCURRENCY} connections, A = ${AB_BIN}, B = ${bin}${NODE_OPTS.length ? ` with ${NODE_OPTS.join(' ')}` : ''}, load average ${loadavg()[0].toFixed(2)}`,
+  );
+  try {
+    // A warm-up import (not counted): the sandbox's first rows cost it more.
+    const warm = inputName('warm');
+    await writeInput(warm, Math.min(n, 5000), 'ABW');
+    await runImport(sb, warm, [], {}, bin);
+    for (let pair = 1; pair <= PAIRS; pair++) {
+      // Alternate which goes first, so a trend in the machine's load hits both alike.
+      for (const who of pair % 2 ? ['A', 'B'] : ['B', 'A']) {
+        const file = inputName(`${who}${pair}`);
+        await writeInput(file, n, `AB${who}${pair}`);
+        const imp = await runImport(sb, file, [], {}, bins[who]);
+        rmSync(file, { force: true });
+        const cpuUs = (imp.cpuSeconds * 1e6) / n;
+        runs[who].push(cpuUs);
+        console.log(
+          `  ${who} ${pair}: ${cpuUs.toFixed(1)} µs CPU per row, ${fmt(n / imp.seconds)} rows/s, exit ${imp.code}, load ${loadavg()[0].toFixed(2)}`,
+        );
+      }
+    }
+    const a = median(runs.A);
+    const b = median(runs.B);
+    console.log(
+      `median µs CPU per row: A ${a.toFixed(1)} (${runs.A.map((x) => x.toFixed(1)).join(', ')}), B ${b.toFixed(1)} (${runs.B.map((x) => x.toFixed(1)).join(', ')}): B/A ${(b / a).toFixed(3)}`,
+    );
+  } finally {
+    await sb.stop();
+  }
+}
+
 try {
-  if (mode === '--memory') await memory();
+  if (mode === '--ab') await ab();
+  else if (mode === '--memory') await memory();
   else if (mode === '--rate-limit') await rateLimit();
   else await throughput();
 } finally {
