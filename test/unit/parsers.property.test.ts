@@ -10,7 +10,15 @@ import { type CountryCode, getCountries, getExampleNumber, parsePhoneNumberWithE
 import examples from 'libphonenumber-js/mobile/examples';
 import { describe, expect, it } from 'vitest';
 import { currencyDecimals, normalizeCurrency } from '../../src/contract/currency.js';
-import { addDecimals, isE164, isRfc3339DateTime, orderDateToUtc, parseDecimal, rfc3339ToMs } from '../../src/contract/formats.js';
+import {
+  addDecimals,
+  isDateOnly,
+  isE164,
+  isRfc3339DateTime,
+  orderDateToUtc,
+  parseDecimal,
+  rfc3339ToMs,
+} from '../../src/contract/formats.js';
 import { normalizeDecimalText, normalizeOrderDate } from '../../src/importer/formats.js';
 import { normalizePhone } from '../../src/util/phone.js';
 
@@ -198,6 +206,65 @@ describe('dates', () => {
       }),
       RUNS,
     );
+  });
+
+  it('the character-by-character date checks accept exactly what the regular expressions of their definition do', () => {
+    // The definitions the checks were written from (formats.ts reads without match arrays).
+    const calendar = (y: number, m: number, d: number) =>
+      m >= 1 && m <= 12 && d >= 1 && d <= (m === 2 ? (isLeap(y) ? 29 : 28) : (DAYS[m - 1] as number));
+    const dateOnly = (v: string) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+      return m !== null && calendar(Number(m[1]), Number(m[2]), Number(m[3]));
+    };
+    const dateTime = (v: string) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/.exec(v);
+      if (!m || !calendar(Number(m[1]), Number(m[2]), Number(m[3]))) return false;
+      if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 60) return false;
+      const off = m[8] as string;
+      return off.length === 1 || (Number(off.slice(1, 3)) <= 23 && Number(off.slice(4, 6)) <= 59);
+    };
+    // Valid date-times, their dates, and both with one character replaced, dropped or repeated.
+    const edited = fc
+      .tuple(
+        rfc3339,
+        fc.boolean(),
+        fc.nat(),
+        fc.constantFrom('0', '9', '3', '6', '-', ':', 'T', 't', ' ', 'Z', 'z', '+', '.', 'x', '\u0661', ''),
+        fc.boolean(),
+      )
+      .map(([v, dateOnlyForm, at, ch, repeat]) => {
+        const s = dateOnlyForm ? v.slice(0, 10) : v;
+        const i = at % (s.length + 1);
+        return repeat ? s.slice(0, i) + s.slice(i, i + 1).repeat(2) + s.slice(i + 1) : s.slice(0, i) + ch + s.slice(i + 1);
+      });
+    fc.assert(
+      fc.property(fc.oneof(edited, rfc3339, junkText), (v) => {
+        expect(isDateOnly(v)).toBe(dateOnly(v));
+        expect(isRfc3339DateTime(v)).toBe(dateTime(v));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const v of [
+      '2024-02-29',
+      '2023-02-29',
+      '0000-01-01',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-01-00',
+      '2024-1-01',
+      '2024-01-01T00:00:60Z',
+      '2024-01-01T00:00:00.1234567891Z',
+      '2024-01-01T00:00:00.Z',
+      '2024-01-01T00:00:00+23:59',
+      '2024-01-01T00:00:00+2359',
+      '2024-01-01T00:00:00z',
+      '2024-01-01 00:00:00-00:00',
+      '2024-01-01T00:00:00Z\n',
+      '\uff12024-01-01',
+    ]) {
+      expect([v, isDateOnly(v)]).toEqual([v, dateOnly(v)]);
+      expect([v, isRfc3339DateTime(v)]).toEqual([v, dateTime(v)]);
+    }
   });
 
   it('impossible dates and times are refused', () => {
