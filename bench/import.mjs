@@ -25,7 +25,9 @@
 // result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
 // checkout's), --ab PATH [--pairs K] [--node-opts "FLAGS"] (no autocannon: the imports of PATH (A)
 // and of this checkout (B, run with FLAGS) alternate K times (default 4) on one sandbox; prints
-// each run's and the median µs of CPU per row). N also from $N.
+// each run's and the median µs of CPU per row). N also from $N. SVC_BENCH_NODE_OPTS="FLAGS" gives
+// node flags to every import (both sides of an A/B: --trace-gc, say); SVC_BENCH_OUT=PREFIX keeps
+// each import's stdout and stderr in PREFIX-<time>.
 // npm run bench:contacts-import is `--kind contacts`: `svc contacts import` of N new contacts
 // against autocannon on POST /v1/contacts, the same modes.
 import { spawn } from 'node:child_process';
@@ -319,6 +321,8 @@ function runImport(sb, file, extra = [], env = {}, importBin = IMPORT_BIN) {
     const nodeArgs = [
       ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : []),
       ...(importBin === bin ? NODE_OPTS : []),
+      // Node options for both sides of an A/B (e.g. --trace-gc, to compare what each allocates).
+      ...(process.env.SVC_BENCH_NODE_OPTS ?? '').split(' ').filter(Boolean),
       importBin,
       ...kind.command(file),
       '--json',
