@@ -10,6 +10,7 @@ import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
+import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
 import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT } from './network.js';
 import { firstHeader, type HeaderBag, parseErrorBody } from './response.js';
@@ -68,7 +69,6 @@ export interface SendRequest {
   unwrap?: boolean;
 }
 
-export const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export class RequestPipeline {
@@ -84,14 +84,9 @@ export class RequestPipeline {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  private readonly userAgent: string;
+  private readonly headers: RequestHeaders;
   private readonly deprecations: DeprecationWarnings;
   /** Header objects reused while the token stays the same (no allocation per request). */
-  private headerToken: string | undefined;
-  private jsonHeaders: Record<string, string> = {};
-  private bareHeaders: Record<string, string> = {};
-  private integrationToken: string | undefined;
-  private integrationHeaders: Record<string, string> = {};
   /** When the last "cannot connect, retrying" notice was given (one a second at most, however many requests wait). */
   private connectNoticeAt = Number.NEGATIVE_INFINITY;
 
@@ -111,7 +106,7 @@ export class RequestPipeline {
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
     this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    this.userAgent = opts.userAgent ?? 'svc';
+    this.headers = new RequestHeaders(opts.userAgent ?? 'svc');
     this.deprecations = new DeprecationWarnings(opts.logger);
     this.pool = new PoolClass(this.origin, {
       connections: opts.connections ?? 64,
@@ -172,7 +167,7 @@ export class RequestPipeline {
       try {
         res = await exchange(
           this.pool,
-          { method: req.method as Dispatcher.HttpMethod, path: fullPath, headers: this.headersFor(req, token), body: req.body },
+          { method: req.method as Dispatcher.HttpMethod, path: fullPath, headers: this.headers.for(req, token), body: req.body },
           req.signal,
         );
       } catch (err) {
@@ -357,32 +352,6 @@ export class RequestPipeline {
       signal,
     });
     return res.body;
-  }
-
-  private headersFor(req: SendRequest, token: string | undefined): Record<string, string> {
-    if (token !== this.headerToken) {
-      this.headerToken = token;
-      const base: Record<string, string> = { 'user-agent': this.userAgent, accept: JSON_TYPE };
-      if (token !== undefined) base.authorization = `Bearer ${token}`;
-      this.bareHeaders = base;
-      this.jsonHeaders = { ...base, 'content-type': JSON_TYPE };
-      this.integrationToken = undefined;
-    }
-    if (req.integrationToken !== undefined && req.headers === undefined) {
-      if (req.integrationToken !== this.integrationToken) {
-        this.integrationToken = req.integrationToken;
-        this.integrationHeaders = { ...this.jsonHeaders, 'x-service-integration-token': req.integrationToken };
-      }
-      return this.integrationHeaders;
-    }
-    if (!req.auth || req.headers !== undefined || (req.contentType !== undefined && req.contentType !== JSON_TYPE)) {
-      const h: Record<string, string> = { 'user-agent': this.userAgent, accept: JSON_TYPE };
-      if (req.auth && token !== undefined) h.authorization = `Bearer ${token}`;
-      if (req.contentType) h['content-type'] = req.contentType;
-      if (req.headers) for (const [k, v] of Object.entries(req.headers)) h[k.toLowerCase()] = v;
-      return h;
-    }
-    return req.contentType === JSON_TYPE ? this.jsonHeaders : this.bareHeaders;
   }
 
   private traceAnswer(req: SendRequest, fullPath: string, status: number, started: number, attempt: number, requestId: string | undefined) {

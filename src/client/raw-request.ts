@@ -1,5 +1,6 @@
 /** A raw authenticated request (`svc api`): any method and path, every HTTP status resolved. */
-import { JSON_TYPE, type RequestPipeline } from './pipeline.js';
+import { JSON_TYPE } from './headers.js';
+import type { RequestPipeline } from './pipeline.js';
 import { queryString } from './query.js';
 import { isCursorUrl } from './response.js';
 import type { Idempotency } from './retry.js';
