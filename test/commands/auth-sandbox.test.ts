@@ -51,48 +51,28 @@ describe('--sandbox', () => {
       base_url: 'http://127.0.0.1:9',
       integration_token: 'sit_not_of_this_sandbox_0123456789',
     });
-    const viaProfile = await runCli(
-      [
-        '--sandbox',
-        '--profile',
-        'sandbox',
-        'orders',
-        'upsert',
-        '--order-id',
-        'SB-1',
-        '--total',
-        '1',
-        '--currency',
-        'EUR',
-        '--order-date',
-        '2024-03-01',
-        '--email',
-        'sb@example.com',
-        '--json',
-      ],
-      { env },
-    );
+    const upsert = (orderId: string) => [
+      'orders',
+      'upsert',
+      '--order-id',
+      orderId,
+      '--total',
+      '1',
+      '--currency',
+      'EUR',
+      '--order-date',
+      '2024-03-01',
+      '--email',
+      'sb@example.com',
+      '--json',
+    ];
+    const viaProfile = await runCli(['--sandbox', '--profile', 'sandbox', ...upsert('SB-1')], { env });
     expect(viaProfile.code, viaProfile.stderr).toBe(0);
     expect(JSON.parse(viaProfile.stdout)).toMatchObject({ outcome: 'created' });
-    const viaEnv = await runCli(
-      [
-        '--sandbox',
-        'orders',
-        'upsert',
-        '--order-id',
-        'SB-2',
-        '--total',
-        '1',
-        '--currency',
-        'EUR',
-        '--order-date',
-        '2024-03-01',
-        '--email',
-        'sb@example.com',
-        '--json',
-      ],
-      { env: { ...env, SVC_INTEGRATION_TOKEN: 'sit_not_of_this_sandbox_0123456789' } },
-    );
+    const viaEnv = await runCli(['--sandbox', ...upsert('SB-2')], {
+      env: { ...env, SVC_INTEGRATION_TOKEN: 'sit_not_of_this_sandbox_0123456789' },
+    });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ outcome: 'created' });
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../src/store/store.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { ensureBuilt, root } from '../helpers/spawn-cli.js';
-import { hasTmux, killSession, tmux, waitFor } from '../helpers/tmux.js';
+import { hasTmux, killSession, startSession, tmux, waitFor } from '../helpers/tmux.js';
 
 let cfg: { dir: string; cleanup: () => void };
 let binDir: string;
@@ -137,20 +137,8 @@ describe('svc completion bash, in a plain bash', () => {
 
 describe('svc completion bash at a real terminal (tmux)', () => {
   it.skipIf(!hasTmux)('Tab completes a command, a consent value and a profile on the command line', async () => {
-    const session = `svc-completion-${process.pid}-${Date.now()}`;
     const e = env();
-    tmux([
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '120',
-      '-y',
-      '20',
-      ...Object.entries(e).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-      `bash --norc --noprofile -i`,
-    ]);
+    const session = startSession('bash --norc --noprofile -i', e, { cols: 120, rows: 20 });
     try {
       // tmux keeps its server's PATH for a new session: set it in the shell itself.
       tmux(['send-keys', '-t', session, `export PATH='${e.PATH}' SVC_CONFIG_DIR='${e.SVC_CONFIG_DIR}'`, 'Enter']);

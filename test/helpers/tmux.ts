@@ -39,6 +39,18 @@ export function svcLine(args: string[]): string {
   return [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
 }
 
+/** Starts `command` in a new detached session of the given size with `env`; returns its name (end it with killSession). */
+export function startSession(
+  command: string,
+  env: Record<string, string>,
+  size: { cols: number; rows: number } = { cols: 150, rows: 30 },
+): string {
+  const session = `svc-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  tmux(['new-session', '-d', '-s', session, '-x', String(size.cols), '-y', String(size.rows), ...envArgs, command]);
+  return session;
+}
+
 /**
  * Starts a shell command line in a new session of the given size with `env`, followed by
  * `echo "EXIT=$?"` so a test can read the exit code off the screen (of the line's last command).
@@ -49,21 +61,7 @@ export function startShell(
   env: Record<string, string>,
   size: { cols: number; rows: number } = { cols: 150, rows: 30 },
 ): string {
-  const session = `svc-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  tmux([
-    'new-session',
-    '-d',
-    '-s',
-    session,
-    '-x',
-    String(size.cols),
-    '-y',
-    String(size.rows),
-    ...envArgs,
-    `${line}; echo "EXIT=$?"; sleep 30`,
-  ]);
-  return session;
+  return startSession(`${line}; echo "EXIT=$?"; sleep 30`, env, size);
 }
 
 /** Starts `svc ARGS` (arguments are single-quoted for the shell) with startShell. */
