@@ -111,7 +111,7 @@ export class NetworkError extends Error {
 }
 
 /**
- * The request cannot be sent as built (undici refused it: a header value with a line break or a
+ * The request cannot be sent as built (the pool refused it: a header value with a line break or a
  * control character, as a credential pasted with one). Never retried: it would fail the same way.
  */
 export class UnsendableRequestError extends Error {

@@ -3,8 +3,9 @@
  * service before it failed (what decides if a non-idempotent request may be retried).
  */
 import type { NetworkFailureKind } from './errors.js';
+import { H1_CODES } from './h1/wire.js';
 
-/** The error code of a transport failure (undici's, Node's, or an aggregate's first). */
+/** The error code of a transport failure (h1/wire.ts's, Node's, or an aggregate's first). */
 export function errorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; errors?: Array<{ code?: unknown }>; cause?: { code?: unknown } };
   if (typeof e?.code === 'string') return e.code;
@@ -13,11 +14,12 @@ export function errorCode(err: unknown): string | undefined {
 }
 
 /**
- * undici refused the request before sending it (an invalid header value, such as a token with a
- * line break): it can never be sent, so it is no network failure and is not retried.
+ * The request was refused before sending (an invalid header value, such as a token with a line
+ * break): it can never be sent, so it is no network failure and is not retried.
  */
 export function isUnsendable(err: unknown): boolean {
-  return errorCode(err) === 'UND_ERR_INVALID_ARG';
+  const code = errorCode(err);
+  return code === H1_CODES.invalidRequest || code === 'UND_ERR_INVALID_ARG';
 }
 
 /** Maps a transport error to a failure kind and whether the request may have reached the service. */
@@ -26,15 +28,19 @@ export function classifyNetworkError(err: unknown): { kind: NetworkFailureKind; 
   switch (code) {
     case 'ECONNREFUSED':
       return { kind: 'refused', sent: false };
+    case H1_CODES.connectTimeout:
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
       return { kind: 'timeout', sent: false };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return { kind: 'dns', sent: false };
+    case H1_CODES.headersTimeout:
+    case H1_CODES.bodyTimeout:
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
       return { kind: 'timeout', sent: true };
+    case H1_CODES.closed:
     case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
     case 'EPIPE':

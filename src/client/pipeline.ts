@@ -5,11 +5,10 @@
  * result and awaits one exchange: an import sends a million requests through it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher, Pool } from 'undici';
-import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
+import { H1Pool } from './h1/pool.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
 import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT } from './network.js';
@@ -76,7 +75,7 @@ export class RequestPipeline {
   readonly tokens: TokenProvider;
   private readonly origin: string;
   private readonly prefix: string;
-  private readonly pool: Pool;
+  private readonly pool: H1Pool;
   private readonly logger: ClientLogger;
   private readonly debug: boolean;
   private readonly retry: RetryOptions;
@@ -108,13 +107,12 @@ export class RequestPipeline {
     this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.headers = new RequestHeaders(opts.userAgent ?? 'svc');
     this.deprecations = new DeprecationWarnings(opts.logger);
-    this.pool = new PoolClass(this.origin, {
+    this.pool = new H1Pool(this.origin, {
       connections: opts.connections ?? 64,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
-      headersTimeout: opts.headersTimeoutMs ?? 60_000,
-      bodyTimeout: opts.bodyTimeoutMs ?? 60_000,
+      keepAliveMs: 30_000,
+      connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+      headersTimeoutMs: opts.headersTimeoutMs ?? 60_000,
+      bodyTimeoutMs: opts.bodyTimeoutMs ?? 60_000,
     });
     this.tokens = createTokenProvider(
       opts.credentials,
@@ -167,13 +165,13 @@ export class RequestPipeline {
       try {
         res = await exchange(
           this.pool,
-          { method: req.method as Dispatcher.HttpMethod, path: fullPath, headers: this.headers.for(req, token), body: req.body },
+          { method: req.method, path: fullPath, headers: this.headers.for(req, token), body: req.body },
           req.signal,
         );
       } catch (err) {
         if (req.signal?.aborted) throw req.signal.reason;
         if (isUnsendable(err)) {
-          // undici's message names the header ("invalid authorization header"), never its value.
+          // The message names the header ("invalid authorization header"), never its value.
           const what = err instanceof Error ? err.message : 'invalid request';
           throw new UnsendableRequestError(`${req.route}: the request cannot be sent (${what})`, {
             method: req.method,

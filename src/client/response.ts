@@ -6,7 +6,7 @@
 import type { FieldError } from '../contract/errors.js';
 import type { ApiErrorInit } from './errors.js';
 
-/** Response headers as undici gives them (lower-case names; repeated headers as arrays). */
+/** Response headers as the pool gives them (lower-case names; repeated headers as arrays, as in Node). */
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 function str(v: unknown): string | undefined {

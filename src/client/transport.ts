@@ -1,21 +1,16 @@
 /**
- * One HTTP exchange on an undici Pool through `dispatch`, collecting the body's bytes.
- * `pool.request()` wraps every answer in a Readable stream and its promise machinery; on the
- * importer's and the bulk sender's hot path that wrapper cost more CPU than the rest of the
- * client together, and bodies here are small JSON documents read whole anyway.
+ * One HTTP exchange on the client's connection pool (h1/pool.ts), collecting the body's bytes:
+ * bodies here are small JSON documents read whole anyway.
  *
- * The handler is written on undici 7's controller API (onRequestStart … onResponseError). undici
- * adapts it to its internal callbacks with one wrapper and one controller object per request and
- * parses the response headers into an object before onResponseStart: that object is what the
- * answer carries (no second parse here). The handler itself is the only object this module
- * allocates per exchange; it is also what the promise resolves with.
+ * The handler is the only object this module allocates per exchange; it is also what the promise
+ * resolves with.
  *
  * Aborting: a bulk run passes one signal to thousands of requests; each registering and
  * removing its own listener on it (an AbortSignal.any, even) cost more than the rest of the
  * exchange's bookkeeping, so every signal gets one listener that aborts the exchanges in flight.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Dispatcher, Pool } from 'undici';
+import type { H1Job, H1Pool, H1Request, H1Sink } from './h1/pool.js';
 
 export interface Exchange {
   readonly status: number;
@@ -61,20 +56,19 @@ function watch(signal: AbortSignal, entry: InFlight): Watch {
   return w;
 }
 
-/** One exchange: the undici handler, its abort entry when a signal is given, and (once complete) its result. */
-class ExchangeHandler implements Dispatcher.DispatchHandler, InFlight, Exchange {
+/** One exchange: the pool's sink, its abort entry when a signal is given, and (once complete) its result. */
+class ExchangeHandler implements H1Sink, InFlight, Exchange {
   status = 0;
   headers: IncomingHttpHeaders = NO_HEADERS;
   bytes: Buffer = EMPTY;
   watch: Watch | undefined;
-  private controller: Dispatcher.DispatchController | undefined;
-  private settled = false;
-  private chunks: Buffer[] | undefined;
+  job: H1Job | undefined;
+  settled = false;
 
   constructor(
+    private readonly pool: H1Pool,
     private readonly resolve: (x: Exchange) => void,
     private readonly reject: (err: unknown) => void,
-    private readonly signal: AbortSignal | undefined,
   ) {}
 
   private done(): boolean {
@@ -85,51 +79,37 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, InFlight, Exchange 
   }
 
   onAbort(reason: unknown): void {
-    // Like pool.request(): abort the exchange wherever it is; before it starts, abort it at start.
-    this.controller?.abort(reason as Error);
-    if (this.done()) this.reject(reason);
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.signal?.aborted) controller.abort(this.signal.reason as Error);
-  }
-
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    this.status = statusCode;
-    this.headers = headers;
-  }
-
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    // One chunk (the usual small answer) is kept as is; only a second one starts a list.
-    if (this.bytes === EMPTY) this.bytes = chunk;
-    else if (this.chunks === undefined) this.chunks = [this.bytes, chunk];
-    else this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
+    // Abort the exchange wherever it is: out of the queue, or its connection dropped.
     if (!this.done()) return;
-    if (this.chunks !== undefined) this.bytes = Buffer.concat(this.chunks);
+    this.reject(reason);
+    if (this.job !== undefined) this.pool.abort(this.job, reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
+  onH1Response(status: number, headers: IncomingHttpHeaders, bytes: Buffer): void {
+    if (!this.done()) return;
+    this.status = status;
+    this.headers = headers;
+    this.bytes = bytes;
     this.resolve(this);
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+  onH1Error(err: Error): void {
     if (this.done()) this.reject(err);
   }
 }
 
 /**
- * Sends one request (`request` goes to undici as is: no copy per request) and resolves with the
- * status, headers and body bytes; rejects with undici's errors, or the signal's reason when aborted.
+ * Sends one request and resolves with the status, headers and body bytes; rejects with the pool's
+ * or the socket's errors (h1/wire.ts's codes, Node's), or the signal's reason when aborted.
  */
-export function exchange(pool: Pool, request: Dispatcher.DispatchOptions, signal: AbortSignal | undefined): Promise<Exchange> {
+export function exchange(pool: H1Pool, request: H1Request, signal: AbortSignal | undefined): Promise<Exchange> {
   return new Promise<Exchange>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
     }
-    const handler = new ExchangeHandler(resolve, reject, signal);
-    if (signal) handler.watch = watch(signal, handler);
-    pool.dispatch(request, handler);
+    const handler = new ExchangeHandler(pool, resolve, reject);
+    handler.job = pool.dispatch(request, handler);
+    if (signal && !handler.settled) handler.watch = watch(signal, handler);
   });
 }

@@ -26,17 +26,16 @@ export async function startEmbeddedSandbox(dataDir: string): Promise<EmbeddedSan
 
 /** Creates an application with every scope through the sandbox's admin API. */
 export async function createSandboxApp(baseUrl: string, redactor: Redactor): Promise<{ client_id: string; client_secret: string }> {
-  // undici's whole API, loaded only here (--sandbox): the client itself loads its Pool alone.
-  const { request: undiciRequest } = await import('undici');
-  const res = await undiciRequest(`${baseUrl}/_sandbox/apps`, {
+  // Node's fetch: one request to the sandbox's admin API on loopback, once per --sandbox run.
+  const res = await fetch(`${baseUrl}/_sandbox/apps`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'svc --sandbox', scopes: [...SCOPES] }),
   });
-  const body = (await res.body.json()) as { client_id?: string; client_secret?: string };
-  if (res.statusCode >= 300 || !body.client_id || !body.client_secret) {
+  const body = (await res.json()) as { client_id?: string; client_secret?: string };
+  if (res.status >= 300 || !body.client_id || !body.client_secret) {
     throw new ApiError({
-      status: res.statusCode,
+      status: res.status,
       code: 'sandbox_setup_failed',
       message: 'the embedded sandbox did not create an application',
     });
