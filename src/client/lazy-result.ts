@@ -4,31 +4,29 @@
  * ignores was about 5% of its CPU.
  */
 import { firstHeader, type HeaderBag, unwrapObject } from './response.js';
-import { bodyText } from './transport.js';
+import { bodyText, type Exchange } from './transport.js';
 import type { ApiResult } from './types.js';
 
 export class LazyResult implements ApiResult<unknown> {
   // True private fields: a spread or Object.keys of a result shows only the public fields.
-  readonly #headers: HeaderBag;
-  readonly #bytes: Buffer;
+  /** The answer: its headers are parsed from the head only if someone asks. */
+  readonly #answer: Exchange;
   readonly #unwrap: boolean;
   #body: { value: unknown } | undefined;
 
   constructor(
     readonly status: number,
-    headers: HeaderBag,
-    bytes: Buffer,
+    answer: Exchange,
     readonly attempts: number,
     readonly uncertain: boolean,
     unwrap: boolean,
   ) {
-    this.#headers = headers;
-    this.#bytes = bytes;
+    this.#answer = answer;
     this.#unwrap = unwrap;
   }
 
   get headers(): HeaderBag {
-    return this.#headers;
+    return this.#answer.headers;
   }
 
   get requestId(): string | undefined {
@@ -37,7 +35,7 @@ export class LazyResult implements ApiResult<unknown> {
 
   get body(): unknown {
     if (this.#body === undefined) {
-      const value = parseBody(bodyText(this.#bytes), this.headers);
+      const value = parseBody(bodyText(this.#answer.bytes), this.headers);
       this.#body = { value: this.#unwrap ? unwrapObject(value) : value };
     }
     return this.#body.value;

@@ -12,7 +12,7 @@ import { H1Pool } from './h1/pool.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
 import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT } from './network.js';
-import { firstHeader, type HeaderBag, parseErrorBody } from './response.js';
+import { firstHeader, parseErrorBody } from './response.js';
 import {
   DEFAULT_RETRY_OPTIONS,
   type Idempotency,
@@ -22,7 +22,7 @@ import {
   type RetryOptions,
   serverRetryDelay,
 } from './retry.js';
-import { bodyText, exchange } from './transport.js';
+import { bodyText, type Exchange, exchange } from './transport.js';
 import type { ApiResult, CallOptions, ClientLogger, RetryInfo } from './types.js';
 
 export interface PipelineOptions {
@@ -161,7 +161,7 @@ export class RequestPipeline {
       if (req.signal?.aborted) throw req.signal.reason;
       const token = req.auth ? (this.tokens.current() ?? (await this.tokens.get(req.signal))) : undefined;
       const started = this.debug ? performance.now() : 0;
-      let res: { status: number; headers: HeaderBag; bytes: Buffer };
+      let res: Exchange;
       try {
         res = await exchange(
           this.pool,
@@ -185,16 +185,17 @@ export class RequestPipeline {
         backoffRetries++;
         continue;
       }
-      const { status, headers } = res;
+      const status = res.status;
 
       if (status < 400) {
-        // The hot path (an import's upserts): the body is read only if someone asks.
-        const result = new LazyResult(status, headers, res.bytes, attempt, uncertain, req.unwrap === true);
+        // The hot path (an import's upserts): the headers and the body are read only if someone asks.
+        const result = new LazyResult(status, res, attempt, uncertain, req.unwrap === true);
         if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, result.requestId);
-        if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);
+        if (res.hasHeader('deprecation')) this.deprecations.note(req.route, res.headers);
         this.budget.onSuccess();
         return result;
       }
+      const headers = res.headers;
       const requestId = firstHeader(headers, 'x-request-id');
       if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, requestId);
       if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);

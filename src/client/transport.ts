@@ -11,13 +11,16 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { H1Job, H1Pool, H1Request, H1Sink } from './h1/pool.js';
+import { hasHeader, headersOf, type ResponseHead } from './h1/wire.js';
 
 export interface Exchange {
   readonly status: number;
-  /** Lower-cased names; a repeated header is an array. */
+  /** Lower-cased names; a repeated header is an array. Parsed from the head on first access. */
   readonly headers: IncomingHttpHeaders;
   /** The body's bytes, decoded by whoever reads it (bodyText): most answers on the hot path are never read. */
   readonly bytes: Buffer;
+  /** Whether the answer has a header of this (lower-case) name, without parsing the headers. */
+  hasHeader(name: string): boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -59,8 +62,9 @@ function watch(signal: AbortSignal, entry: InFlight): Watch {
 /** One exchange: the pool's sink, its abort entry when a signal is given, and (once complete) its result. */
 class ExchangeHandler implements H1Sink, InFlight, Exchange {
   status = 0;
-  headers: IncomingHttpHeaders = NO_HEADERS;
   bytes: Buffer = EMPTY;
+  private head = '';
+  private parsedHeaders: IncomingHttpHeaders | undefined;
   watch: Watch | undefined;
   job: H1Job | undefined;
   settled = false;
@@ -85,10 +89,19 @@ class ExchangeHandler implements H1Sink, InFlight, Exchange {
     if (this.job !== undefined) this.pool.abort(this.job, reason instanceof Error ? reason : new Error(String(reason)));
   }
 
-  onH1Response(status: number, headers: IncomingHttpHeaders, bytes: Buffer): void {
+  get headers(): IncomingHttpHeaders {
+    if (this.parsedHeaders === undefined) this.parsedHeaders = this.head === '' ? NO_HEADERS : headersOf(this.head);
+    return this.parsedHeaders;
+  }
+
+  hasHeader(name: string): boolean {
+    return this.head !== '' && hasHeader(this.head, name);
+  }
+
+  onH1Response(head: ResponseHead, bytes: Buffer): void {
     if (!this.done()) return;
-    this.status = status;
-    this.headers = headers;
+    this.status = head.status;
+    this.head = head.text;
     this.bytes = bytes;
     this.resolve(this);
   }

@@ -139,6 +139,20 @@ describe('the HTTP/1.1 pool', () => {
     expect((await third).bytes.toString()).toBe('{"c":3}');
   });
 
+  it('gives each of many concurrent answers its own bytes, however they are split into reads', async () => {
+    // Plain TCP connections read into one shared buffer: whatever an answer keeps must be its own copy.
+    const s = await rawServer(({ head }) => {
+      const id = /\/item\/(\d+)/.exec(head)?.[1] ?? '';
+      const body = JSON.stringify({ id, pad: id.repeat(200) });
+      const whole = `HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      const cut = 20 + (Number(id) % 60);
+      return [whole.slice(0, cut), whole.slice(cut, cut + 300), whole.slice(cut + 300)];
+    });
+    const p = pool(s.origin, { connections: 8 });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => get(p, `/item/${i}`)));
+    for (const [i, r] of answers.entries()) expect(JSON.parse(r.bytes.toString())).toEqual({ id: String(i), pad: String(i).repeat(200) });
+  });
+
   it('keeps connections alive: sequential requests use one, concurrent ones at most `connections`', async () => {
     const s = await rawServer(() => ok());
     const p = pool(s.origin, { connections: 3 });
@@ -306,7 +320,7 @@ describe('the HTTP/1.1 pool over TLS', () => {
       const script = `
       const { H1Pool } = await import(${JSON.stringify(poolModule)});
       const p = new H1Pool('https://localhost:${port}', ${JSON.stringify(OPTIONS)});
-      const r = await new Promise((res, rej) => p.dispatch({ method: 'GET', path: '/v1/x', headers: {} }, { onH1Response: (status, headers, bytes) => res({ status, body: bytes.toString() }), onH1Error: rej }));
+      const r = await new Promise((res, rej) => p.dispatch({ method: 'GET', path: '/v1/x', headers: {} }, { onH1Response: (head, bytes) => res({ status: head.status, body: bytes.toString() }), onH1Error: rej }));
       await p.close();
       console.log(JSON.stringify(r));`;
       const r = await runChild(script, { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChunkedDecoder, H1_CODES, parseResponseHead, requestHead } from '../../src/client/h1/wire.js';
+import { ChunkedDecoder, H1_CODES, hasHeader, headersOf, parseResponseHead, requestHead } from '../../src/client/h1/wire.js';
 
 describe('request heads', () => {
   it('writes the request line, host, the headers and a content length', () => {
@@ -58,8 +58,23 @@ describe('answer heads', () => {
       false,
     );
     expect(h).toMatchObject({ status: 201, body: 'length', length: 12, keepAlive: true, keepAliveMs: 5000 });
-    expect(h.headers['content-type']).toBe('application/json');
-    expect(h.headers.link).toEqual(['<a>; rel="next"', '<b>; rel="prev"']);
+    const headers = headersOf(h.text);
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers.link).toEqual(['<a>; rel="next"', '<b>; rel="prev"']);
+    expect(headers['keep-alive']).toBe('timeout=5');
+    expect(hasHeader(h.text, 'link')).toBe(true);
+    expect(hasHeader(h.text, 'content-type')).toBe(true);
+    expect(hasHeader(h.text, 'content')).toBe(false);
+    expect(hasHeader(h.text, 'deprecation')).toBe(false);
+  });
+
+  it('reads the connection options and the keep-alive timeout whatever their case and spacing', () => {
+    const h = parseResponseHead(
+      'HTTP/1.1 200 OK\r\nCONTENT-LENGTH:  3 \r\nconnection: Keep-Alive, Upgrade\r\nkeep-alive: max=5, Timeout=7',
+      false,
+    );
+    expect(h).toMatchObject({ length: 3, keepAlive: true, keepAliveMs: 7000 });
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: upgrade, CLOSE', false).keepAlive).toBe(false);
   });
 
   it('knows which answers have no body, which are chunked and which end with the connection', () => {
@@ -89,6 +104,9 @@ describe('answer heads', () => {
       'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6',
       'HTTP/1.1 200 OK\r\nContent-Length: -1',
       'HTTP/1.1 200 OK\r\nbad name: x',
+      'HTTP/1.1 200 OK\r\nx-value: a\x00b',
+      'HTTP/1.1 200 OK\r\nx-value: a\nb',
+      'HTTP/1.1 2x0 OK',
     ]) {
       expect(() => parseResponseHead(bad, false), bad).toThrow(expect.objectContaining({ code: H1_CODES.badResponse }));
     }

@@ -13,7 +13,6 @@
  * What it does not do, because the service does not need it: pipelining, HTTP/2, proxies,
  * compression (no Accept-Encoding is sent), upgrades, 100-continue.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { ChunkedDecoder, H1_CODES, H1Error, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead, requestHead } from './wire.js';
@@ -41,7 +40,8 @@ export interface H1Request {
 
 /** Who is told the outcome: exactly one of the two calls, once. */
 export interface H1Sink {
-  onH1Response(status: number, headers: IncomingHttpHeaders, bytes: Buffer): void;
+  /** The answer's head (wire.ts: status, and the headers read from it when asked) and its body. */
+  onH1Response(head: ResponseHead, bytes: Buffer): void;
   onH1Error(err: Error): void;
 }
 
@@ -76,14 +76,16 @@ class Connection {
   private decoder: ChunkedDecoder | null = null;
   keepAliveMs: number;
 
+  /** `sharedReads`: the socket reads into the pool's one buffer (net's onread) and calls onData itself. */
   constructor(
     private readonly pool: H1Pool,
     socket: Socket,
+    sharedReads: boolean,
   ) {
     this.socket = socket;
     this.keepAliveMs = pool.options.keepAliveMs;
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    if (!sharedReads) socket.on('data', (chunk: Buffer) => this.onData(chunk, false));
     socket.on('end', () => this.onEnd());
     socket.on('error', (err: Error) => this.fail(err));
     socket.on('close', () => this.fail(new H1Error(H1_CODES.closed, 'the connection closed before the answer was complete')));
@@ -125,14 +127,15 @@ class Connection {
     if (job !== null) job.sink.onH1Error(err);
   }
 
-  private onData(chunk: Buffer): void {
+  /** Bytes from the socket; `shared`: they sit in the pool's read buffer, overwritten by the next read (what is kept is copied). */
+  onData(chunk: Buffer, shared: boolean): void {
     if (this.job === null) {
       // Bytes nobody asked for on an idle connection: it can no longer be trusted.
       this.fail(new H1Error(H1_CODES.badResponse, 'unexpected bytes on an idle connection'));
       return;
     }
     try {
-      this.receive(chunk);
+      this.receive(chunk, shared);
     } catch (err) {
       this.fail(err as Error);
     }
@@ -147,19 +150,21 @@ class Connection {
     this.fail(new H1Error(H1_CODES.closed, 'the connection closed before the answer was complete'));
   }
 
-  private receive(chunk: Buffer): void {
+  private receive(chunk: Buffer, sharedChunk: boolean): void {
     const job = this.job as H1Job;
     let buf = chunk;
+    let shared = sharedChunk;
     let head = this.head;
     while (head === null) {
       if (this.pending !== null) {
         buf = Buffer.concat([this.pending, buf]);
+        shared = false;
         this.pending = null;
       }
       const end = buf.indexOf(HEAD_END);
       if (end < 0) {
         if (buf.length > MAX_HEAD_BYTES) throw new H1Error(H1_CODES.badResponse, 'malformed HTTP answer (head too large)');
-        this.pending = buf;
+        this.pending = shared ? Buffer.from(buf) : buf;
         return;
       }
       const parsed = parseResponseHead(buf.toString('latin1', 0, end), job.noBody);
@@ -186,22 +191,23 @@ class Connection {
     if (head.body === 'length') {
       const need = head.length - this.received;
       if (buf.length < need) {
-        this.add(buf);
+        this.add(buf, shared);
         return;
       }
-      this.add(buf.length === need ? buf : buf.subarray(0, need));
+      this.add(buf.length === need ? buf : buf.subarray(0, need), shared);
       this.complete(this.bytes(), buf.subarray(need), head.keepAlive);
     } else if (head.body === 'chunked') {
       const parts: Buffer[] = [];
       const used = (this.decoder as ChunkedDecoder).push(buf, parts);
-      for (const p of parts) this.add(p);
+      for (const p of parts) this.add(p, shared);
       if (used >= 0) this.complete(this.bytes(), buf.subarray(used), head.keepAlive);
     } else {
-      this.add(buf);
+      this.add(buf, shared);
     }
   }
 
-  private add(part: Buffer): void {
+  private add(view: Buffer, shared: boolean): void {
+    const part = shared ? Buffer.from(view) : view;
     this.received += part.length;
     if (this.first === EMPTY && this.chunks === null) this.first = part;
     else if (this.chunks === null) this.chunks = [this.first, part];
@@ -227,7 +233,7 @@ class Connection {
       this.pool.remove(this);
       this.socket.destroy();
     }
-    job.sink.onH1Response(head.status, head.headers, bytes);
+    job.sink.onH1Response(head, bytes);
   }
 }
 
@@ -244,6 +250,8 @@ export class H1Pool {
   private readonly queue: H1Job[] = [];
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Where plain TCP connections read (onread): 64 KiB, the size Node reads at a time. */
+  private readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
   private onDrained: (() => void) | undefined;
 
   constructor(origin: string, options: H1PoolOptions) {
@@ -359,6 +367,9 @@ export class H1Pool {
   }
 
   private open(job: H1Job): void {
+    let conn: Connection | undefined;
+    // Plain TCP reads into the pool's one buffer (no Buffer and no stream machinery per read; the
+    // callbacks run one at a time, and what an answer keeps is copied). TLS sockets take no onread.
     const socket = this.https
       ? tlsConnect({
           host: this.hostname,
@@ -366,8 +377,18 @@ export class H1Pool {
           servername: isIP(this.hostname) ? undefined : this.hostname,
           ALPNProtocols: ['http/1.1'],
         })
-      : netConnect({ host: this.hostname, port: this.port });
-    const conn = new Connection(this, socket);
+      : netConnect({
+          host: this.hostname,
+          port: this.port,
+          onread: {
+            buffer: this.readBuffer,
+            callback: (n: number, buf: Uint8Array) => {
+              conn?.onData((buf as Buffer).subarray(0, n), true);
+              return true;
+            },
+          },
+        });
+    conn = new Connection(this, socket, !this.https);
     socket.once(this.https ? 'secureConnect' : 'connect', () => conn.onConnected());
     this.conns.add(conn);
     this.startSweeper();

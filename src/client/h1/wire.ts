@@ -99,8 +99,8 @@ export type BodyKind = 'none' | 'length' | 'chunked' | 'close';
 
 export interface ResponseHead {
   status: number;
-  /** Lower-cased names; a repeated header is an array (undici's and Node's shape). */
-  headers: IncomingHttpHeaders;
+  /** The head as received (Latin-1), status line included: headersOf() reads the headers from it when asked. */
+  text: string;
   body: BodyKind;
   /** The body's length when `body` is 'length'. */
   length: number;
@@ -114,9 +114,25 @@ function bad(what: string): H1Error {
   return new H1Error(H1_CODES.badResponse, `malformed HTTP answer (${what})`);
 }
 
+/** tchar of RFC 9110 (a header name's characters), by character code. */
+const TCHAR = new Uint8Array(128);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TCHAR[c.charCodeAt(0)] = 1;
+
+/** Whether text[from, to) equals `lower` ignoring ASCII case (`lower` is lower-case letters and '-'). */
+function nameIs(text: string, from: number, to: number, lower: string): boolean {
+  if (to - from !== lower.length) return false;
+  for (let i = 0; i < lower.length; i++) if ((text.charCodeAt(from + i) | 0x20) !== lower.charCodeAt(i)) return false;
+  return true;
+}
+
+const isOws = (c: number) => c === 0x20 || c === 0x09;
+
 /**
- * Parses an answer's head: `text` is its bytes as Latin-1 up to (not including) the empty line.
- * `noBody`: the request was a HEAD, whose answer never has a body whatever its headers say.
+ * Parses and checks an answer's head: `text` is its bytes as Latin-1 up to (not including) the
+ * empty line. Every header line is checked (a token name, no folding, visible characters in the
+ * value), but only the ones that frame the answer are read here; the header object is built by
+ * headersOf() only when someone asks (an import reads none of them). `noBody`: the request was a
+ * HEAD, whose answer never has a body whatever its headers say.
  */
 export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
   let eol = text.indexOf('\r\n');
@@ -131,14 +147,17 @@ export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
   ) {
     throw bad('status line');
   }
-  const status = Number(text.slice(9, 12));
-  if (!Number.isInteger(status) || status < 100 || text.charCodeAt(9) < 0x31 || text.charCodeAt(9) > 0x35) throw bad('status code');
+  const d0 = text.charCodeAt(9) - 0x30;
+  const d1 = text.charCodeAt(10) - 0x30;
+  const d2 = text.charCodeAt(11) - 0x30;
+  if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) throw bad('status code');
+  const status = d0 * 100 + d1 * 10 + d2;
   const http10 = text.charCodeAt(7) === 0x30;
-  const headers: IncomingHttpHeaders = {};
   let contentLength = -1;
   let chunked = false;
   let otherCoding = false;
-  let connection = '';
+  let close = false;
+  let keepAliveAsked = false;
   let keepAliveMs: number | undefined;
   let start = eol + 2;
   while (start < text.length) {
@@ -146,35 +165,41 @@ export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
     if (end < 0) end = text.length;
     const colon = text.indexOf(':', start);
     if (colon < 0 || colon >= end || colon === start) throw bad('header line');
-    const first = text.charCodeAt(start);
-    if (first === 0x20 || first === 0x09) throw bad('folded header line');
-    const rawName = text.slice(start, colon);
-    if (!TOKEN.test(rawName)) throw bad('header name');
-    const name = rawName.toLowerCase();
-    const value = text.slice(colon + 1, end).trim();
-    if (!FIELD_VALUE.test(value)) throw bad(`${name} header`);
-    start = end + 2;
-    if (name === 'content-length') {
+    if (isOws(text.charCodeAt(start))) throw bad('folded header line');
+    for (let i = start; i < colon; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 127 || TCHAR[c] === 0) throw bad('header name');
+    }
+    let v0 = colon + 1;
+    let v1 = end;
+    while (v0 < v1 && isOws(text.charCodeAt(v0))) v0++;
+    while (v1 > v0 && isOws(text.charCodeAt(v1 - 1))) v1--;
+    for (let i = v0; i < v1; i++) {
+      const c = text.charCodeAt(i);
+      if ((c < 0x20 && c !== 0x09) || c === 0x7f) throw bad('header value');
+    }
+    const n = colon - start;
+    if (n === 14 && nameIs(text, start, colon, 'content-length')) {
+      const value = text.slice(v0, v1);
       if (!/^\d{1,15}$/.test(value)) throw bad('content-length');
-      const n = Number(value);
-      if (contentLength >= 0 && contentLength !== n) throw bad('two content-length values');
-      contentLength = n;
-    } else if (name === 'transfer-encoding') {
-      const codings = value.toLowerCase().split(',');
-      const last = codings[codings.length - 1]?.trim();
-      if (last === 'chunked') chunked = true;
+      const len = Number(value);
+      if (contentLength >= 0 && contentLength !== len) throw bad('two content-length values');
+      contentLength = len;
+    } else if (n === 17 && nameIs(text, start, colon, 'transfer-encoding')) {
+      const codings = text.slice(v0, v1).toLowerCase().split(',');
+      if (codings[codings.length - 1]?.trim() === 'chunked') chunked = true;
       else otherCoding = true;
-    } else if (name === 'connection') {
-      connection += `${value.toLowerCase()},`;
-    } else if (name === 'keep-alive') {
-      const m = /(?:^|[,\s])timeout\s*=\s*(\d+)/i.exec(value);
+    } else if (n === 10 && nameIs(text, start, colon, 'connection')) {
+      for (const option of text.slice(v0, v1).toLowerCase().split(',')) {
+        const o = option.trim();
+        if (o === 'close') close = true;
+        else if (o === 'keep-alive') keepAliveAsked = true;
+      }
+    } else if (n === 10 && nameIs(text, start, colon, 'keep-alive')) {
+      const m = /(?:^|[,\s])timeout\s*=\s*(\d+)/i.exec(text.slice(v0, v1));
       if (m) keepAliveMs = Number(m[1]) * 1000;
     }
-    if (name === '__proto__') continue;
-    const had = headers[name];
-    if (had === undefined) headers[name] = value;
-    else if (Array.isArray(had)) had.push(value);
-    else (headers as Record<string, string | string[]>)[name] = [had, value];
+    start = end + 2;
   }
   let body: BodyKind;
   if (noBody || status < 200 || status === 204 || status === 304) body = 'none';
@@ -182,9 +207,44 @@ export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
   else if (otherCoding) body = 'close';
   else if (contentLength >= 0) body = contentLength === 0 ? 'none' : 'length';
   else body = 'close';
-  const closeAsked = /(?:^|[\s,])close\s*,/.test(connection);
-  const keepAlive = body !== 'close' && !closeAsked && (!http10 || /(?:^|[\s,])keep-alive\s*,/.test(connection));
-  return { status, headers, body, length: Math.max(contentLength, 0), keepAlive, keepAliveMs };
+  const keepAlive = body !== 'close' && !close && (!http10 || keepAliveAsked);
+  return { status, text, body, length: Math.max(contentLength, 0), keepAlive, keepAliveMs };
+}
+
+/**
+ * The headers of a head that parseResponseHead() accepted: lower-cased names, values without
+ * surrounding whitespace, a repeated header as an array (undici's and Node's shape).
+ */
+export function headersOf(text: string): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  let start = text.indexOf('\r\n');
+  if (start < 0) return headers;
+  start += 2;
+  while (start < text.length) {
+    let end = text.indexOf('\r\n', start);
+    if (end < 0) end = text.length;
+    const colon = text.indexOf(':', start);
+    const name = text.slice(start, colon).toLowerCase();
+    const value = text.slice(colon + 1, end).trim();
+    start = end + 2;
+    if (name === '__proto__') continue;
+    const had = headers[name];
+    if (had === undefined) headers[name] = value;
+    else if (Array.isArray(had)) had.push(value);
+    else (headers as Record<string, string | string[]>)[name] = [had, value];
+  }
+  return headers;
+}
+
+/** Whether a head that parseResponseHead() accepted has a header of this (lower-case) name, without building the header object. */
+export function hasHeader(text: string, lower: string): boolean {
+  let at = text.indexOf('\r\n');
+  while (at >= 0) {
+    const from = at + 2;
+    if (nameIs(text, from, from + lower.length, lower) && text.charCodeAt(from + lower.length) === 0x3a) return true;
+    at = text.indexOf('\r\n', from);
+  }
+  return false;
 }
 
 const CR = 0x0d;
