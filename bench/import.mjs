@@ -271,6 +271,7 @@ function startSandbox() {
         resolve({
           baseUrl: doc.base_url,
           token: doc.seed.api_token,
+          pid: child.pid,
           stop: () =>
             new Promise((r) => {
               child.once('exit', r);
@@ -284,6 +285,23 @@ function startSandbox() {
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
 }
+
+/**
+ * The sandbox process's CPU seconds so far (user + system, from /proc; undefined elsewhere): what
+ * the server spends per request under each client tells whether the client loads it differently.
+ */
+function sandboxCpu(sb) {
+  try {
+    const fields = readFileSync(`/proc/${sb.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+const serverUs = (sb, cpu0, requests) => {
+  const cpu1 = sandboxCpu(sb);
+  return cpu0 === undefined || cpu1 === undefined ? '' : `; sandbox ${(((cpu1 - cpu0) * 1e6) / requests).toFixed(0)} µs CPU per request`;
+};
 
 async function setFaults(sb, faults) {
   const res = await fetch(`${sb.baseUrl}/_sandbox/faults`, {
@@ -385,6 +403,7 @@ async function autocannonRun(sb) {
   const prefix = `AC${++acRun}`;
   const size = numbers[0] ?? 50_000;
   const cpu0 = process.cpuUsage();
+  const server0 = sandboxCpu(sb);
   const result = await autocannon({
     url: sb.baseUrl,
     connections: CONCURRENCY,
@@ -409,6 +428,7 @@ async function autocannonRun(sb) {
     errors: result.errors ?? 0,
     total,
     cpuUs: (cpu.user + cpu.system) / total,
+    server: serverUs(sb, server0, total),
   };
 }
 
@@ -420,7 +440,7 @@ async function throughput() {
   const what = PRESET ? `svc orders import --preset ${PRESET}` : `svc ${kind.command('FILE').slice(0, -1).join(' ')}`;
   const unit = PRESET ? 'order' : KIND === 'events' ? 'event' : 'row';
   const acLine = (label, ac) =>
-    `  autocannon ${label}: ${ac.cpuUs.toFixed(1)} µs CPU per request, ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx, ${ac.errors} errors)`;
+    `  autocannon ${label}: ${ac.cpuUs.toFixed(1)} µs CPU per request, ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx, ${ac.errors} errors${ac.server})`;
   console.log(
     `${what}: ${fmt(n)} new ${unit}s, ${CONCURRENCY} connections, autocannon ${DURATION} s on POST ${kind.path} with the same bodies before and after each import, node ${process.version}, load average ${loadavg()[0].toFixed(2)}${IMPORT_BIN === bin ? '' : `, import run from ${IMPORT_BIN}`}`,
   );
@@ -431,12 +451,14 @@ async function throughput() {
       console.log(`round ${round}/${ROUNDS}:`);
       const before = await autocannonRun(sb);
       console.log(acLine('before', before));
+      const server0 = sandboxCpu(sb);
       const imp = await runImport(sb, file);
+      const server = serverUs(sb, server0, n);
       rmSync(file, { force: true });
       const rate = n / imp.seconds;
       const cpuUs = (imp.cpuSeconds * 1e6) / n;
       console.log(
-        `  import: ${cpuUs.toFixed(1)} µs CPU per ${unit} (${imp.cpuSeconds.toFixed(2)} s CPU, process start included), ${fmt(rate)} ${unit}s/s (${imp.seconds.toFixed(1)} s, exit ${imp.code}, peak RSS ${fmt(imp.peakKb / 1024)} MB) ${JSON.stringify(imp.summary)}`,
+        `  import: ${cpuUs.toFixed(1)} µs CPU per ${unit} (${imp.cpuSeconds.toFixed(2)} s CPU, process start included), ${fmt(rate)} ${unit}s/s (${imp.seconds.toFixed(1)} s, exit ${imp.code}, peak RSS ${fmt(imp.peakKb / 1024)} MB${server}) ${JSON.stringify(imp.summary)}`,
       );
       const after = await autocannonRun(sb);
       console.log(acLine('after', after));
