@@ -156,11 +156,36 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     const ready: T[] = [];
     /** Key → the items holding it in input order: the first is started or ready, the rest wait. */
     const busy = new Map<string, T[]>();
-    const keysOf = (item: T): readonly string[] => {
-      const k = options.keyOf?.(item);
-      return k === undefined ? [] : typeof k === 'string' ? [k] : k;
+    // An item's keys: most items have one (a string), so no array is made for them.
+    const keysOf = (item: T): string | readonly string[] | undefined => options.keyOf?.(item);
+    const heads = (item: T, key: string) => busy.get(key)?.[0] === item;
+    const headsAll = (item: T) => {
+      const k = keysOf(item);
+      return k === undefined || (typeof k === 'string' ? heads(item, k) : k.every((key) => heads(item, key)));
     };
-    const headsAll = (item: T) => keysOf(item).every((k) => busy.get(k)?.[0] === item);
+    /** The key is released by a settled item: the next item waiting for it may become ready. */
+    const release = (key: string) => {
+      const queue = busy.get(key);
+      if (!queue) return;
+      queue.shift();
+      const next = queue[0];
+      if (next === undefined) busy.delete(key);
+      else if (headsAll(next)) {
+        buffered--;
+        ready.push(next);
+      }
+    };
+    /** Marks the item's key busy; true when an earlier item holds it (the item waits). */
+    const claim = (key: string, value: T): boolean => {
+      const queue = busy.get(key);
+      if (queue === undefined) {
+        busy.set(key, [value]);
+        return false;
+      }
+      if (queue[queue.length - 1] === value) return false;
+      queue.push(value);
+      return true;
+    };
     let buffered = 0;
     let sinkError: { error: unknown } | undefined;
     /** Tasks not finished yet (their onSettled included). */
@@ -168,61 +193,75 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     const onAbort = () => changed.wake();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    const launch = (item: T) => {
-      started++;
-      inFlight++;
+    /**
+     * One started item: its worker context (it is the ctx the worker gets) and its settling. A class
+     * rather than closures and an async function: an import starts a million of them.
+     */
+    class Task implements WorkerContext {
+      readonly signal = signal;
       // A task told by the server to wait does not hold its slot meanwhile: it loads nobody, and
       // with a halved limit a few such tasks would otherwise stall the whole run.
-      let parked: ReturnType<typeof setTimeout> | undefined;
-      const unpark = () => {
-        if (parked === undefined) return;
-        clearTimeout(parked);
-        parked = undefined;
+      private parked: ReturnType<typeof setTimeout> | undefined;
+
+      constructor(private readonly item: T) {}
+
+      /** An own property, not a method: workers may take it out of the context (`{ throttle }`). */
+      readonly throttle = (waitMs: number): void => {
+        throttle(waitMs);
+        if (this.parked !== undefined || waitMs <= 0) return;
+        inFlight--;
+        this.parked = setTimeout(() => this.unpark(), waitMs);
+        changed.wake();
+      };
+
+      private unpark(): void {
+        if (this.parked === undefined) return;
+        clearTimeout(this.parked);
+        this.parked = undefined;
         inFlight++;
-      };
-      const ctx: WorkerContext = {
-        signal,
-        throttle(waitMs) {
-          throttle(waitMs);
-          if (parked !== undefined || waitMs <= 0) return;
-          inFlight--;
-          parked = setTimeout(unpark, waitMs);
-          changed.wake();
-        },
-      };
-      running++;
-      void (async () => {
-        let result: Settled<R>;
-        try {
-          result = { ok: true, value: await worker(item, ctx) };
-          pace.success();
-        } catch (error) {
-          result = { ok: false, error };
-        }
-        unpark();
+      }
+
+      start(): void {
+        worker(this.item, this).then(
+          (value) => {
+            pace.success();
+            this.settle({ ok: true, value });
+          },
+          (error: unknown) => this.settle({ ok: false, error }),
+        );
+      }
+
+      private settle(result: Settled<R>): void {
+        this.unpark();
         inFlight--;
         settled++;
-        for (const key of keysOf(item)) {
-          const queue = busy.get(key);
-          if (!queue) continue;
-          queue.shift();
-          const next = queue[0];
-          if (next === undefined) busy.delete(key);
-          else if (headsAll(next)) {
-            buffered--;
-            ready.push(next);
-          }
-        }
+        const k = keysOf(this.item);
+        if (typeof k === 'string') release(k);
+        else if (k !== undefined) for (const key of k) release(key);
+        let sunk: unknown;
         try {
-          // Awaited only when the sink returns a promise: a microtask per row adds up.
-          const sunk = onSettled?.(item, result);
-          if (sunk) await sunk;
+          sunk = onSettled?.(this.item, result);
         } catch (error) {
           sinkError ??= { error };
         }
-        running--;
-        changed.wake();
-      })();
+        // Waited for only when the sink returns a promise: a microtask per row adds up.
+        if (sunk) {
+          (sunk as Promise<void>).then(finished, (error: unknown) => {
+            sinkError ??= { error };
+            finished();
+          });
+        } else finished();
+      }
+    }
+    const finished = () => {
+      running--;
+      changed.wake();
+    };
+    const launch = (item: T) => {
+      started++;
+      inFlight++;
+      running++;
+      new Task(item).start();
     };
 
     const stopped = () => signal.aborted || sinkError !== undefined;
@@ -262,15 +301,10 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
           continue;
         }
         const value = batch[nextInBatch++] as T;
+        const k = keysOf(value);
         let blocked = false;
-        for (const key of keysOf(value)) {
-          const queue = busy.get(key);
-          if (queue === undefined) busy.set(key, [value]);
-          else if (queue[queue.length - 1] !== value) {
-            queue.push(value);
-            blocked = true;
-          }
-        }
+        if (typeof k === 'string') blocked = claim(k, value);
+        else if (k !== undefined) for (const key of k) blocked = claim(key, value) || blocked;
         if (blocked) {
           buffered++;
           continue;

@@ -195,6 +195,34 @@ describe('scheduler', () => {
     expect(stats.limit).toBeGreaterThan(8);
   });
 
+  it('a worker may take throttle and signal out of its context and call them on their own', async () => {
+    const s = createScheduler<number, number>(
+      async (n, { throttle, signal }) => {
+        if (n === 3) throttle(10);
+        expect(signal.aborted).toBe(false);
+        return n;
+      },
+      { concurrency: 4, cooldownMs: 1000 },
+    );
+    const results: number[] = [];
+    const stats = await s.run(items([1, 2, 3, 4, 5]), (_item, r) => {
+      if (r.ok) results.push(r.value);
+    });
+    expect(results.sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(stats.congestionEvents).toBe(1);
+  });
+
+  it('a sink that rejects stops the run with its error, after the tasks in flight settle', async () => {
+    let settled = 0;
+    const s = createScheduler<number, number>(async (n) => n, { concurrency: 2 });
+    const run = s.run(items(Array.from({ length: 20 }, (_, i) => i)), async (n) => {
+      settled++;
+      if (n === 5) throw new Error('disk full');
+    });
+    await expect(run).rejects.toThrow('disk full');
+    expect(settled).toBeLessThan(20);
+  });
+
   it('counts a burst of throttles as one congestion event', async () => {
     const s = createScheduler<number, void>(async () => {}, { concurrency: 16, cooldownMs: 1000 });
     for (let i = 0; i < 10; i++) s.throttle(0);
