@@ -155,6 +155,23 @@ export function orderDateToUtc(value: string): string {
 const DECIMAL = /^(\d{1,18})(?:\.(\d{1,18}))?$/;
 
 /**
+ * Already what parseDecimal returns ("49.90" for 2 places, "1200" for 0): digits, no superfluous
+ * leading zero, exactly `decimals` places. Most files write their amounts so; read character by
+ * character, without the match array and the strings of the general path.
+ */
+function isCanonicalDecimal(text: string, decimals: number): boolean {
+  const intLength = decimals > 0 ? text.length - decimals - 1 : text.length;
+  if (intLength < 1 || intLength > 18 || (intLength > 1 && text.charCodeAt(0) === 0x30)) return false;
+  if (decimals > 0 && (decimals > 18 || text.charCodeAt(intLength) !== 0x2e)) return false;
+  for (let i = 0; i < text.length; i++) {
+    if (i === intLength) continue;
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+/**
  * Parses a non-negative decimal given as a string or a JSON number and returns it as a canonical
  * string with exactly `decimals` places, or an error message. Never goes through a float for
  * strings; a JSON number is taken through its shortest decimal representation.
@@ -170,6 +187,7 @@ export function parseDecimal(value: unknown, decimals: number): { ok: true; valu
   } else {
     return { ok: false, message: 'must be a decimal number or a string like "49.90"' };
   }
+  if (isCanonicalDecimal(text, decimals)) return { ok: true, value: text };
   if (text.startsWith('-')) return { ok: false, message: 'must be zero or more' };
   const m = DECIMAL.exec(text);
   if (!m) return { ok: false, message: `must be a decimal like "49.90", got ${JSON.stringify(text.slice(0, 40))}` };

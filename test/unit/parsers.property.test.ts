@@ -56,6 +56,27 @@ describe('decimals', () => {
     );
   });
 
+  it('any string of digits, dots and signs gets the same answer as the general path (the canonical fast path changes nothing)', () => {
+    // The general path, as parseDecimal had it before its fast path for canonical amounts.
+    const general = (text: string, n: number) => {
+      if (text.startsWith('-')) return { ok: false };
+      const m = /^(\d{1,18})(?:\.(\d{1,18}))?$/.exec(text);
+      if (!m) return { ok: false };
+      const frac = (m[2] ?? '').replace(/0+$/, '');
+      if (frac.length > n) return { ok: false };
+      return { ok: true, value: canonical(m[1] as string, frac, n) };
+    };
+    fc.assert(
+      fc.property(places, fc.string({ unit: fc.constantFrom('0', '1', '9', '.', '-', ' '), maxLength: 24 }), (n, text) => {
+        const r = parseDecimal(text, n);
+        const g = general(text.trim(), n);
+        expect(r.ok).toBe(g.ok);
+        if (r.ok) expect(r).toEqual(g);
+      }),
+      RUNS,
+    );
+  });
+
   it('a JSON number of minor units parses to the exact decimal (never through a float rounding)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10 ** 12 }), (cents) => {

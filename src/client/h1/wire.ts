@@ -127,6 +127,38 @@ function nameIs(text: string, from: number, to: number, lower: string): boolean 
 
 const isOws = (c: number) => c === 0x20 || c === 0x09;
 
+const NEITHER = 0;
+const CLOSE = 1;
+const KEEP_ALIVE = 2;
+const BOTH = 3;
+
+/** What a Connection header asks for: close, keep-alive, both or neither (case and spacing aside). */
+function connectionOptions(value: string): number {
+  // A server's usual value, without lower-casing and splitting it.
+  if (value === 'keep-alive') return KEEP_ALIVE;
+  if (value === 'close') return CLOSE;
+  let options = NEITHER;
+  for (const option of value.toLowerCase().split(',')) {
+    const o = option.trim();
+    if (o === 'close') options |= CLOSE;
+    else if (o === 'keep-alive') options |= KEEP_ALIVE;
+  }
+  return options;
+}
+
+/** The last Keep-Alive value read and its timeout: a server sends the same one on every answer. */
+let lastKeepAlive = '';
+let lastKeepAliveMs: number | undefined;
+
+/** The timeout of a Keep-Alive header ("timeout=5, max=100") in ms, when it has one. */
+function keepAliveTimeout(value: string): number | undefined {
+  if (value === lastKeepAlive) return lastKeepAliveMs;
+  const m = /(?:^|[,\s])timeout\s*=\s*(\d+)/i.exec(value);
+  lastKeepAlive = value;
+  lastKeepAliveMs = m ? Number(m[1]) * 1000 : undefined;
+  return lastKeepAliveMs;
+}
+
 /**
  * Parses and checks an answer's head: `text` is its bytes as Latin-1 up to (not including) the
  * empty line. Every header line is checked (a token name, no folding, visible characters in the
@@ -190,14 +222,11 @@ export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
       if (codings[codings.length - 1]?.trim() === 'chunked') chunked = true;
       else otherCoding = true;
     } else if (n === 10 && nameIs(text, start, colon, 'connection')) {
-      for (const option of text.slice(v0, v1).toLowerCase().split(',')) {
-        const o = option.trim();
-        if (o === 'close') close = true;
-        else if (o === 'keep-alive') keepAliveAsked = true;
-      }
+      const options = connectionOptions(text.slice(v0, v1));
+      if (options === CLOSE || options === BOTH) close = true;
+      if (options === KEEP_ALIVE || options === BOTH) keepAliveAsked = true;
     } else if (n === 10 && nameIs(text, start, colon, 'keep-alive')) {
-      const m = /(?:^|[,\s])timeout\s*=\s*(\d+)/i.exec(text.slice(v0, v1));
-      if (m) keepAliveMs = Number(m[1]) * 1000;
+      keepAliveMs = keepAliveTimeout(text.slice(v0, v1));
     }
     start = end + 2;
   }
