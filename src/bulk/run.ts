@@ -168,7 +168,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   };
 
   const scheduler = createScheduler<W, RowResult<Outcome>>(
-    async (work, ctx) => {
+    (work, ctx) => {
       const sendCtx: SendContext = {
         signal: ctx.signal,
         onRetry(info) {
@@ -180,19 +180,22 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
           if (info.status === 429) ctx.throttle(info.delayMs);
         },
       };
-      try {
-        const result = await opts.send(work, sendCtx);
-        progress.requests++;
-        if (result.status === 429) progress.rateLimited++;
-        return result;
-      } catch (err) {
-        progress.requests++;
-        if (!signal.aborted && isFatalForRun(err)) {
-          fatal ??= err;
-          stop.abort();
-        }
-        throw err;
-      }
+      // then() rather than an async function: one frame less per row.
+      return opts.send(work, sendCtx).then(
+        (result) => {
+          progress.requests++;
+          if (result.status === 429) progress.rateLimited++;
+          return result;
+        },
+        (err: unknown) => {
+          progress.requests++;
+          if (!signal.aborted && isFatalForRun(err)) {
+            fatal ??= err;
+            stop.abort();
+          }
+          throw err;
+        },
+      );
     },
     {
       concurrency: opts.concurrency,

@@ -80,14 +80,21 @@ export interface Scheduler<T, R> {
 
 /** A promise that resolves when `wake()` is called (any number of waiters, one-shot per cycle). */
 class Signal {
-  private waiters: Array<() => void> = [];
+  /** One promise shared by everyone waiting until the next wake: nothing is allocated by a wake nobody waits for. */
+  private pending: Promise<void> | undefined;
+  private resolvePending: (() => void) | undefined;
   wait(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
+    this.pending ??= new Promise((resolve) => {
+      this.resolvePending = resolve;
+    });
+    return this.pending;
   }
   wake(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
+    const resolve = this.resolvePending;
+    if (resolve === undefined) return;
+    this.pending = undefined;
+    this.resolvePending = undefined;
+    resolve();
   }
 }
 
