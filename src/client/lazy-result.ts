@@ -35,7 +35,8 @@ export class LazyResult implements ApiResult<unknown> {
 
   get body(): unknown {
     if (this.#body === undefined) {
-      const value = parseBody(bodyText(this.#answer.bytes), this.headers);
+      // The headers are parsed only if the body does not open like JSON.
+      const value = parseBody(bodyText(this.#answer.bytes), () => firstHeader(this.headers, 'content-type'));
       this.#body = { value: this.#unwrap ? unwrapObject(value) : value };
     }
     return this.#body.value;
@@ -58,12 +59,15 @@ export class LazyResult implements ApiResult<unknown> {
   }
 }
 
-/** An answer's body: JSON when it opens like JSON or says it is, otherwise the text ('' → undefined). */
-export function parseBody(text: string, headers: HeaderBag): unknown {
+/**
+ * An answer's body: JSON when it opens like JSON or says it is, otherwise the text ('' → undefined).
+ * `contentType` is asked only when the body does not open like JSON.
+ */
+export function parseBody(text: string, contentType: () => string | undefined): unknown {
   if (text.length === 0) return undefined;
   // A body that opens like JSON is tried as JSON whatever its type says.
   const opensLikeJson = text.charCodeAt(0) === 123 /* { */ || text.charCodeAt(0) === 91; /* [ */
-  if (opensLikeJson || (firstHeader(headers, 'content-type') ?? '').includes('json')) {
+  if (opensLikeJson || (contentType() ?? '').includes('json')) {
     try {
       return JSON.parse(text);
     } catch {

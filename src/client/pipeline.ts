@@ -238,7 +238,7 @@ export class RequestPipeline {
         throw new RetryWaitTooLongError(plan.delayMs, Math.min(this.retry.maxRetryWaitMs, MAX_TIMER_MS), status);
       }
       const text = bodyText(res.bytes);
-      const body = parseBody(text, headers);
+      const body = parseBody(text, () => firstHeader(headers, 'content-type'));
       if (!req.throwOnError) return { status, body, headers, requestId, attempts: attempt, uncertain };
       throw new ApiError({
         ...parseErrorBody(status, body, text, headers),
