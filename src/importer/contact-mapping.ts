@@ -121,12 +121,11 @@ export function readContactRow(cells: readonly string[], layout: ContactLayout, 
   body.send_welcome_sms = opts.welcomeSms;
   const shownEmail = typeof body.email === 'string' ? body.email.toLowerCase() : (email ?? '');
   const checked = validateContactWrite(body, 'create');
+  if (checked.ok && errors.length === 0) return { write: checked.value, email: checked.value.email ?? shownEmail, phone };
   const seen = new Set(errors.map((e) => e.field));
   const all = [
     ...errors,
     ...(checked.ok ? [] : checked.errors.filter((e) => !seen.has(e.field) && !(e.field === 'email' && seen.has('phone')))),
   ];
-  if (!checked.ok || all.length > 0)
-    return { email: shownEmail, phone, problem: { code: 'invalid_row', message: describeFieldErrors(all) } };
-  return { write: checked.value, email: checked.value.email ?? shownEmail, phone };
+  return { email: shownEmail, phone, problem: { code: 'invalid_row', message: describeFieldErrors(all) } };
 }

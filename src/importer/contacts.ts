@@ -36,6 +36,8 @@ export interface ContactWork extends WorkItem {
   write?: ContactWrite;
   email: string;
   phone: string;
+  /** personKeys' answer, worked out once (the scheduler asks for a row's keys several times). */
+  keys?: string | readonly string[];
 }
 
 /** The contacts summary: the outcomes, and the SMS transitions and welcome SMS the import caused. */
@@ -82,12 +84,17 @@ export async function* readContactBatches(
   }
 }
 
-/** Affinity keys: the person's e-mail and phone (two rows sharing either never run together). */
-export function personKeys(w: ContactWork): string[] {
-  const keys: string[] = [];
-  if (w.write?.email) keys.push(`e:${w.write.email}`);
-  if (w.write?.phone) keys.push(`p:${w.write.phone}`);
-  return keys;
+/**
+ * Affinity keys: the person's e-mail and phone (two rows sharing either never run together). One
+ * key is a string, two an array; worked out once per row and kept on it.
+ */
+export function personKeys(w: ContactWork): string | readonly string[] {
+  if (w.keys === undefined) {
+    const email = w.write?.email ? `e:${w.write.email}` : undefined;
+    const phone = w.write?.phone ? `p:${w.write.phone}` : undefined;
+    w.keys = email !== undefined && phone !== undefined ? [email, phone] : (email ?? phone ?? []);
+  }
+  return w.keys;
 }
 
 export interface ContactImportOptions {
@@ -108,10 +115,13 @@ export interface ContactImportProgress extends BulkProgress {
   bytesRead(): number;
 }
 
+/** The marks of a row that moved nobody's SMS consent: one shared empty list. */
+const NO_MARKS: readonly string[] = [];
+
 function result(
   work: ContactWork,
   outcome: Outcome,
-  fields: { status?: number; contactId?: string; errorCode?: string; message?: string; marks?: string[] },
+  fields: { status?: number; contactId?: string; errorCode?: string; message?: string; marks?: readonly string[] },
 ): RowResult<Outcome> {
   const r: RowResult<Outcome> = {
     seq: work.seq,
@@ -123,7 +133,7 @@ function result(
   if (fields.status !== undefined) r.status = fields.status;
   if (fields.errorCode !== undefined) r.errorCode = fields.errorCode;
   if (fields.message !== undefined) r.message = fields.message;
-  if (fields.marks && fields.marks.length > 0) r.marks = fields.marks;
+  if (fields.marks && fields.marks.length > 0) r.marks = [...fields.marks];
   return r;
 }
 
@@ -133,8 +143,8 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
   const counts = { smsSubscribed: 0, welcomeSms: 0, smsUnknown: 0 };
 
   /** The SMS marks of a write that moved (true), did not move (false) or may have moved (undefined) the contact into `subscribed`. */
-  const smsMarks = (write: ContactWrite, moved: boolean | undefined): string[] => {
-    if (write.sms_consent !== 'subscribed' || moved === false) return [];
+  const smsMarks = (write: ContactWrite, moved: boolean | undefined): readonly string[] => {
+    if (write.sms_consent !== 'subscribed' || moved === false) return NO_MARKS;
     if (moved === undefined) return [SMS_UNKNOWN];
     return opts.welcomeSms ? [SMS_SUBSCRIBED, WELCOME_SMS] : [SMS_SUBSCRIBED];
   };
@@ -250,7 +260,8 @@ export async function dryRunContacts(rows: AsyncIterable<ContactWork[]>, report?
   for await (const batch of rows) {
     for (const work of batch) {
       summary.rows++;
-      for (const key of personKeys(work)) {
+      const keys = personKeys(work);
+      for (const key of typeof keys === 'string' ? [keys] : keys) {
         const l = seen.get(key);
         if (l) l.push(work.line);
         else seen.set(key, [work.line]);
