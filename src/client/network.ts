@@ -3,7 +3,7 @@
  * service before it failed (what decides if a non-idempotent request may be retried).
  */
 import type { NetworkFailureKind } from './errors.js';
-import { H1_CODES } from './h1/wire.js';
+import { H1_CODES, MAY_HAVE_BEEN_SENT } from './h1/wire.js';
 
 /** The error code of a transport failure (h1/wire.ts's, Node's, or an aggregate's first). */
 export function errorCode(err: unknown): string | undefined {
@@ -22,8 +22,20 @@ export function isUnsendable(err: unknown): boolean {
   return code === H1_CODES.invalidRequest || code === 'UND_ERR_INVALID_ARG';
 }
 
-/** Maps a transport error to a failure kind and whether the request may have reached the service. */
+/**
+ * Maps a transport error to a failure kind and whether the request may have reached the service.
+ * The pool marks its errors with the connection's phase (MAY_HAVE_BEEN_SENT: nothing is sent before
+ * the connection and its TLS handshake are up, the request is written after), which wins over what
+ * the code alone suggests: a corrupt TLS record or a kernel timeout after the request was written
+ * may have been applied; a connection dropped during the handshake was not sent.
+ */
 export function classifyNetworkError(err: unknown): { kind: NetworkFailureKind; sent: boolean } {
+  const byCode = classifyByCode(err);
+  const marked = (err as { [MAY_HAVE_BEEN_SENT]?: unknown } | null)?.[MAY_HAVE_BEEN_SENT];
+  return typeof marked === 'boolean' ? { kind: byCode.kind, sent: marked } : byCode;
+}
+
+function classifyByCode(err: unknown): { kind: NetworkFailureKind; sent: boolean } {
   const code = errorCode(err) ?? '';
   switch (code) {
     case 'ECONNREFUSED':
@@ -46,7 +58,13 @@ export function classifyNetworkError(err: unknown): { kind: NetworkFailureKind; 
     case 'EPIPE':
       return { kind: 'reset', sent: true };
   }
-  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return { kind: 'tls', sent: false };
+  if (
+    /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|INVALID_CA|INVALID_PURPOSE|HOSTNAME_MISMATCH|PATH_LENGTH_EXCEEDED)/.test(
+      code,
+    )
+  ) {
+    return { kind: 'tls', sent: false };
+  }
   return { kind: 'other', sent: true };
 }
 

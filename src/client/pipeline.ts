@@ -109,7 +109,10 @@ export class RequestPipeline {
     this.deprecations = new DeprecationWarnings(opts.logger);
     this.pool = new H1Pool(this.origin, {
       connections: opts.connections ?? 64,
-      keepAliveMs: 30_000,
+      // Without a Keep-Alive timeout from the server, an idle connection is kept 4 s (undici's
+      // default): a server that closes idle connections sooner than the client reuses them turns a
+      // request into a reset, and a non-idempotent one into "may have been applied".
+      keepAliveMs: 4_000,
       connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
       headersTimeoutMs: opts.headersTimeoutMs ?? 60_000,
       bodyTimeoutMs: opts.bodyTimeoutMs ?? 60_000,

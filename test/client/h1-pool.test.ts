@@ -6,9 +6,10 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { H1Pool, type H1PoolOptions } from '../../src/client/h1/pool.js';
@@ -211,6 +212,43 @@ describe('the HTTP/1.1 pool', () => {
     expect(e2.code).toBe(H1_CODES.badResponse);
   });
 
+  it('waits for a body by the body timeout from when the head came, however long the head took', async () => {
+    const s = await rawServer(({ socket }) => {
+      setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n'), 150);
+      setTimeout(() => socket.write('{}'), 300);
+      return null;
+    });
+    const p = pool(s.origin, { headersTimeoutMs: 200, bodyTimeoutMs: 250 });
+    const r = await get(p);
+    expect(r.bytes.toString()).toBe('{}');
+  });
+
+  it('drops a head over 64 KiB even when its end came in the same read, and a flood of 1xx answers', async () => {
+    const s = await rawServer(({ n }) =>
+      n === 1
+        ? [`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(70 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`]
+        : [`${'HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n'.repeat(40)}${ok()[0]}`],
+    );
+    const p = pool(s.origin);
+    expect((await get(p).catch((e) => e)).code).toBe(H1_CODES.badResponse);
+    expect((await get(p).catch((e) => e)).message).toMatch(/too many 1xx/);
+  });
+
+  it('close() called twice gives the same promise, settled once the request under way is answered', async () => {
+    const s = await rawServer(({ socket }) => {
+      setTimeout(() => socket.write(ok()[0] as string), 100);
+      return null;
+    });
+    const p = new H1Pool(s.origin, OPTIONS);
+    const pending = get(p);
+    await new Promise((r) => setTimeout(r, 20));
+    const first = p.close();
+    const second = p.close();
+    expect(second).toBe(first);
+    await first;
+    expect((await pending).status).toBe(200);
+  });
+
   it('refuses an unsendable header at once, naming it, and sends nothing', async () => {
     const s = await rawServer(() => ok());
     const p = pool(s.origin);
@@ -272,6 +310,89 @@ describe('the HTTP/1.1 pool', () => {
 
 describe('the HTTP/1.1 pool over TLS', () => {
   const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+  const tlsDir = join(bundleDir, 'tls-phase');
+  beforeAll(() => {
+    if (!hasOpenssl) return;
+    execFileSync('mkdir', ['-p', tlsDir]);
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        join(tlsDir, 'key.pem'),
+        '-out',
+        join(tlsDir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+  });
+
+  it.skipIf(!hasOpenssl)('a TLS failure after the request was written may have been applied (not retried, never "not sent")', async () => {
+    let received = '';
+    const server = createTlsServer({ key: readFileSync(join(tlsDir, 'key.pem')), cert: readFileSync(join(tlsDir, 'cert.pem')) }, (sock) => {
+      sock.on('data', (d) => {
+        received += d.toString();
+      });
+      sock.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    // A TCP relay that, once the client's request has gone through, sends it a corrupt TLS record.
+    const relay = createServer((c) => {
+      let n = 0;
+      const up = netConnect((server.address() as { port: number }).port, '127.0.0.1');
+      c.on('error', () => undefined);
+      up.on('error', () => undefined);
+      up.on('data', (d) => c.write(d));
+      c.on('data', (d) => {
+        up.write(d);
+        if (++n >= 2) setTimeout(() => c.write(Buffer.concat([Buffer.from([0x17, 3, 3, 0, 64]), Buffer.alloc(64, 7)])), 100);
+      });
+      cleanups.push(() => {
+        c.destroy();
+        up.destroy();
+      });
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    cleanups.push(() => new Promise<void>((r) => relay.close(() => r())));
+    const p = new H1Pool(`https://localhost:${(relay.address() as { port: number }).port}`, OPTIONS);
+    cleanups.push(() => p.close());
+    // The test certificate is in no store: verification off for this one connection's test.
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    try {
+      const err = await exchange(
+        p,
+        { method: 'POST', path: '/v1/events', headers: { 'content-type': 'application/json' }, body: '{"x":1}' },
+        undefined,
+      ).catch((e) => e);
+      expect(received).toContain('POST /v1/events HTTP/1.1');
+      expect(classifyNetworkError(err)).toEqual({ kind: 'tls', sent: true });
+    } finally {
+      delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    }
+  });
+
+  it('a connection dropped during the TLS handshake was not sent', async () => {
+    const server = createServer((sock) => {
+      sock.once('data', () => sock.destroy());
+      sock.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    const p = pool(`https://localhost:${(server.address() as { port: number }).port}`);
+    const err = await get(p).catch((e) => e);
+    expect(classifyNetworkError(err).sent).toBe(false);
+  });
 
   it.skipIf(!hasOpenssl)(
     'speaks HTTPS to a server whose certificate is trusted, and refuses an untrusted one without sending',

@@ -87,6 +87,14 @@ describe('answer heads', () => {
     expect(close).toMatchObject({ body: 'close', keepAlive: false });
   });
 
+  it('frames by the last transfer coding of all Transfer-Encoding lines, and trusts no connection that also had a length', () => {
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip', false).body).toBe('close');
+    expect(parseResponseHead('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked', false).body).toBe('chunked');
+    const both = parseResponseHead('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5', false);
+    expect(both).toMatchObject({ body: 'chunked', keepAlive: false });
+    expect(() => parseResponseHead('HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked', false)).toThrow(/HTTP\/1.0/);
+  });
+
   it('keeps the connection for HTTP/1.1 unless told to close, and for HTTP/1.0 only when told to keep it', () => {
     expect(parseResponseHead('HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close', false).keepAlive).toBe(false);
     expect(parseResponseHead('HTTP/1.0 200 OK\r\nContent-Length: 1', false).keepAlive).toBe(false);

@@ -3,7 +3,10 @@
  * its answer as the bytes arrive (wire.ts), then handing itself back to its owner or dropping out.
  */
 import type { Socket } from 'node:net';
-import { ChunkedDecoder, H1_CODES, H1Error, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead } from './wire.js';
+import { ChunkedDecoder, H1_CODES, H1Error, MAX_HEAD_BYTES, markSent, parseResponseHead, type ResponseHead } from './wire.js';
+
+/** 1xx answers taken before the final one, at most (a server sending them forever is not answering). */
+const MAX_INFORMATIONAL = 16;
 
 export interface H1PoolOptions {
   /** Connections at most (each carries one request at a time). */
@@ -71,6 +74,7 @@ export class Connection {
   private first: Buffer = EMPTY;
   private received = 0;
   private decoder: ChunkedDecoder | null = null;
+  private informational = 0;
   keepAliveMs: number;
 
   /** `sharedReads`: the socket reads into the pool's one buffer (net's onread) and calls onData itself. */
@@ -102,6 +106,7 @@ export class Connection {
     this.first = EMPTY;
     this.received = 0;
     this.decoder = null;
+    this.informational = 0;
     this.socket.ref();
     const now = Date.now();
     this.deadline = now + (this.connected ? this.pool.options.headersTimeoutMs : this.pool.options.connectTimeoutMs);
@@ -114,8 +119,15 @@ export class Connection {
     }
   }
 
-  /** Fails the request in flight (if any) and drops the connection. */
-  fail(err: Error): void {
+  /**
+   * Fails the request in flight (if any) and drops the connection. The error is marked with
+   * whether the request's bytes may have reached the server, from the connection's phase rather
+   * than the error's code: before the connection (and its TLS handshake) was up, nothing was
+   * sent; after, the request was written, whatever failed (a reset, a corrupt TLS record, a kernel
+   * timeout). `mark: false` for a reason that is not the transport's (an abort).
+   */
+  fail(err: Error, mark = true): void {
+    if (mark) markSent(err, this.connected);
     const job = this.job;
     this.job = null;
     if (job !== null) job.conn = null;
@@ -159,8 +171,10 @@ export class Connection {
         this.pending = null;
       }
       const end = buf.indexOf(HEAD_END);
+      if (end < 0 ? buf.length > MAX_HEAD_BYTES : end > MAX_HEAD_BYTES) {
+        throw new H1Error(H1_CODES.badResponse, 'malformed HTTP answer (head too large)');
+      }
       if (end < 0) {
-        if (buf.length > MAX_HEAD_BYTES) throw new H1Error(H1_CODES.badResponse, 'malformed HTTP answer (head too large)');
         this.pending = shared ? Buffer.from(buf) : buf;
         return;
       }
@@ -169,6 +183,8 @@ export class Connection {
       if (parsed.status < 200) {
         // 1xx (103 Early Hints, a 100 nobody asked for) precede the answer; 101 would switch protocols.
         if (parsed.status === 101) throw new H1Error(H1_CODES.badResponse, 'malformed HTTP answer (unexpected protocol switch)');
+        if (++this.informational > MAX_INFORMATIONAL)
+          throw new H1Error(H1_CODES.badResponse, 'malformed HTTP answer (too many 1xx answers)');
         if (buf.length === 0) return;
         continue;
       }
@@ -182,6 +198,8 @@ export class Connection {
         return;
       }
       if (parsed.body === 'chunked') this.decoder = new ChunkedDecoder();
+      // From here on the wait is for the body, however long the head took to come.
+      this.deadline = Date.now() + this.pool.options.bodyTimeoutMs;
     }
     if (buf.length === 0) return;
     this.deadline = Date.now() + this.pool.options.bodyTimeoutMs;

@@ -16,9 +16,12 @@
 import { isIP, connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Connection, type ConnectionOwner, H1Job, type H1PoolOptions, type H1Request, type H1Sink } from './connection.js';
-import { H1_CODES, H1Error, requestHead } from './wire.js';
+import { H1_CODES, H1Error, markSent, requestHead } from './wire.js';
 
 export { H1Job, type H1PoolOptions, type H1Request, type H1Sink };
+
+/** A request the closed pool never sent. */
+const closedError = () => markSent(new H1Error(H1_CODES.poolClosed, 'the client is closed'), false);
 
 export class H1Pool implements ConnectionOwner {
   readonly options: H1PoolOptions;
@@ -36,6 +39,8 @@ export class H1Pool implements ConnectionOwner {
   /** Where plain TCP connections read (onread): 64 KiB, the size Node reads at a time. */
   private readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
   private onDrained: (() => void) | undefined;
+  /** What close() returns, every time it is called. */
+  private closing: Promise<void> | undefined;
 
   constructor(origin: string, options: H1PoolOptions) {
     const url = new URL(origin);
@@ -60,7 +65,7 @@ export class H1Pool implements ConnectionOwner {
     }
     const job = new H1Job(sink, wire, req.method === 'HEAD');
     if (this.closed) {
-      sink.onH1Error(new H1Error(H1_CODES.poolClosed, 'the client is closed'));
+      sink.onH1Error(closedError());
       return job;
     }
     const conn = this.takeIdle();
@@ -76,22 +81,25 @@ export class H1Pool implements ConnectionOwner {
     if (i >= 0) {
       this.queue.splice(i, 1);
       job.sink.onH1Error(reason);
-    } else if (job.conn !== null) job.conn.fail(reason);
+    } else if (job.conn !== null) job.conn.fail(reason, false);
   }
 
   /** Waits for the requests under way, then closes every connection; later requests fail. */
   close(): Promise<void> {
+    if (this.closing !== undefined) return this.closing;
     this.closed = true;
     if (this.busy() === 0) {
       this.shutdown();
-      return Promise.resolve();
+      this.closing = Promise.resolve();
+    } else {
+      this.closing = new Promise((resolve) => {
+        this.onDrained = () => {
+          this.shutdown();
+          resolve();
+        };
+      });
     }
-    return new Promise((resolve) => {
-      this.onDrained = () => {
-        this.shutdown();
-        resolve();
-      };
-    });
+    return this.closing;
   }
 
   /** Called by a connection whose answer is complete and which may carry another request. */
@@ -134,8 +142,8 @@ export class H1Pool implements ConnectionOwner {
   }
 
   private shutdown(): void {
-    for (const job of this.queue.splice(0)) job.sink.onH1Error(new H1Error(H1_CODES.poolClosed, 'the client is closed'));
-    for (const conn of [...this.conns]) conn.fail(new H1Error(H1_CODES.poolClosed, 'the client is closed'));
+    for (const job of this.queue.splice(0)) job.sink.onH1Error(closedError());
+    for (const conn of [...this.conns]) conn.fail(closedError(), false);
   }
 
   private takeIdle(): Connection | undefined {

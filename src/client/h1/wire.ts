@@ -35,6 +35,21 @@ export const H1_CODES = {
   poolClosed: 'SVC_POOL_CLOSED',
 } as const;
 
+/**
+ * Set on every transport error the pool reports: whether the request's bytes may have reached the
+ * server (network.ts prefers it to what the error's code suggests).
+ */
+export const MAY_HAVE_BEEN_SENT: unique symbol = Symbol('svc.h1.mayHaveBeenSent');
+
+export function markSent<E extends Error>(err: E, sent: boolean): E {
+  try {
+    Object.defineProperty(err, MAY_HAVE_BEEN_SENT, { value: sent, configurable: true });
+  } catch {
+    // A frozen error keeps its code-based reading.
+  }
+  return err;
+}
+
 /** How many bytes an answer's head may take before the connection is dropped (undici's and Node's default is 16 KiB–64 KiB). */
 export const MAX_HEAD_BYTES = 64 * 1024;
 
@@ -186,8 +201,9 @@ export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
   const status = d0 * 100 + d1 * 10 + d2;
   const http10 = text.charCodeAt(7) === 0x30;
   let contentLength = -1;
-  let chunked = false;
-  let otherCoding = false;
+  /** The last transfer coding of all Transfer-Encoding lines ('' when there is none). */
+  let lastCoding = '';
+  let codings = false;
   let close = false;
   let keepAliveAsked = false;
   let keepAliveMs: number | undefined;
@@ -218,9 +234,9 @@ export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
       if (contentLength >= 0 && contentLength !== len) throw bad('two content-length values');
       contentLength = len;
     } else if (n === 17 && nameIs(text, start, colon, 'transfer-encoding')) {
-      const codings = text.slice(v0, v1).toLowerCase().split(',');
-      if (codings[codings.length - 1]?.trim() === 'chunked') chunked = true;
-      else otherCoding = true;
+      const list = text.slice(v0, v1).toLowerCase().split(',');
+      codings = true;
+      lastCoding = list[list.length - 1]?.trim() ?? '';
     } else if (n === 10 && nameIs(text, start, colon, 'connection')) {
       const options = connectionOptions(text.slice(v0, v1));
       if (options === CLOSE || options === BOTH) close = true;
@@ -230,13 +246,18 @@ export function parseResponseHead(text: string, noBody: boolean): ResponseHead {
     }
     start = end + 2;
   }
+  // RFC 9112 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
+  if (codings && http10) throw bad('transfer-encoding in an HTTP/1.0 answer');
+  const chunked = codings && lastCoding === 'chunked';
   let body: BodyKind;
   if (noBody || status < 200 || status === 204 || status === 304) body = 'none';
   else if (chunked) body = 'chunked';
-  else if (otherCoding) body = 'close';
+  else if (codings) body = 'close';
   else if (contentLength >= 0) body = contentLength === 0 ? 'none' : 'length';
   else body = 'close';
-  const keepAlive = body !== 'close' && !close && (!http10 || keepAliveAsked);
+  // Transfer-Encoding with Content-Length (RFC 9112 6.3): read by the coding, then the connection is
+  // not trusted with another request.
+  const keepAlive = body !== 'close' && !close && (!http10 || keepAliveAsked) && !(codings && contentLength >= 0);
   return { status, text, body, length: Math.max(contentLength, 0), keepAlive, keepAliveMs };
 }
 
