@@ -397,29 +397,8 @@ describe('the HTTP/1.1 pool over TLS', () => {
   it.skipIf(!hasOpenssl)(
     'speaks HTTPS to a server whose certificate is trusted, and refuses an untrusted one without sending',
     async () => {
-      const dir = join(bundleDir, 'tls');
-      execFileSync('mkdir', ['-p', dir]);
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=DNS:localhost',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
+      // The certificate made in beforeAll (localhost, self-signed).
+      const dir = tlsDir;
       const server = createHttpsServer(
         { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
         (req, res) => {
