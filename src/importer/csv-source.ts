@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
 import { InputError } from '../bulk/errors.js';
 import { countNewlines, LIVE_FLUSH_MS, LineCountingParser, type ParsedRecord } from './csv-parser.js';
-import { delimiterHint, detectDelimiter, sniffEncoding } from './sniff.js';
+import { delimiterHint, detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';
 
 export type CsvItem =
   /** A data row: `line` is the physical line where it starts (1 = the header). */
@@ -117,6 +117,7 @@ async function openStream(
 
   const parser = new LineCountingParser({
     delimiter,
+    lineEnd: detectLineEnd(headText),
     bom: true,
     relax_column_count: true,
     relax_quotes: true,

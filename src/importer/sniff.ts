@@ -72,3 +72,17 @@ export function sniffEncoding(head: Buffer, name: string, given: InputEncoding |
   }
   return { encoding, bomBytes };
 }
+
+/**
+ * The file's line end as csv-parse would find it (the first CR or LF of the header line): `\r\n`
+ * or `\n`. Undefined when it cannot tell from `head` (no line end yet, a CR at its very end, a
+ * quote before the first line end) or when lines end with a bare CR: csv-parse then finds it alone.
+ */
+export function detectLineEnd(head: string): '\n' | '\r\n' | undefined {
+  const lf = head.indexOf('\n');
+  const cr = head.indexOf('\r');
+  const first = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
+  if (first === -1 || head.lastIndexOf('"', first) !== -1) return undefined;
+  if (first === lf) return '\n';
+  return head.charCodeAt(first + 1) === 10 ? '\r\n' : undefined;
+}

@@ -1,7 +1,12 @@
-/** The CSV parser's field decoding (csv-parser.ts): the same records as csv-parse's own, without a Buffer per field. */
+/**
+ * The CSV parser (csv-parser.ts): the same records as csv-parse's own, without a Buffer per field,
+ * and lines without a quote split without csv-parse, with the same records, lines and errors.
+ */
 import { Parser } from 'csv-parse';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineCountingParser, type ParsedRecord } from '../../src/importer/csv-parser.js';
+import { detectLineEnd } from '../../src/importer/sniff.js';
 
 const OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_error: true };
 
@@ -40,5 +45,92 @@ describe('LineCountingParser field decoding', () => {
     const parser = new LineCountingParser(OPTIONS);
     const field = (parser as unknown as { state: { field: { toString: unknown } } }).state.field;
     expect(Object.hasOwn(field, 'toString')).toBe(true);
+  });
+});
+
+/** Runs a parser over pieces (strings or bytes): its records, its 'skip' errors and a stream error. */
+type Run = { records: ParsedRecord[]; skips: Array<[string | undefined, number | undefined, string | undefined]>; error?: string };
+
+function run(parser: LineCountingParser, pieces: Array<string | Buffer>) {
+  return new Promise<Run>((resolve) => {
+    const records: ParsedRecord[] = [];
+    const skips: Array<[string | undefined, number | undefined, string | undefined]> = [];
+    parser.on('skip', (err: { code?: string; lines?: number; message?: string }) => skips.push([err.code, err.lines, err.message]));
+    parser.on('data', (r: ParsedRecord) => records.push(r));
+    parser.on('error', (err) => resolve({ records, skips, error: String(err) }));
+    parser.on('end', () => resolve({ records, skips }));
+    for (const p of pieces) parser.write(p);
+    parser.end();
+  });
+}
+
+/**
+ * What the reader uses of a run: csv-parse cannot go on after a record over its size limit (and
+ * reports it once per write it was given), so csv-source stops at the first such error.
+ */
+function untilOversized(run: Run): Run {
+  const at = run.skips.findIndex(([code]) => code === 'CSV_MAX_RECORD_SIZE');
+  if (at === -1) return run;
+  const line = run.skips[at]?.[1] ?? 0;
+  return { records: run.records.filter((r) => r.lines < line), skips: run.skips.slice(0, at + 1) };
+}
+
+const LIMITED = { ...OPTIONS, delimiter: ',', max_record_size: 60 };
+
+describe('LineCountingParser lines without a quote (split, not read by csv-parse)', () => {
+  /** Text whose lines mix plain cells with quotes, stray CRs and LFs, long cells and blank lines. */
+  const text = fc
+    .array(
+      fc.oneof(
+        { weight: 8, arbitrary: fc.constantFrom('a', 'bc', ',', ',', '', 'é', '😀', ' ') },
+        { weight: 2, arbitrary: fc.constantFrom('"', '""', '"x,y"', ',"q"') },
+        { weight: 3, arbitrary: fc.constantFrom('\r\n', '\n') },
+        { weight: 1, arbitrary: fc.constantFrom('\r', 'x'.repeat(70)) },
+      ),
+      { maxLength: 80 },
+    )
+    .map((parts) => parts.join(''));
+
+  it('gives what csv-parse alone gives: records, physical lines and errors, for any input and chunking', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('h1,h2\r\n', 'h1,h2\n', 'h,"q"\r\n'),
+        text,
+        fc.array(fc.nat(200), { maxLength: 6 }),
+        fc.boolean(),
+        async (header, body, cuts, bytes) => {
+          const input = header + body;
+          const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+          const pieces: Array<string | Buffer> = [];
+          let at = 0;
+          for (let p of [...points, input.length]) {
+            // Text is written in whole characters (csv-source cuts after a line end); bytes anywhere.
+            if (!bytes && /[\uD800-\uDBFF]/.test(input.charAt(p - 1))) p++;
+            if (p <= at) continue;
+            const piece = input.slice(at, p);
+            at = p;
+            if (piece !== '') pieces.push(bytes ? Buffer.from(piece) : piece);
+          }
+          const expected = await run(new LineCountingParser(LIMITED), pieces);
+          const got = await run(new LineCountingParser({ ...LIMITED, lineEnd: detectLineEnd(input) }), pieces);
+          expect(untilOversized(got)).toEqual(untilOversized(expected));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('splits quote-free lines itself: csv-parse reads only the header and the lines with a quote', async () => {
+    const parser = new LineCountingParser({ ...OPTIONS, delimiter: ',', lineEnd: '\r\n' });
+    const { records } = await run(parser, ['Name,Note\r\n#1,plain\r\n', '\r\n#2,"quoted, one",\r\n#3,', 'after\r\n#4,last']);
+    expect(records).toEqual([
+      { record: ['Name', 'Note'], lines: 1 },
+      { record: ['#1', 'plain'], lines: 2 },
+      { record: ['#2', 'quoted, one', ''], lines: 4 },
+      { record: ['#3', 'after'], lines: 5 },
+      { record: ['#4', 'last'], lines: 6 },
+    ]);
+    // csv-parse's own record count (its documented info): the header and the quoted line only.
+    expect(parser.info.records).toBe(2);
   });
 });
