@@ -104,4 +104,16 @@ describe('start-up stays small', () => {
       expect([...imports].filter((i) => i === name || i.startsWith(`${name}/`))).toEqual([]);
     }
   });
+
+  it("libphonenumber's whole-number patterns are built once each in the bundle (build.mjs), not a RegExp per call", () => {
+    const dist = fileURLToPath(new URL('../../dist/chunks/', import.meta.url));
+    const texts = readdirSync(dist, { encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(dist, f), 'utf8'));
+    // The library's own helper tests `new RegExp("^(?:"+e+")$").test(…)` straight away.
+    const perCall = texts.filter((t) => /new RegExp\("\^\(\?:"\s*\+\s*\w+\s*\+\s*"\)\$"\)\.test/.test(t));
+    const memoized = texts.filter((t) => /new RegExp\("\^\(\?:"\s*\+\s*\w+\s*\+\s*"\)\$"\)[,;]\s*\w+\.set\(/.test(t));
+    expect(perCall).toEqual([]);
+    expect(memoized).toHaveLength(1);
+  });
 });
