@@ -8,37 +8,11 @@
 // (docs/performance.md, "Third round"). They stay dependencies: their licences ship with them.
 import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { phoneLibrary } from './build-plugins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const bundled = new Set(['commander', '@commander-js/extra-typings', 'libphonenumber-js', 'csv-parse', 'csv-stringify', 'env-paths']);
 const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
-
-/**
- * libphonenumber-js's `matchesEntirely` builds a RegExp from a metadata pattern on every call
- * (`new RegExp('^(?:' + pattern + ')$')`): a third of the CPU of parsing a phone number, which an
- * import does for every row (docs/performance.md). In the bundle each pattern's RegExp is built
- * once and kept (the patterns come from the metadata: a few thousand at most; the RegExps have no
- * `g` or `y` flag, so `test` keeps no state between calls). The other ports of libphonenumber
- * cache their patterns the same way. test/e2e/cli.test.ts checks the bundle has it.
- */
-const memoizedPhonePatterns = {
-  name: 'libphonenumber-memoized-patterns',
-  setup(b) {
-    b.onLoad({ filter: /libphonenumber-js[\\/](?:source|es6)[\\/]helpers[\\/]matchesEntirely\.js$/ }, () => ({
-      loader: 'js',
-      contents: `const wholePatterns = new Map();
-export default function matchesEntirely(text, regularExpressionText) {
-  let wholePattern = wholePatterns.get(regularExpressionText);
-  if (wholePattern === undefined) {
-    wholePattern = new RegExp('^(?:' + regularExpressionText + ')$');
-    wholePatterns.set(regularExpressionText, wholePattern);
-  }
-  return wholePattern.test(text || '');
-}
-`,
-    }));
-  },
-};
 
 // Build beside dist/ and swap it in, so a process running the old build (a test, a second
 // terminal) never sees a half-empty folder.
@@ -58,7 +32,7 @@ await build({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
-  plugins: [memoizedPhonePatterns],
+  plugins: [phoneLibrary],
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
 });
 // The sandbox's dashboard (served at / by the sandbox): one small browser bundle and its static files.
