@@ -72,7 +72,8 @@ const PAIRS = option('--pairs', 4);
 // Autocannon runs for --duration S seconds (default 10: the method), or with --same-work
 // sends as many requests as the import has rows (the same work on a sandbox that grows the same
 // way, its JIT warm-up included as the import's start is).
-const SAME_WORK = argv.includes('--same-work') ? (argv.splice(argv.indexOf('--same-work'), 1), true) : false;
+const SAME_WORK = argv.includes('--same-work');
+if (SAME_WORK) argv.splice(argv.indexOf('--same-work'), 1);
 const DURATION = SAME_WORK ? undefined : option('--duration', 10);
 const ROUNDS = option('--rounds', 2);
 const numbers = argv.map(Number).filter((n) => Number.isFinite(n) && n > 0);
