@@ -134,3 +134,17 @@ describe('LineCountingParser lines without a quote (split, not read by csv-parse
     expect(parser.info.records).toBe(2);
   });
 });
+
+describe('detectLineEnd (the line end the quote-free path splits at, as csv-parse finds it)', () => {
+  it("takes the header line's own line end, and leaves csv-parse alone when it cannot tell", () => {
+    expect(detectLineEnd('Name,Email\r\n#1,a@example.com\r\n')).toBe('\r\n');
+    expect(detectLineEnd('Name,Email\n#1,a@example.com\r\n')).toBe('\n');
+    // A bare CR ends lines (old Mac files): csv-parse reads the file alone.
+    expect(detectLineEnd('Name,Email\r#1,a@example.com\r')).toBeUndefined();
+    // The CR is the last character read so far: its LF may be in the next read.
+    expect(detectLineEnd('Name,Email\r')).toBeUndefined();
+    // No line end yet, or a quote before it (a quoted header could hold a line break).
+    expect(detectLineEnd('Name,Email')).toBeUndefined();
+    expect(detectLineEnd('"Name",Email\r\n#1,x\r\n')).toBeUndefined();
+  });
+});
