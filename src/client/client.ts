@@ -33,6 +33,10 @@ export class ServiceClient implements ApiClient {
     this.tokens = this.pipeline.tokens;
     this.onClose = opts.onClose;
   }
+  /** The proxy requests to the service go through (scheme, host and port, never its credentials), or undefined. */
+  get proxy(): string | undefined {
+    return this.pipeline.proxy;
+  }
 
   listContacts(filter: ContactListFilter & { limit?: number; cursor?: string }, opts?: CallOptions): Promise<ContactPageResult> {
     return contacts.listContacts(this.pipeline, filter, opts);
