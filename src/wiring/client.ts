@@ -7,7 +7,7 @@
 import type { Credentials } from '../client/auth.js';
 import { ServiceClient } from '../client/client.js';
 import { ApiError, CredentialsError } from '../client/errors.js';
-import { checkProxyUrl, type ProxySettings, proxySecrets, proxySettings } from '../client/proxy.js';
+import { checkProxyUrl, displayProxy, type ProxySettings, proxyFor, proxySecrets, proxySettings } from '../client/proxy.js';
 import type { ClientLogger } from '../client/types.js';
 import { type ResolvedAuth, type ResolvedCredentials, resolveAuth } from '../store/credentials.js';
 import { SettingsError } from '../store/errors.js';
@@ -158,6 +158,25 @@ export function runProxy(run: Pick<RunWiring, 'env' | 'redactor'>): ProxySetting
     if (problem !== undefined) throw new SettingsError(problem);
   }
   return settings;
+}
+
+/**
+ * What `svc auth status` says of the proxy for a base URL: undefined without proxy variables;
+ * else the proxy (scheme, host and port, no credentials) and the variable it comes from, or
+ * `bypassed` when NO_PROXY lists the host.
+ */
+export function proxyInUse(
+  run: Pick<RunWiring, 'env' | 'redactor'>,
+  baseUrl: string,
+): { proxy: string; variable: string } | { bypassed: true } | undefined {
+  const settings = runProxy(run);
+  if (settings === undefined) return undefined;
+  const proxy = proxyFor(baseUrl, settings);
+  if (proxy === undefined) return { bypassed: true };
+  const env = run.env;
+  const https = new URL(baseUrl).protocol === 'https:' && settings.httpsProxy !== undefined;
+  const variable = https ? (env.https_proxy?.trim() ? 'https_proxy' : 'HTTPS_PROXY') : env.http_proxy?.trim() ? 'http_proxy' : 'HTTP_PROXY';
+  return { proxy: displayProxy(proxy), variable };
 }
 
 /** SVC_REQUEST_TIMEOUT: the longest one attempt may take (the client's default when unset). */
