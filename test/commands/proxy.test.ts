@@ -5,8 +5,9 @@
  * to the proxy and never printed, `svc auth status` naming the proxy, and a proxy that cannot be
  * reached: its own error, at once, naming it.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { proxyFor, proxySettings } from '../../src/client/proxy.js';
 import { cliSuite } from '../helpers/cli-suite.js';
@@ -118,6 +119,22 @@ describe('svc through a forward proxy', () => {
     const r = await runCli(['contacts', 'list'], { env: suite.env({ HTTPS_PROXY: 'proxy.corp:3128' }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/HTTPS_PROXY must be an http:\/\/ or https:\/\/ address|HTTPS_PROXY is not a URL/);
+  });
+
+  it('the sandbox admin commands go through the same transport: the proxy applies to them too', async () => {
+    const proxy = await forwardProxy(cleanups);
+    const r = await runCli(['sandbox', 'outbox', '--json', '--base-url', suite.sb.baseUrl], {
+      env: { SVC_CONFIG_DIR: suite.tmp.dir, HTTP_PROXY: proxy.url },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(proxy.seen).toEqual([`GET ${suite.sb.baseUrl}/_sandbox/outbox`]);
+  });
+
+  it('one HTTP stack: no source file outside the browser dashboard calls Node\'s global fetch', () => {
+    const root = new URL('../../src/', import.meta.url).pathname;
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.startsWith('dashboard'));
+    expect(files.filter((f) => /\bfetch\(/.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
   });
 
   it('--sandbox is always reached directly, whatever the proxy variables say', async () => {
