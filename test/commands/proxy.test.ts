@@ -131,7 +131,7 @@ describe('svc through a forward proxy', () => {
     expect(proxy.seen).toEqual([`GET ${suite.sb.baseUrl}/_sandbox/outbox`]);
   });
 
-  it('one HTTP stack: no source file outside the browser dashboard calls Node\'s global fetch', () => {
+  it("one HTTP stack: no source file outside the browser dashboard calls Node's global fetch", () => {
     const root = new URL('../../src/', import.meta.url).pathname;
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.startsWith('dashboard'));
     expect(files.filter((f) => /\bfetch\(/.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
