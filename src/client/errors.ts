@@ -130,6 +130,19 @@ export class UnsendableRequestError extends Error {
   }
 }
 
+/**
+ * A listing that cannot go on: a page that is no list, or a next-page cursor seen before (which
+ * would loop forever). What was already printed stays; the message says the listing is incomplete.
+ */
+export class IncompleteListingError extends Error {
+  readonly code: 'invalid_page' | 'repeated_cursor';
+  constructor(code: 'invalid_page' | 'repeated_cursor', message: string) {
+    super(message);
+    this.name = 'IncompleteListingError';
+    this.code = code;
+  }
+}
+
 /** The service asked to wait longer than the configured maximum (no silent cap). */
 export class RetryWaitTooLongError extends Error {
   readonly waitMs: number;

@@ -76,8 +76,11 @@ export interface SendRequest {
    * Whether a successful answer belongs to this request (answer-identity.ts): the reason it does
    * not, or undefined. A mismatch drops the connections and fails the request (kind `protocol`).
    */
-  verify?: (result: ApiResult<unknown>) => string | undefined;
+  verify?: AnswerCheck;
 }
+
+/** Checks that an answer belongs to its request: why not, or undefined (answer-identity.ts). */
+export type AnswerCheck = (answer: { bytes: Buffer; body: () => unknown }) => string | undefined;
 
 /** The default limits of an attempt. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -153,6 +156,7 @@ export class RequestPipeline {
     idempotency: Idempotency,
     opts: CallOptions | undefined,
     integrationToken?: string,
+    verify?: AnswerCheck,
   ): Promise<ApiResult<T>> {
     return this.send({
       method,
@@ -167,6 +171,7 @@ export class RequestPipeline {
       unwrap: true,
       signal: opts?.signal,
       onRetry: opts?.onRetry,
+      verify,
     }) as Promise<ApiResult<T>>;
   }
 
@@ -211,7 +216,7 @@ export class RequestPipeline {
         // The hot path (an import's upserts): the headers and the body are read only if someone asks.
         const result = new LazyResult(status, res, attempt, uncertain, req.unwrap === true);
         if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, result.requestId);
-        if (req.verify !== undefined) this.checkAnswer(req, result);
+        if (req.verify !== undefined) this.checkAnswer(req, res, result);
         if (res.hasHeader('deprecation')) this.deprecations.note(req.route, res.headers);
         this.budget.onSuccess();
         return result;
@@ -301,8 +306,8 @@ export class RequestPipeline {
    * An answer that does not belong to its request: the connections it may have come on are
    * dropped, and the request fails as one that may have been applied (never retried here).
    */
-  private checkAnswer(req: SendRequest, result: LazyResult): void {
-    const why = (req.verify as NonNullable<SendRequest['verify']>)(result);
+  private checkAnswer(req: SendRequest, res: Exchange, result: LazyResult): void {
+    const why = (req.verify as AnswerCheck)({ bytes: res.bytes, body: () => result.body });
     if (why === undefined) return;
     this.transport.dropConnections();
     if (this.debug) this.logger.debug(`${req.route}: ${why}; connections dropped`);
