@@ -181,7 +181,10 @@ export class RequestPipeline {
     let attempt = 0;
     let backoffRetries = 0;
     let uncertain = false;
-    let replayedAfter401 = false;
+    // A 401 is replayed once per token: a request retried for seconds (500s, resets) may see its
+    // token expire more than once; a token refused twice is not renewed again (at most 3 replays).
+    let refusedToken: string | undefined;
+    let replays401 = 0;
     for (;;) {
       attempt++;
       if (req.signal?.aborted) throw req.signal.reason;
@@ -226,8 +229,9 @@ export class RequestPipeline {
       if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, requestId);
       if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);
 
-      if (status === 401 && req.auth && token !== undefined && !replayedAfter401) {
-        replayedAfter401 = true;
+      if (status === 401 && req.auth && token !== undefined && token !== refusedToken && replays401 < 3) {
+        refusedToken = token;
+        replays401++;
         const renewed = await this.tokens.renewAfterUnauthorized(token, req.signal);
         if (renewed !== undefined) {
           if (this.debug) this.logger.debug(`${req.route}: 401 unauthorized, token renewed, replaying (attempt ${attempt + 1})`);
