@@ -31,6 +31,8 @@ export interface RowResult<O extends string = Outcome> {
   /** The service's error code, or a client-side one (`invalid_row`, `network_error`…). */
   errorCode?: string;
   message?: string;
+  /** The field the error names first, when it names one (the rejects file's `error_field`). */
+  errorField?: string;
 }
 
 /** The contract's summary: the outcomes add up to `rows`; `resumed` counts rows an earlier run finished. */

@@ -10,6 +10,7 @@ import type { RetryInfo } from '../client/types.js';
 import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
 import { countOutcome, emptySummary, type Outcome, type RowResult, type Summary } from './outcome.js';
+import type { OriginalRow, RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
 import { createScheduler, type SchedulerStats } from './scheduler.js';
 
@@ -25,8 +26,17 @@ export interface WorkItem {
   id: string;
   /** The report's id cells when it has several (RowResult.ids), for a row rejected before sending. */
   ids?: string[];
-  /** Known before sending: the row cannot be sent (unreadable or invalid). */
-  problem?: { code: string; message: string };
+  /** Known before sending: the row cannot be sent (unreadable or invalid); `field` is the first field it names. */
+  problem?: RowProblem;
+  /** The row as read, kept when the run writes a rejects file. */
+  original?: OriginalRow;
+}
+
+/** Why a row cannot be sent. */
+export interface RowProblem {
+  code: string;
+  message: string;
+  field?: string;
 }
 
 /** What a row's request may use: the run's abort signal and a retry callback that feeds AIMD. */
@@ -70,6 +80,8 @@ export interface BulkRunOptions<W extends WorkItem> {
   /** Count `lines` in the summary (rows that span several lines). */
   countLines?: boolean;
   report?: ReportWriter<string>;
+  /** The rejects file (--rejects): every finished row goes past it. */
+  rejects?: RejectsWriter;
   journal?: Journal;
   resume?: ResumeState;
 }
@@ -95,7 +107,7 @@ export interface BulkRunResult {
 const MAX_PROBLEMS_KEPT = 10;
 
 /** The result of a row rejected before sending (unreadable or invalid). */
-export function rejectedRow(work: WorkItem, problem: { code: string; message: string }): RowResult<Outcome> {
+export function rejectedRow(work: WorkItem, problem: RowProblem): RowResult<Outcome> {
   const r: RowResult<Outcome> = {
     seq: work.seq,
     line: work.line,
@@ -104,6 +116,7 @@ export function rejectedRow(work: WorkItem, problem: { code: string; message: st
     errorCode: problem.code,
     message: problem.message,
   };
+  if (problem.field !== undefined) r.errorField = problem.field;
   if (work.ids) r.ids = work.ids;
   return r;
 }
@@ -117,7 +130,7 @@ export type DryRunSummary = Summary & { valid: number };
  */
 export function tallyDryRunRow(
   work: WorkItem,
-  tally: { summary: DryRunSummary; rejected: RowResult<Outcome>[]; report?: ReportWriter<string> },
+  tally: { summary: DryRunSummary; rejected: RowResult<Outcome>[]; report?: ReportWriter<string>; rejects?: RejectsWriter },
   wouldSend: () => RowResult<string>,
 ): void {
   if (work.problem) {
@@ -125,9 +138,12 @@ export function tallyDryRunRow(
     const r = rejectedRow(work, work.problem);
     tally.rejected.push(r);
     tally.report?.add(r);
+    tally.rejects?.add(r, work.original);
   } else {
     tally.summary.valid++;
-    tally.report?.add(wouldSend());
+    const r = wouldSend();
+    tally.report?.add(r);
+    tally.rejects?.add(r, undefined);
   }
 }
 
@@ -164,6 +180,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
       if (!fromJournal) opts.journal?.markDone(r);
     } finally {
       opts.report?.add(r);
+      opts.rejects?.add(r, work.original);
     }
   };
 

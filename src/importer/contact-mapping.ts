@@ -62,7 +62,7 @@ export interface ContactRowOptions {
 /** One row read: the write to send (or the problems), and the person's email and phone for the report and affinity. */
 export interface ContactRow {
   write?: ContactWrite;
-  problem?: { code: string; message: string };
+  problem?: { code: string; message: string; field?: string };
   /** As sent (lower-cased e-mail, E.164 phone), or as written when it is invalid. */
   email: string;
   phone: string;
@@ -127,5 +127,5 @@ export function readContactRow(cells: readonly string[], layout: ContactLayout, 
     ...errors,
     ...(checked.ok ? [] : checked.errors.filter((e) => !seen.has(e.field) && !(e.field === 'email' && seen.has('phone')))),
   ];
-  return { email: shownEmail, phone, problem: { code: 'invalid_row', message: describeFieldErrors(all) } };
+  return { email: shownEmail, phone, problem: { code: 'invalid_row', message: describeFieldErrors(all), field: all[0]?.field } };
 }
