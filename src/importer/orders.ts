@@ -73,7 +73,13 @@ export async function* readOrderBatches(
           out.push(finishGroup(group));
           group = undefined;
         }
-        const work: OrderWork = { seq: ++seq, line: item.line, lines: 1, id: idOf(item.cells), problem: { code: item.code, message: item.message } };
+        const work: OrderWork = {
+          seq: ++seq,
+          line: item.line,
+          lines: 1,
+          id: idOf(item.cells),
+          problem: { code: item.code, message: item.message },
+        };
         if (keepOriginal && item.cells) work.original = { cells: [item.cells] };
         out.push(work);
         continue;
@@ -81,7 +87,16 @@ export async function* readOrderBatches(
       const id = idOf(item.cells);
       if (!layout.hasLineItems) {
         const fields = readOrderFields(item.cells, layout, opts);
-        out.push(finishGroup({ line: item.line, lineNumbers: [item.line], records: keepOriginal ? [item.cells] : undefined, fields, id, items: [] }));
+        out.push(
+          finishGroup({
+            line: item.line,
+            lineNumbers: [item.line],
+            records: keepOriginal ? [item.cells] : undefined,
+            fields,
+            id,
+            items: [],
+          }),
+        );
         continue;
       }
       if (group && id !== '' && id === group.id) {

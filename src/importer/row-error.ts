@@ -17,7 +17,13 @@ export function classifyUpsertError(err: unknown): {
   if (err instanceof ApiError) {
     const detail = err.details?.length ? `: ${describeFieldErrors(err.details)}` : '';
     const field = err.details?.[0]?.field;
-    return { outcome, status, errorCode: err.code, message: `${err.message}${detail}`, ...(field !== undefined ? { errorField: field } : {}) };
+    return {
+      outcome,
+      status,
+      errorCode: err.code,
+      message: `${err.message}${detail}`,
+      ...(field !== undefined ? { errorField: field } : {}),
+    };
   }
   if (err instanceof NetworkError)
     return { outcome, errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };

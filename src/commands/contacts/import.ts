@@ -32,8 +32,8 @@ import {
   checkImportOutputs,
   finishImport,
   type ImportIoOptions,
-  openImportCsv,
   openCsvRejects,
+  openImportCsv,
   openJournalAndReport,
   openRunRejects,
   printSummaryFields,
@@ -138,7 +138,11 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     report?.close();
     rejects?.close();
     printDryRun(ctx, result, opts.report);
-    if (rejects) sayRejects(ctx, rejectsNote(rejects, (f) => commandFor(f, opts, false)));
+    if (rejects)
+      sayRejects(
+        ctx,
+        rejectsNote(rejects, (f) => commandFor(f, opts, false)),
+      );
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 

@@ -18,14 +18,15 @@ import {
   checkImportInput,
   checkImportOutputs,
   finishImport,
-  openImportCsv,
   openCsvRejects,
+  openImportCsv,
   openJournalAndReport,
   openRunRejects,
   printSummaryFields,
   type SummaryField,
   showImportProgress,
 } from '../bulk-import.js';
+import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import {
   describeMapping,
   importLayout,
@@ -35,7 +36,6 @@ import {
   mappingResumeArgs,
   warnIgnored,
 } from './import-mapping.js';
-import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import { printDryRun } from './import-output.js';
 import { resolveIntegrationToken } from './token.js';
 
@@ -122,7 +122,11 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     report?.close();
     rejects?.close();
     printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report);
-    if (rejects) sayRejects(ctx, rejectsNote(rejects, (f) => commandFor(f, { ...opts, dryRun: false }, false)));
+    if (rejects)
+      sayRejects(
+        ctx,
+        rejectsNote(rejects, (f) => commandFor(f, { ...opts, dryRun: false }, false)),
+      );
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
