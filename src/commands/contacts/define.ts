@@ -156,6 +156,8 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--legacy', 'use the deprecated unsubscribe endpoint')
     .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
+    .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(
       'after',
@@ -173,6 +175,8 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('-y, --yes', 'do not ask; required without a terminal')
     .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
+    .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(
       'after',
