@@ -357,8 +357,9 @@ export async function finishImport(args: {
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
   if (s.rejected > 0 || s.failed > 0) {
+    const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ' (rerun with --report FILE to see each row)'}`,
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : rejectsHint ? '' : ' (rerun with --report FILE to see each row)'}${rejectsHint}`,
     );
   }
   return EXIT.ok;
