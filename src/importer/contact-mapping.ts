@@ -10,6 +10,7 @@
  * - every write carries `send_welcome_sms: false` unless `--welcome-sms`.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
+import { WRITABLE_CONTACT_FIELDS } from '../contract/contact-fields.js';
 import { consentWriteError, validateContactWrite } from '../contract/contacts.js';
 import type { FieldError } from '../contract/errors.js';
 import { normalizePhone } from '../contract/phone.js';
@@ -18,16 +19,7 @@ import { parseBoolean } from './formats.js';
 import { type ColumnChoice, cellOf, describeFieldErrors, type FieldLayout, phoneCountry, resolveFieldColumns } from './mapping.js';
 
 /** The fields a contacts CSV column can hold: every writable contact field, and the yes/no opt-ins. */
-export const CONTACT_CSV_FIELDS = [
-  'email',
-  'phone',
-  'first_name',
-  'last_name',
-  'email_consent',
-  'sms_consent',
-  'accepts_email_marketing',
-  'accepts_sms_marketing',
-] as const;
+export const CONTACT_CSV_FIELDS = [...WRITABLE_CONTACT_FIELDS, 'accepts_email_marketing', 'accepts_sms_marketing'] as const;
 export type ContactCsvField = (typeof CONTACT_CSV_FIELDS)[number];
 
 /** What a contacts mapping file or preset is checked against (importer/map-file.ts). */
