@@ -28,7 +28,7 @@ describe('--dry-run and --rejects on every bulk verb', () => {
     expect(readFileSync(rejects, 'utf8')).toBe(
       '{"event_type":"a","_error":{"field":"email","message":"one of email, phone or contact_id is required","line":2}}\r\n',
     );
-    const events = await (await fetch(`${suite.sb.baseUrl}/_sandbox/events`)).json();
+    const events = (await (await fetch(`${suite.sb.baseUrl}/_sandbox/events`)).json()) as { data: unknown[] };
     expect(events.data).toEqual([]);
   });
 
