@@ -86,7 +86,11 @@ export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptio
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
   if (input.journalPath !== undefined)
     outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: input.journalPath });
-  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, { createFolders: ['the journal', '--journal'] });
+  // The default journal's folder is created; one given with --journal must exist, as a report's must.
+  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, {
+    createFolders: ['the journal'],
+    regularFiles: ['the journal', '--journal'],
+  });
   if (input.resumable && (input.encoding ?? 'utf-8') === 'utf-8') {
     // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
     // merge different keys (a Latin-1 file's Müller-1 and Möller-1).
