@@ -29,7 +29,9 @@ describe('bounded reads', () => {
   });
 
   it('events send --properties @file and @-: the service body limit (1 MiB)', async () => {
-    const zero = await runCli(['events', 'send', '--type', 'viewed', '--email', 'a@example.com', '--properties', '@/dev/zero'], { env: s.env() });
+    const zero = await runCli(['events', 'send', '--type', 'viewed', '--email', 'a@example.com', '--properties', '@/dev/zero'], {
+      env: s.env(),
+    });
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain("--properties @/dev/zero is larger than 1 MiB, the service's body limit");
     const stdin = await runCli(['events', 'send', '--type', 'viewed', '--email', 'a@example.com', '--properties', '@-'], {
