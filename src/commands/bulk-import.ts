@@ -17,6 +17,7 @@ import type { BulkProgress, BulkRunResult, OutcomeLines } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
+import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
 import type { RecordField } from '../io/output.js';
 import { showProgress } from './progress.js';
 
@@ -96,6 +97,14 @@ export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptio
     // merge different keys (a Latin-1 file's Müller-1 and Möller-1).
     const bad = await findInvalidUtf8(input.file, ctx.signal);
     if (bad) throw new InputError(`${input.file}: ${describeInvalid(bad)}`);
+  }
+  if (input.resumable && !/^utf-?16/i.test(input.encoding ?? '')) {
+    const mixed = await findMixedLineEnd(input.file, ctx.signal);
+    if (mixed)
+      throw new InputError(
+        describeMixedLineEnd(input.file, mixed),
+        'give it one kind of line end first (e.g. `dos2unix FILE`, or save it again from the spreadsheet)',
+      );
   }
 }
 
