@@ -12,6 +12,8 @@ export interface PlainRequest {
   url: string;
   /** A JSON value to send. */
   json?: unknown;
+  /** Extra request headers (the sandbox's admin token). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   /** The run's proxy variables; absent for a direct connection (the embedded sandbox). */
   proxy?: ProxySettings;
@@ -39,7 +41,7 @@ export async function plainRequest(req: PlainRequest): Promise<PlainAnswer> {
     proxyFor(url, req.proxy),
   );
   try {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     let body: string | undefined;
     if (req.json !== undefined) {
       headers['content-type'] = 'application/json';

@@ -1,5 +1,5 @@
 /**
- * The bundle's libphonenumber: src/util/phone.ts imports the package's published modern build
+ * The bundle's libphonenumber: src/contract/phone.ts imports the package's published modern build
  * (`libphonenumber-js/max/es6`, no Babel helpers), bundled as build.mjs does (no plugin, no file
  * rewritten). It must normalise phone numbers exactly as the package's classic entry
  * (`libphonenumber-js/max`, what the code used before) does: both bundles are built here and
@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { type CountryCode, getCountries, getExampleNumber } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { normalizePhone } from '../../src/util/phone.js';
+import type { normalizePhone } from '../../src/contract/phone.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-phone-bundle-'));
 let bundled: typeof normalizePhone;
@@ -22,7 +22,7 @@ let classic: typeof normalizePhone;
 
 async function bundle(outfile: string, alias?: Record<string, string>): Promise<typeof normalizePhone> {
   await build({
-    entryPoints: [new URL('../../src/util/phone.ts', import.meta.url).pathname],
+    entryPoints: [new URL('../../src/contract/phone.ts', import.meta.url).pathname],
     bundle: true,
     format: 'esm',
     platform: 'node',

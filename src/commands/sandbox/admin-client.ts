@@ -6,6 +6,7 @@ import { CliError, EXIT, UsageError } from '../../errors.js';
 import { resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 import { runProxy } from '../../wiring/client.js';
 import { SANDBOX_PROFILE } from '../../wiring/sandbox.js';
+import { ADMIN_TOKEN_ENV, adminTokenHeaders } from './admin-token.js';
 
 export { SANDBOX_PROFILE };
 
@@ -40,8 +41,9 @@ export async function adminCall(ctx: Context, baseUrl: string, method: string, p
   // The embedded sandbox (--sandbox) runs in this process: always reached directly.
   const proxy = ctx.settings.sandbox ? undefined : runProxy(ctx);
   ctx.log.debug(`${method} ${baseUrl}/_sandbox${path}`);
+  const tokenHeaders = await adminTokenHeaders(ctx, baseUrl);
   try {
-    res = await plainRequest({ method, url: `${baseUrl}/_sandbox${path}`, json: body, signal: ctx.signal, proxy });
+    res = await plainRequest({ method, url: `${baseUrl}/_sandbox${path}`, json: body, headers: tokenHeaders, signal: ctx.signal, proxy });
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     const through =
@@ -68,7 +70,12 @@ export async function adminCall(ctx: Context, baseUrl: string, method: string, p
     throw new CliError(`the sandbox at ${baseUrl} answered ${res.status}${err?.message ? `: ${err.message}` : ''}`, {
       exitCode: res.status === 400 ? EXIT.usage : EXIT.failure,
       code: err?.code ?? `http_${res.status}`,
-      hint: res.status === 404 ? 'is this address a svc sandbox? the admin API answers on loopback only' : undefined,
+      hint:
+        res.status === 404
+          ? 'is this address a svc sandbox? the admin API answers on loopback only'
+          : res.status === 401
+            ? `set ${ADMIN_TOKEN_ENV} to the admin token \`svc sandbox start --admin-token\` printed`
+            : undefined,
     });
   }
   return parsed;
