@@ -296,7 +296,7 @@ export async function finishImport(args: {
   report?: ReportWriter<string>;
   reportPath?: string;
   rejects?: RejectsWriter;
-  /** The command that imports a (fixed) rejects file with this run's request-shaping options. */
+  /** The command that imports a (fixed) rejects file with this run's request-shaping options (with `rejects`). */
   reimportCommand?: (file: string) => string;
   journal?: Journal;
   resumeCommand: string;
@@ -327,7 +327,7 @@ export async function finishImport(args: {
   } catch (err) {
     failure ??= err;
   }
-  const note = args.rejects ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
+  const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
   if (complete && failure === undefined) await journal?.remove();
   else
     await journal?.close().catch((err: unknown) => {
