@@ -1,6 +1,8 @@
 /** What the sandbox's plugins and route modules are built from. */
 import type { Domain } from './domain/context.js';
 import type { Faults } from './faults.js';
+import type { DeprecationTally } from './request-log/deprecations.js';
+import type { RequestLog } from './request-log/ring.js';
 
 export interface ServerDeps {
   domain: Domain;
@@ -9,6 +11,9 @@ export interface ServerDeps {
   baseUrl: () => string;
   /** Empties every table but biz_default, for POST /_sandbox/reset. */
   reset: () => void;
+  /** The request log (absent when turned off with a size of 0) and the deprecated usages seen. */
+  requestLog?: RequestLog;
+  deprecations?: DeprecationTally;
   /** Sees every answer fastify sends (tests check them against the OpenAPI document). */
   onAnswer?: AnswerHook;
 }

@@ -17,6 +17,7 @@ import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
 import { loopbackOnly } from '../http.js';
 import { registerAdminReads } from './admin-reads.js';
+import { registerRequestLog } from './admin-requests.js';
 import { adminRouter, pageLimit } from './admin-route.js';
 
 type Body = Record<string, unknown>;
@@ -148,4 +149,5 @@ export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { dep
   admin.addHook('onRequest', loopbackOnly('the admin API'));
   registerAdmin(admin, deps);
   registerAdminReads(admin, deps);
+  registerRequestLog(admin, deps);
 };
