@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { CliError, EXIT } from '../../errors.js';
 import type { Column } from '../../io/output.js';
 import { adminCall, sandboxBaseUrl } from './admin-client.js';
-import { credentialText, type LoggedRequest } from './logs.js';
+import { credentialText, type LoggedRequest } from './request-lines.js';
 
 export interface DeprecationsOptions {
   businessId?: string;

@@ -6,14 +6,7 @@
 import type { Context } from '../../context.js';
 import { CliError, EXIT } from '../../errors.js';
 import { adminCall } from './admin-client.js';
-import { credentialText, type LoggedRequest } from './logs.js';
-
-export function logLine(e: LoggedRequest): string {
-  const what = e.error ? `  ${e.error.code}: ${e.error.message}` : '';
-  const dep = e.deprecations.length > 0 ? `  deprecated: ${e.deprecations.map((d) => d.code).join(', ')}` : '';
-  const path = e.query ? `${e.path}?${e.query}` : e.path;
-  return `${e.time}  ${e.status} ${e.method} ${path}  ${credentialText(e.credential)}  ${e.duration_ms}ms  ${e.request_id}${what}${dep}\n`;
-}
+import { type LoggedRequest, logLine } from './request-lines.js';
 
 export async function follow(ctx: Context, baseUrl: string, query: URLSearchParams): Promise<number> {
   const latest = (await adminCall(ctx, baseUrl, 'GET', '/requests?limit=1&kind=all')) as { latest_seq: number };

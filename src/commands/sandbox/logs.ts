@@ -9,6 +9,7 @@ import { CliError, EXIT, UsageError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
 import { parseSeconds } from '../../store/settings.js';
 import { adminCall, sandboxBaseUrl } from './admin-client.js';
+import { credentialText, type LoggedRequest } from './request-lines.js';
 
 export interface LogsOptions {
   follow?: boolean;
@@ -23,35 +24,8 @@ export interface LogsOptions {
   limit?: string;
 }
 
-/** A logged request, as GET /_sandbox/requests lists it (the fields printed). */
-export interface LoggedRequest {
-  seq: number;
-  request_id: string;
-  time: string;
-  kind: string;
-  business_id: string | null;
-  credential: { kind: string; id: string | null; name: string | null };
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
-  duration_ms: number;
-  error: { code: string; message: string } | null;
-  explanation: { rule: string; fix: string } | null;
-  deprecations: { code: string; what: string; replacement: string }[];
-  request: { content_type: string | null; bytes: number; body: string | null; truncated: boolean };
-  response: { content_type: string | null; bytes: number; body: string | null; truncated: boolean };
-}
-
 const KINDS = ['api', 'service', 'token', 'admin', 'all'];
 const MAX_LIMIT = 1000;
-
-export function credentialText(c: LoggedRequest['credential']): string {
-  if (c.kind === 'none') return '-';
-  if (c.kind === 'unknown_token') return 'unknown token';
-  if (c.kind === 'unknown_client') return `unknown client ${c.id}`;
-  return `${c.name} (${c.kind === 'api_token' ? 'API token' : 'OAuth app'})`;
-}
 
 const pathOf = (e: LoggedRequest) => (e.query ? `${e.path}?${e.query}` : e.path);
 const errorText = (e: LoggedRequest) =>
