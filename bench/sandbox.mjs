@@ -38,7 +38,7 @@ if (process.env.SVC_BENCH_CHILD === 'baseline') {
   });
 } else if (process.env.SVC_BENCH_CHILD === '1') {
   const { startSandbox } = await import(process.env.SVC_BENCH_MODULE ?? new URL('../dist/sandbox.js', import.meta.url).href);
-  const sb = await startSandbox({ port: 0, db: process.env.SVC_BENCH_DB });
+  const sb = await startSandbox({ port: 0, db: process.env.SVC_BENCH_DB, logEntries: process.env.SVC_BENCH_LOG === '0' ? 0 : undefined });
   process.send({ baseUrl: sb.baseUrl });
   let cpuAtStart;
   process.on('message', async (m) => {
@@ -123,12 +123,29 @@ async function domain() {
   );
 }
 
+/**
+ * The upsert load twice in one run, with the request log (the default: every request kept in its
+ * ring) and without it (--log-size 0), alternating so that both see the same machine; prints the
+ * cost of the log. --no-log-compare runs the first alone.
+ */
 async function main() {
+  const withLog = await measure('with the request log (default: 10,000 entries, 64 MiB)', '1');
+  if (args.includes('--no-log-compare')) return baseline(withLog);
+  const withoutLog = await measure('without the request log (--log-size 0)', '0');
+  const rate = 1 - withLog.rate / withoutLog.rate;
+  const cpu = withLog.cpuPerRequest / withoutLog.cpuPerRequest - 1;
+  console.log(
+    `request log cost: ${(100 * rate).toFixed(1)}% of upserts/s (${Math.round(withLog.rate)} vs ${Math.round(withoutLog.rate)}), ${(100 * cpu).toFixed(1)}% more server CPU per request (${withLog.cpuPerRequest.toFixed(0)} vs ${withoutLog.cpuPerRequest.toFixed(0)} µs)`,
+  );
+  return baseline(withLog);
+}
+
+async function measure(label, log) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const db = join(dir, 'sandbox.db');
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: process.env.SVC_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [],
-    env: { ...process.env, SVC_BENCH_CHILD: '1', SVC_BENCH_DB: db },
+    env: { ...process.env, SVC_BENCH_CHILD: '1', SVC_BENCH_DB: db, SVC_BENCH_LOG: log },
   });
   const { baseUrl } = await new Promise((resolve) => child.once('message', resolve));
   const res = await fetch(`${baseUrl}/_sandbox/api-tokens`, {
@@ -176,7 +193,7 @@ async function main() {
   const codes = Object.entries(result.statusCodeStats ?? {})
     .map(([code, s]) => `${code}: ${s.count}`)
     .join(', ');
-  console.log(`POST /v1/orders/placed, ${connections} connections, ${duration} s, file-backed sandbox in a child process`);
+  console.log(`POST /v1/orders/placed, ${connections} connections, ${duration} s, file-backed sandbox in a child process, ${label}`);
   // The machine may be shared: say how busy it was (1-minute load average, before and after).
   console.log(`load average: ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after (${availableParallelism()} CPUs)`);
   console.log(`requests/s: ${Math.round(result.requests.average)} (total ${result.requests.total})`);
@@ -187,7 +204,10 @@ async function main() {
   console.log(
     `server CPU: ${Math.round(perRequest)} µs per request, ${Math.round((100 * sys) / cpuMicros)}% of it in the kernel (one free core would sustain ~${Math.round(1e6 / perRequest)} req/s)`,
   );
+  return { rate: result.requests.average, cpuPerRequest: perRequest };
+}
 
+async function baseline(result) {
   if (args.includes('--baseline')) {
     const base = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SVC_BENCH_CHILD: 'baseline' } });
     const { baseUrl: bareUrl } = await new Promise((resolve) => base.once('message', resolve));
@@ -211,7 +231,7 @@ async function main() {
     const { cpuMicros: bareCpu } = await done;
     const bareRate = Math.round(bare.requests.average);
     console.log(
-      `baseline (bare fastify echo route, same load): ${bareRate} req/s, p99 ${bare.latency.p99} ms, ${Math.round(bareCpu / bare.requests.total)} µs CPU per request; sandbox/baseline = ${(result.requests.average / bare.requests.average).toFixed(2)}`,
+      `baseline (bare fastify echo route, same load): ${bareRate} req/s, p99 ${bare.latency.p99} ms, ${Math.round(bareCpu / bare.requests.total)} µs CPU per request; sandbox/baseline = ${(result.rate / bare.requests.average).toFixed(2)}`,
     );
   }
 }

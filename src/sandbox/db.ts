@@ -56,12 +56,13 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_dedupe ON events (business_id, client_event_id) WHERE client_event_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS flows (
-  id TEXT PRIMARY KEY, business_id TEXT NOT NULL, event_type TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL
+  id TEXT PRIMARY KEY, business_id TEXT NOT NULL, event_type TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL,
+  trigger_type TEXT NOT NULL DEFAULT 'event', enabled INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS flows_type ON flows (business_id, event_type);
 CREATE TABLE IF NOT EXISTS outbox (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, business_id TEXT NOT NULL,
-  contact_id TEXT, order_id TEXT, event_id TEXT, trigger TEXT, created_at INTEGER NOT NULL
+  contact_id TEXT, order_id TEXT, event_id TEXT, trigger TEXT, created_at INTEGER NOT NULL, flow_id TEXT
 );
 `;
 
@@ -103,6 +104,20 @@ export class SandboxDb {
     // copied back once, and the checkpoint's fsyncs are rarer. close() checkpoints fully.
     this.sql.exec('PRAGMA wal_autocheckpoint = 10000');
     this.sql.exec(SCHEMA);
+    this.addMissingColumns();
+  }
+
+  /** Columns added after a table was first created: files of earlier versions get them on open. */
+  private addMissingColumns(): void {
+    const added: [string, string, string][] = [
+      ['flows', 'trigger_type', "TEXT NOT NULL DEFAULT 'event'"],
+      ['flows', 'enabled', 'INTEGER NOT NULL DEFAULT 1'],
+      ['outbox', 'flow_id', 'TEXT'],
+    ];
+    for (const [table, column, type] of added) {
+      const columns = this.sql.pragma(`table_info(${table})`) as { name: string }[];
+      if (!columns.some((c) => c.name === column)) this.sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    }
   }
 
   /** A prepared statement, compiled on first use and reused afterwards. */

@@ -10,7 +10,7 @@ import type { RouteOptions, ServerDeps } from '../deps.js';
 import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from '../domain/auth.js';
 import { contactView, forceConsent } from '../domain/contacts.js';
 import { invalidRequest, ServiceError } from '../domain/errors.js';
-import { createFlow } from '../domain/events.js';
+import { createFlow, deleteFlow, listFlows, updateFlow } from '../domain/flows.js';
 import { createIntegration, revealIntegrationToken, setIntegrationActive } from '../domain/integrations.js';
 import { findOrder, orderView } from '../domain/orders.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
@@ -41,6 +41,19 @@ function str(b: Body, field: string, opts: { required?: boolean; fallback?: stri
     throw invalidRequest([{ field, message: v === undefined ? 'is required' : 'must be a string of 1 to 255 characters' }]);
   }
   return v;
+}
+
+/** `{data, total}` of a short list (no paging). */
+const withTotal = (data: unknown[]) => ({ data, total: data.length });
+
+/** The business_id of a query (the only parameter of a short admin list), biz_default by default. */
+function businessOf(query: unknown): string {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(q).filter((k) => k !== 'business_id');
+  if (unknown.length > 0) throw invalidRequest(unknown.map((k) => ({ field: k, message: 'is not a parameter (business_id)' })));
+  if (q.business_id !== undefined && typeof q.business_id !== 'string')
+    throw invalidRequest([{ field: 'business_id', message: 'must be given once' }]);
+  return (q.business_id as string | undefined) ?? DEFAULT_BUSINESS_ID;
 }
 
 function business(b: Body): string {
@@ -95,9 +108,25 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     return { status: 200, body: contactView(row) };
   });
   route('POST', '/flows', (req) => {
-    const b = bodyOf(req, ['business_id', 'event_type', 'name']);
-    const eventType = str(b, 'event_type', { required: true });
-    return { status: 201, body: createFlow(d, business(b), eventType, str(b, 'name', { fallback: `Flow on ${eventType}` })) };
+    const b = bodyOf(req, ['business_id', 'event_type', 'order_trigger', 'name']);
+    const key = {
+      event_type: b.event_type === undefined ? undefined : str(b, 'event_type'),
+      order_trigger: b.order_trigger === undefined ? undefined : str(b, 'order_trigger'),
+    };
+    return { status: 201, body: createFlow(d, business(b), key, b.name === undefined ? undefined : str(b, 'name')) };
+  });
+  route('GET', '/flows', (req) => ({ status: 200, body: withTotal(listFlows(d, businessOf(req.query))) }));
+  route('PATCH', '/flows/:id', (req) => {
+    const b = bodyOf(req, ['enabled', 'name']);
+    if (b.enabled !== undefined && typeof b.enabled !== 'boolean')
+      throw invalidRequest([{ field: 'enabled', message: 'must be a boolean' }]);
+    if (b.enabled === undefined && b.name === undefined) throw invalidRequest([{ field: '(body)', message: 'give enabled or name' }]);
+    const change = { enabled: b.enabled as boolean | undefined, name: b.name === undefined ? undefined : str(b, 'name') };
+    return { status: 200, body: updateFlow(d, param(req, 'id'), change) };
+  });
+  route('DELETE', '/flows/:id', (req) => {
+    deleteFlow(d, param(req, 'id'));
+    return { status: 204 };
   });
   route('GET', '/outbox', (req) => {
     const q = req.query as Record<string, unknown>;
