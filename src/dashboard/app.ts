@@ -3,6 +3,7 @@
  * admin API. It keeps no state but the route (#/page?biz=...), so a reload shows the same view.
  */
 import { AdminError, api, business, h, href, notice, route } from './dom.js';
+import { flowsPage } from './flows.js';
 import { contactPage, contactsPage, eventsPage, orderPage, ordersPage, stopLive, timelinePage } from './pages.js';
 import { deprecationsPanel, requestPage, requestsPage, stopRequestsLive } from './requests.js';
 import { type Flash, settingsPage } from './settings.js';
@@ -12,6 +13,7 @@ const PAGES = [
   ['orders', 'Orders'],
   ['events', 'Events'],
   ['timeline', 'Timeline'],
+  ['flows', 'Flows'],
   ['requests', 'Requests'],
   ['settings', 'Settings'],
 ] as const;
@@ -61,6 +63,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   try {
     await drawSwitcher();
     if (page === 'contacts') content = id ? await contactPage(id) : [await deprecationsPanel(), ...(await contactsPage())];
+    else if (page === 'flows') content = await flowsPage(() => void render());
     else if (page === 'requests') content = id ? await requestPage(id) : await requestsPage();
     else if (page === 'orders') content = id ? await orderPage(id) : await ordersPage();
     else if (page === 'events') content = await eventsPage();

@@ -1,8 +1,9 @@
 /**
- * The dashboard's Requests page and deprecations panel in a real headless Chromium against a
- * sandbox on port 0: a request refused for curl appears live with its explanation, a deprecated
- * call appears in the panel of the first page, no horizontal overflow at 1280 and 390 pixels,
- * axe-core finds nothing serious. Screenshots go to a temporary folder, or to docs/ with SVC_SCREENSHOTS=1.
+ * The integrator's pages of the dashboard (Requests, the deprecations panel, Flows) in a real
+ * headless Chromium against a sandbox on port 0: a request refused for curl appears live with its
+ * explanation, a deprecated call appears in the panel of the first page, a flow created in the page
+ * runs on `svc events send` and is named on the timeline, no horizontal overflow at 1280 and 390
+ * pixels, axe-core finds nothing serious. Screenshots go to a temporary folder, or to docs/ with SVC_SCREENSHOTS=1.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -13,6 +14,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
 
 const SHOTS = process.env.SVC_SCREENSHOTS === '1' ? 'docs' : mkdtempSync(join(tmpdir(), 'svc-shots-'));
@@ -24,6 +26,7 @@ let tb: TestBrowser;
 let page: Page;
 let token: string;
 const problems: string[] = [];
+const cfg = tempConfigDir();
 
 async function open(route: string): Promise<void> {
   await page.goto(`${sb.baseUrl}/#/${route}`);
@@ -38,7 +41,7 @@ async function checks(name: string): Promise<void> {
   expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
 }
 
-describe.skipIf(chromiumMissing && !inCi)('the Requests page and the deprecations panel in Chromium', () => {
+describe.skipIf(chromiumMissing && !inCi)('the Requests, deprecations and Flows of the dashboard in Chromium', () => {
   beforeAll(async () => {
     sb = await withSandbox();
     token = (await sb.admin.createApiToken(['contacts_read', 'contacts_write'])).token;
@@ -55,6 +58,7 @@ describe.skipIf(chromiumMissing && !inCi)('the Requests page and the deprecation
   afterAll(async () => {
     await tb?.close();
     await sb?.close();
+    cfg.cleanup();
   });
 
   it('a request refused for curl appears on the open Requests page within a second, with its explanation', async () => {
@@ -119,11 +123,44 @@ describe.skipIf(chromiumMissing && !inCi)('the Requests page and the deprecation
     await page.getByRole('heading', { name: 'Deprecated or removed usage' }).waitFor();
   });
 
+  it('a flow created on the Flows page runs on `svc events send`, and the timeline names it', async () => {
+    await open('flows');
+    await page.getByLabel('Flow name').fill('Browse abandonment');
+    await page.getByLabel('Runs when').selectOption('event');
+    await page.getByLabel('Event type').fill('viewed_product');
+    await page.getByRole('button', { name: 'Create flow' }).click();
+    await page.getByText('Flow “Browse abandonment” created').waitFor();
+    expect(await page.locator('.count').textContent()).toBe('1 flow');
+    const all = await sb.tokenWithAllScopes();
+    const sent = await runCli(['events', 'send', '--type', 'viewed_product', '--email', 'ada@example.com'], {
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: all },
+    });
+    expect(sent.code, sent.stderr).toBe(0);
+    await page.reload();
+    await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+    const row = page.getByRole('row').filter({ hasText: 'Browse abandonment' });
+    await expect.poll(() => row.getByRole('link', { name: '1' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-flows.png') });
+    await open('timeline');
+    await page.getByRole('row').filter({ hasText: 'flow_run' }).filter({ hasText: 'Browse abandonment' }).waitFor();
+    // Disabled, it runs nothing.
+    await open('flows');
+    await page.getByRole('checkbox', { name: 'Enabled: Browse abandonment' }).uncheck();
+    await page.getByText('“Browse abandonment” is now disabled.').waitFor();
+    await runCli(['events', 'send', '--type', 'viewed_product', '--email', 'ada@example.com'], {
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: all },
+    });
+    expect((await sb.admin.outbox({ type: 'flow_run' })).length).toBe(1);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete Browse abandonment' }).click();
+    await page.getByText('“Browse abandonment” deleted.').waitFor();
+  });
+
   it('no page scrolls sideways and axe-core finds nothing serious, at 1280 and 390 pixels', async () => {
     const id = (await http(sb.baseUrl, 'GET', '/v1/contacts')).headers.get('x-request-id') as string;
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      for (const route of ['contacts', 'requests', `requests/${id}`]) {
+      for (const route of ['contacts', 'requests', `requests/${id}`, 'flows', 'timeline']) {
         await open(route);
         await checks(`${route} at ${width}px`);
       }
