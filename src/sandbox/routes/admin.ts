@@ -16,9 +16,11 @@ import { findOrder, orderView } from '../domain/orders.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
 import { loopbackOnly } from '../http.js';
+import { Snapshots } from '../snapshots.js';
 import { registerAdminReads } from './admin-reads.js';
 import { registerRequestLog } from './admin-requests.js';
 import { adminRouter, pageLimit } from './admin-route.js';
+import { registerSnapshots } from './admin-snapshots.js';
 
 type Body = Record<string, unknown>;
 
@@ -179,4 +181,5 @@ export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { dep
   registerAdmin(admin, deps);
   registerAdminReads(admin, deps);
   registerRequestLog(admin, deps);
+  registerSnapshots(admin, deps, new Snapshots(deps.domain.db, deps.domain.now));
 };
