@@ -104,6 +104,38 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--fail-on-any', 'exit 1 when any deprecated or removed usage was seen (for CI)')
     .addHelpText('after', examples(['svc sandbox deprecations', 'svc sandbox deprecations --json --fail-on-any']))
     .action(action(() => import('./deprecations.js')));
+  const snapshot = sandbox
+    .command('snapshot')
+    .description('save and restore consistent copies of the whole sandbox state (for CI: restore between test cases)')
+    .addHelpText(
+      'after',
+      examples([
+        'svc sandbox snapshot save seeded',
+        'svc sandbox snapshot restore seeded',
+        'svc sandbox snapshot list',
+        'svc sandbox snapshot delete seeded',
+      ]),
+    );
+  const snapshotModule = () => import('./snapshot.js');
+  snapshot
+    .command('save')
+    .description('save the whole state under NAME (replaces a snapshot of that name)')
+    .argument('<name>', 'letters, digits, dots, dashes, underscores (64 at most)')
+    .action(action(async () => ({ run: (await snapshotModule()).save })));
+  snapshot
+    .command('restore')
+    .description('replace the whole state with snapshot NAME, atomically (requests wait)')
+    .argument('<name>', 'a saved snapshot')
+    .action(action(async () => ({ run: (await snapshotModule()).restore })));
+  snapshot
+    .command('list')
+    .description('the saved snapshots')
+    .action(action(async () => ({ run: (await snapshotModule()).list })));
+  snapshot
+    .command('delete')
+    .description('delete snapshot NAME')
+    .argument('<name>', 'a saved snapshot')
+    .action(action(async () => ({ run: (await snapshotModule()).remove })));
   sandbox
     .command('reset')
     .description('empty all data and faults of a running sandbox (asks first on a terminal)')
