@@ -144,10 +144,11 @@ export class SandboxDb {
   replaceWith(image: Buffer): void {
     if (this.batch || this.connection.inTransaction) throw new Error('replaceWith() inside a batch: wait for flushed() first');
     const inMemory = this.file === ':memory:' || this.file.startsWith('file:');
-    if (!inMemory) {
-      // Check the image before the live file is touched: a bad one fails here, the data intact.
-      this.open(image).close();
-    }
+    // Check the image before the live database is touched: a bad one fails here, the data intact.
+    const pageSize = image.length >= 100 ? image.readUInt16BE(16) : 0;
+    const size = pageSize === 1 ? 65536 : pageSize;
+    if (image.subarray(0, 16).toString('latin1') !== 'SQLite format 3\u0000' || size < 512 || image.length % size !== 0)
+      throw new Error('not an SQLite database image');
     this.connection.close();
     this.cache.clear();
     this.rowCache.clear();
