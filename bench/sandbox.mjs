@@ -2,7 +2,8 @@
 // connections for 10 s against a file-backed sandbox running in a separate process (so that the
 // load generator does not share the server's event loop). Prints requests/s and latency; asserts
 // nothing. Needs `node build.mjs` first (imports ../dist/sandbox.js in the child).
-//   node bench/sandbox.mjs [--duration S] [--connections N] [--baseline]
+//   node bench/sandbox.mjs [--duration S] [--connections N] [--rounds N] [--no-log-compare] [--baseline]
+// By default it runs with and without the request log, in alternating rounds, and prints its cost.
 //   node bench/sandbox.mjs --domain [--upserts N]   (the upsert alone, in-process, from src/)
 // --baseline also measures a bare fastify route that echoes the same body, in the same way, so
 // that figures taken on a busy shared machine can be read as a ratio to what fastify alone does.
@@ -124,20 +125,27 @@ async function domain() {
 }
 
 /**
- * The upsert load twice in one run, with the request log (the default: every request kept in its
- * ring) and without it (--log-size 0), alternating so that both see the same machine; prints the
- * cost of the log. --no-log-compare runs the first alone.
+ * The upsert load with the request log (the default: every request kept in its ring) and without
+ * it (--log-size 0), in alternating rounds (--rounds, default 2) so that both see the same
+ * machine; prints the cost of the log. --no-log-compare runs the first alone.
  */
 async function main() {
-  const withLog = await measure('with the request log (default: 10,000 entries, 64 MiB)', '1');
-  if (args.includes('--no-log-compare')) return baseline(withLog);
-  const withoutLog = await measure('without the request log (--log-size 0)', '0');
-  const rate = 1 - withLog.rate / withoutLog.rate;
-  const cpu = withLog.cpuPerRequest / withoutLog.cpuPerRequest - 1;
+  if (args.includes('--no-log-compare')) return baseline(await measure('with the request log (default: 10,000 entries, 64 MiB)', '1'));
+  // Alternating rounds (with, without, with, without…): on a shared machine both see the same load.
+  const rounds = opt('--rounds', 2);
+  const withLog = [];
+  const withoutLog = [];
+  for (let i = 0; i < rounds; i++) {
+    withLog.push(await measure('with the request log (default: 10,000 entries, 64 MiB)', '1'));
+    withoutLog.push(await measure('without the request log (--log-size 0)', '0'));
+  }
+  const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
+  const rate = (xs) => sum(xs, (x) => x.rate) / xs.length;
+  const cpu = (xs) => sum(xs, (x) => x.cpuMicros) / sum(xs, (x) => x.requests);
   console.log(
-    `request log cost: ${(100 * rate).toFixed(1)}% of upserts/s (${Math.round(withLog.rate)} vs ${Math.round(withoutLog.rate)}), ${(100 * cpu).toFixed(1)}% more server CPU per request (${withLog.cpuPerRequest.toFixed(0)} vs ${withoutLog.cpuPerRequest.toFixed(0)} µs)`,
+    `request log cost over ${rounds} alternating rounds: ${(100 * (1 - rate(withLog) / rate(withoutLog))).toFixed(1)}% of upserts/s (${Math.round(rate(withLog))} vs ${Math.round(rate(withoutLog))}), ${(100 * (cpu(withLog) / cpu(withoutLog) - 1)).toFixed(1)}% more server CPU per request (${cpu(withLog).toFixed(0)} vs ${cpu(withoutLog).toFixed(0)} µs)`,
   );
-  return baseline(withLog);
+  return baseline(withLog[0]);
 }
 
 async function measure(label, log) {
@@ -204,7 +212,7 @@ async function measure(label, log) {
   console.log(
     `server CPU: ${Math.round(perRequest)} µs per request, ${Math.round((100 * sys) / cpuMicros)}% of it in the kernel (one free core would sustain ~${Math.round(1e6 / perRequest)} req/s)`,
   );
-  return { rate: result.requests.average, cpuPerRequest: perRequest };
+  return { rate: result.requests.average, cpuPerRequest: perRequest, cpuMicros, requests: result.requests.total };
 }
 
 async function baseline(result) {

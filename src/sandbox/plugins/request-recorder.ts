@@ -23,7 +23,13 @@ export interface RecorderOptions {
 /** Which kind of request a path is, or undefined for what is not logged (the log's own reads, the dashboard's files). */
 export function kindOf(path: string): RequestKind | undefined {
   if (path.startsWith('/_sandbox/')) {
-    if (path.startsWith('/_sandbox/requests') || path === '/_sandbox/deprecations' || path.endsWith('/stream')) return undefined;
+    if (
+      path.startsWith('/_sandbox/requests') ||
+      path === '/_sandbox/deprecations' ||
+      path === '/_sandbox/openapi.json' ||
+      path.endsWith('/stream')
+    )
+      return undefined;
     return 'admin';
   }
   if (path === '/oauth/token') return 'token';

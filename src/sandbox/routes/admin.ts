@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
 import type { FieldError } from '../../contract/errors.js';
+import { buildAdminOpenApi } from '../admin-openapi.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
 import type { RouteOptions, ServerDeps } from '../deps.js';
 import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from '../domain/auth.js';
@@ -182,4 +183,9 @@ export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { dep
   registerAdminReads(admin, deps);
   registerRequestLog(admin, deps);
   registerSnapshots(admin, deps, new Snapshots(deps.domain.db, deps.domain.now));
+  let openapi: string | undefined;
+  admin.get('/openapi.json', (_req, reply) => {
+    openapi ??= JSON.stringify(buildAdminOpenApi(), null, 2);
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(openapi);
+  });
 };
