@@ -104,7 +104,12 @@ interface Op {
   body?: TSchema;
 }
 
-const op = (summary: string, responses: Responses, body?: TSchema): Op => ({ summary, responses, body });
+/** What the admin guard (plugins/admin-guard.ts) answers on any call: another machine, another site, no admin token. */
+const guarded: Responses = {
+  403: error('Refused by the admin guard: a request from another site, or without the admin token (sandbox start --admin-token).'),
+  404: error('not_found (also: a client that is not on the loopback interface, or a Host the sandbox does not answer to).'),
+};
+const op = (summary: string, responses: Responses, body?: TSchema): Op => ({ summary, responses: { ...guarded, ...responses }, body });
 const general = (summary: string, ok: number, extra: Responses = {}): Op =>
   op(summary, {
     [ok]: { description: 'See docs/sandbox.md.', schema: ok === 204 ? undefined : Any },

@@ -4,6 +4,7 @@
  */
 
 import { mkdirSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { buildServer } from './app.js';
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
@@ -30,6 +31,10 @@ export interface SandboxOptions {
   /** Request log ring: entries kept (default 10,000; 0 turns the log off) and bytes at most (default 64 MiB). */
   logEntries?: number;
   logBytes?: number;
+  /** More Host names the admin API and the dashboard answer to (a tunnel's), besides loopback names and `host`. */
+  allowedHosts?: string[];
+  /** When set, the admin API and the dashboard require it, and answer other machines with it. */
+  adminToken?: string;
   /** Sees every answer sent, for tests (e.g. a check against the OpenAPI document). */
   onAnswer?: AnswerHook;
 }
@@ -43,6 +48,10 @@ export interface RunningSandbox {
 }
 
 const TABLES = ['apps', 'access_tokens', 'api_tokens', 'integrations', 'contacts', 'orders', 'events', 'flows', 'outbox'];
+
+function machineAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+}
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const file = opts.db ?? ':memory:';
@@ -61,6 +70,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     requestLog: logEntries > 0 ? new RequestLog(logEntries, opts.logBytes ?? DEFAULT_LOG_BYTES) : undefined,
     deprecations: new DeprecationTally(),
     baseUrl: () => baseUrl,
+    security: {
+      bindHost: host,
+      allowedHosts: opts.allowedHosts ?? [],
+      adminToken: opts.adminToken,
+      localAddresses: host === '0.0.0.0' || host === '::' ? machineAddresses() : undefined,
+    },
     onAnswer: opts.onAnswer,
     reset: () =>
       db.transaction(() => {
