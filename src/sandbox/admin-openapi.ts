@@ -227,6 +227,26 @@ const PATHS: Record<string, Record<string, Op>> = {
   },
   '/_sandbox/faults': { get: general('The faults in force', 200), put: general('Set the faults', 200) },
   '/_sandbox/reset': { post: general('Empty every table and the faults', 200) },
+  '/_sandbox/info': {
+    get: op('Which database this sandbox runs on, and its request log', {
+      200: {
+        description: 'The dashboard’s banner.',
+        schema: Type.Object(
+          {
+            database: N(Type.String({ description: 'The database file (absolute path); null in memory.' })),
+            in_memory: Type.Boolean(),
+            request_log: N(
+              Type.Object(
+                { entries: Type.Integer(), max_entries: Type.Integer(), max_bytes: Type.Integer() },
+                { additionalProperties: false },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    }),
+  },
   '/_sandbox/openapi.json': { get: op('This document', { 200: { description: 'OpenAPI 3.1.', schema: Any } }) },
 };
 
