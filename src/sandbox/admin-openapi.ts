@@ -215,6 +215,20 @@ const PATHS: Record<string, Record<string, Op>> = {
   '/_sandbox/contacts/{id}/consent': {
     put: general('Force a consent state', 200, { 409: error('contact_exists.'), 422: error('compliance_suppressed.') }),
   },
+  '/_sandbox/contact-labels': {
+    get: op('E-mail, phone and name of each contact id given (ids=ct_a,ct_b; at most 200)', {
+      200: {
+        description: 'By contact id; ids not in the business are left out.',
+        schema: Type.Object(
+          {
+            data: Type.Record(Type.String(), Type.Object({ email: N(Str), phone: N(Str), name: N(Str) }, { additionalProperties: false })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      ...bad,
+    }),
+  },
   '/_sandbox/orders': { get: general('Orders, newest first', 200) },
   '/_sandbox/orders/{order_id}': { get: general('One stored order', 200) },
   '/_sandbox/events': { get: general('Stored events, newest first', 200) },
