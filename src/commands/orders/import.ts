@@ -30,6 +30,7 @@ import {
   loadImportMapping,
   mappingDefaultCountry,
   mappingIdentity,
+  mappingJson,
   mappingResumeArgs,
   warnIgnored,
 } from './import-mapping.js';
@@ -51,6 +52,9 @@ export interface ImportOptions {
   preset?: string;
   mapFile?: string;
   dateOrder?: string;
+  set?: string[];
+  dateFormat?: string;
+  timezone?: string;
 }
 
 /** The command that continues this import (request-shaping options included). */
@@ -75,7 +79,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   }
   const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding, journalPath } = input;
-  const { mapFile, dateOrder } = loadImportMapping(opts);
+  const { mapFile, dateOrder, dates, constants } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];
@@ -97,18 +101,21 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // Everything that can be checked before a request: the token source, the header, the journal.
   const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const source = await openImportCsv(input, ctx, delimiter);
-  const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter);
+  const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter, constants);
   warnIgnored(ctx, layout, mapFile);
-  const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, initialSync: opts.initialSync === true };
+  const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, dates, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
   let report: ReportWriter<string> | undefined;
   if (opts.dryRun) {
     report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
-    ctx.out.info(describeMapping(layout, mapFile, dateOrder));
+    ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
     const result = await dryRunOrders(source, layout, mapping, report);
     report?.close();
-    printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report);
+    printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
+      values: result.values,
+      mapping: mappingJson(layout, mapFile, dates),
+    });
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
@@ -131,7 +138,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         default_country: defaultCountry ?? null,
         delimiter: source.delimiter,
         ...(encoding !== undefined ? { encoding } : {}),
-        ...mappingIdentity(mapFile, dateOrder),
+        ...mappingIdentity(mapFile, dateOrder, dates, constants),
       },
     }),
   });
