@@ -73,6 +73,8 @@ describe('countries and booleans as shops write them', () => {
       expect(parseBoolean(yes), yes).toBe(true);
     for (const no of ['nein', 'Nein', 'non', 'no', 'não', 'nee', 'nej', 'nie', 'falsch', 'FALSE', 'n'])
       expect(parseBoolean(no), no).toBe(false);
-    expect((parseBoolean('vielleicht') as Error).message).toMatch(/must be true\/false, yes\/no or 1\/0 \(or ja\/nein, oui\/non, sí\/no…\)/);
+    expect((parseBoolean('vielleicht') as Error).message).toMatch(
+      /must be true\/false, yes\/no or 1\/0 \(or ja\/nein, oui\/non, sí\/no…\)/,
+    );
   });
 });
