@@ -214,7 +214,8 @@ export function suggestMaps(
       if (best.length > 0) break;
     }
     const first = best[0];
-    if (first === undefined) maps.push(`--map ${fields[0]}="<column>"`);
+    // A currency the export does not write at all: the value to give, not a column to look for.
+    if (first === undefined) maps.push(fields[0] === 'currency' ? '--set currency=<ISO code, e.g. EUR>' : `--map ${fields[0]}="<column>"`);
     else if (best.length === 1) {
       taken.add(first.column);
       maps.push(`--map ${first.field}=${quoteColumn(header[first.column] as string)}`);

@@ -40,6 +40,8 @@ export interface ColumnChoice {
   columns: string[];
   /** `--map` (a missing column is an error) or a mapping file / preset (absent choices are skipped). */
   from: string;
+  /** The export may lack the field's columns (they depend on its settings): absent, the field is not read. */
+  optional?: boolean;
 }
 
 /** Columns are numbered from 1 for people: `#3` is header[2]. */
@@ -99,6 +101,7 @@ export function resolveFieldColumns<F extends string>(
     if (constants.has(field)) continue;
     const choice = typeof given === 'string' ? { columns: [given], from: '--map' } : given;
     const found = choice.columns.map((c) => findColumn(header, c, field)).filter((i) => i !== -1);
+    if (found.length === 0 && choice.optional) continue;
     if (found.length === 0) {
       const what =
         choice.columns.length > 1

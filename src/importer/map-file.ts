@@ -55,6 +55,8 @@ export interface MapFile {
   packedItems?: PackedItemsSpec;
   /** Without a currency column, the total's symbol gives the currency when it names one only. */
   currencyFromSymbol: boolean;
+  /** Fields whose columns the export may lack (`"optional_columns"`): absent, the field is not read. */
+  optional: Set<string>;
   /** Header names that together identify a known export (presets); any one of the lists. */
   detect?: string[][];
   /** Where it came from, for messages: `preset shopify` or the file's path. */
@@ -77,6 +79,7 @@ const KEYS = [
   'timezone',
   'line_items_column',
   'currency_from_symbol',
+  'optional_columns',
 ] as const;
 
 function isStringList(v: unknown): v is string[] {
@@ -122,6 +125,7 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
     origin,
     set: new Map(),
     currencyFromSymbol: false,
+    optional: new Set(),
   };
   if (typeof d.name === 'string') out.name = d.name;
   if (typeof d.description === 'string') out.description = d.description;
@@ -185,6 +189,13 @@ function readExtras(d: Record<string, unknown>, out: MapFile, schema: MappingSch
     if (typeof d[key] !== 'string' || (d[key] as string).trim() === '') fail(`"${key}" must be a non-empty string`);
     out[prop] = (d[key] as string).trim();
   }
+  if (d.optional_columns !== undefined) {
+    if (!isStringList(d.optional_columns)) fail('"optional_columns" must be a non-empty list of fields');
+    for (const f of d.optional_columns as string[]) {
+      if (!out.columns.has(f)) fail(`"optional_columns" names ${JSON.stringify(f)}, which "columns" does not map`);
+      out.optional.add(f);
+    }
+  }
   if (d.currency_from_symbol !== undefined) {
     if (typeof d.currency_from_symbol !== 'boolean') fail('"currency_from_symbol" must be true or false');
     out.currencyFromSymbol = d.currency_from_symbol as boolean;
@@ -217,6 +228,14 @@ function readExtras(d: Record<string, unknown>, out: MapFile, schema: MappingSch
     }
     out.packedItems = spec;
   }
+}
+
+/** A mapping file's columns as the column resolver takes them (fallbacks, optional fields, where they come from). */
+export function mapFileChoices(mapFile: MapFile | undefined): Map<string, { columns: string[]; from: string; optional?: boolean }> {
+  const out = new Map<string, { columns: string[]; from: string; optional?: boolean }>();
+  for (const [field, columns] of mapFile?.columns ?? [])
+    out.set(field, { columns, from: mapFile?.origin ?? '', optional: mapFile?.optional.has(field) });
+  return out;
 }
 
 /** Reads a user's mapping file (`--map-file FILE`). */
@@ -265,8 +284,9 @@ export function listPresets(schema: MappingSchema): MapFile[] {
   if (!dir || !existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
     .sort()
-    .map((f) => presetFromFile(join(dir, f), f.slice(0, -5), schema));
+    .map((name) => presetFromFile(join(dir, `${name}.json`), name, schema));
 }
 
 function presetFromFile(path: string, name: string, schema: MappingSchema): MapFile {

@@ -61,7 +61,7 @@ describe('no confident wrong guess in the hint for a missing field', () => {
   it("Magento's order grid: ID for order_id, never a name; both grand totals listed", () => {
     const h = hint(MAGENTO_GRID);
     expect(h).toBe(
-      'name the columns after the fields, or map them: --map order_id=ID --map total=? (several columns could be total: "Grand Total (Base)", "Grand Total (Purchased)"; pick one) --map currency="<column>" --map order_date="Purchase Date" --map email="Customer Email"',
+      'name the columns after the fields, or map them: --map order_id=ID --map total=? (several columns could be total: "Grand Total (Base)", "Grand Total (Purchased)"; pick one) --set currency=<ISO code, e.g. EUR> --map order_date="Purchase Date" --map email="Customer Email"',
     );
     expect(h).not.toMatch(/Bill-to Name|Customer Name|Subtotal|Total Refunded/);
   });

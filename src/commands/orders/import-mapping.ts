@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseDateFormat, parseTimeZone, UTC_ZONE } from '../../importer/dates.js';
 import type { DateOrder, DateReading } from '../../importer/formats.js';
-import { detectPreset, loadMapFile, loadPreset, type MapFile } from '../../importer/map-file.js';
+import { detectPreset, loadMapFile, loadPreset, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, type ColumnLayout, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
 import { shellQuote } from '../../io/shell-quote.js';
 
@@ -120,7 +120,7 @@ export function importLayout(
       );
   }
   const choices = new Map<string, string | ColumnChoice>();
-  for (const [field, columns] of mapFile?.columns ?? []) choices.set(field, { columns, from: mapFile?.origin ?? '' });
+  for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
   for (const [field, column] of maps) choices.set(field, column);
   return resolveColumns(header, choices, delimiter, mapFile?.countryColumns, {
     constants,
