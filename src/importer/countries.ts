@@ -5,7 +5,7 @@
  * plus a few usual short forms (`USA`, `UK`). Case, accents and punctuation are ignored.
  */
 import { type CountryCode, getCountries } from 'libphonenumber-js/max';
-import { normalizeCountry } from '../util/phone.js';
+import { normalizeCountry } from '../contract/phone.js';
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt'];
 
