@@ -235,9 +235,12 @@ export function normalizeOrderDate(value: string, reading?: DateOrder | DateRead
   if (naive) {
     const time = `${naive[2]}${naive[3] ?? ':00'}`;
     const zone = r.zone ?? UTC_ZONE;
-    const [y, mo, d] = (naive[1] as string).split('-').map(Number) as [number, number, number];
-    const [h, mi, s] = time.split(':').map((x) => Number.parseInt(x, 10)) as [number, number, number];
-    v = `${naive[1]}T${time}${zone.offsetAt(y, mo, d, h, mi, s)}`;
+    if (zone.name === 'UTC') v = `${naive[1]}T${time}Z`;
+    else {
+      const [y, mo, d] = (naive[1] as string).split('-').map(Number) as [number, number, number];
+      const [h, mi, s] = time.split(':').map((x) => Number.parseInt(x, 10)) as [number, number, number];
+      v = `${naive[1]}T${time}${zone.offsetAt(y, mo, d, h, mi, s)}`;
+    }
   }
   v = v.replace(/^(\d{4}-\d{2}-\d{2}) /, '$1T');
   // A time without seconds before an offset (2024-03-01T14:30+02:00).
