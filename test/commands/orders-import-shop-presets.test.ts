@@ -128,11 +128,15 @@ describe('shop exports imported as they come (--preset NAME)', () => {
     const woo = fixturePath('woocommerce-customer-order');
     const r = await runCli(['orders', 'import', woo, '--map', 'email=billing_email', '--dry-run'], { env: env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('hint: name the columns after the fields, or map them: --map total=order_total --map currency=order_currency\n');
+    expect(r.stderr).toContain(
+      'hint: name the columns after the fields, or map them: --map total=order_total --map currency=order_currency\n',
+    );
     expect(r.stderr).not.toMatch(/total=(shipping|tax)_total/);
     const big = await runCli(['orders', 'import', fixturePath('bigcommerce'), '--map', 'email=Customer Email'], { env: env() });
     expect(big.code).toBe(2);
-    expect(big.stderr).toContain('--map total=? (several columns could be total: "Order Total (inc tax)", "Order Total (ex tax)"; pick one)');
+    expect(big.stderr).toContain(
+      '--map total=? (several columns could be total: "Order Total (inc tax)", "Order Total (ex tax)"; pick one)',
+    );
     const hintOf = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('hint:')) ?? '';
     expect(hintOf(big.stderr)).not.toContain('Tax Total');
     const magento = await runCli(['orders', 'import', fixturePath('magento'), '--map', 'email=Customer Email'], { env: env() });
