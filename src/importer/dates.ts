@@ -86,16 +86,17 @@ export function parseTimeZone(value: string): ZoneReader | Error {
 
 export const UTC_ZONE: ZoneReader = { name: 'UTC', offsetAt: () => 'Z' };
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/** Month names and abbreviations (`jun`, `june`, `sept`, `jun.`) → 1–12: one lookup per cell. */
+const MONTH_NUMBER = new Map<string, number>();
+MONTHS.forEach((m, i) => {
+  for (const name of [m, m.slice(0, 3), `${m.slice(0, 3)}.`]) MONTH_NUMBER.set(name, i + 1);
+});
+MONTH_NUMBER.set('sept', 9).set('sept.', 9);
 
 /** A month by its English name or abbreviation (`Jun`, `June`, `Sept`), 1–12, or 0. */
 function monthByName(name: string): number {
-  const n = name.toLowerCase().replace(/\.$/, '');
-  if (n === 'sept') return 9;
-  const i = MONTHS.indexOf(n.slice(0, 3));
-  if (i < 0) return 0;
-  const full = new Date(Date.UTC(2000, i, 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' }).toLowerCase();
-  return n.length === 3 || full === n ? i + 1 : 0;
+  return MONTH_NUMBER.get(name.toLowerCase()) ?? 0;
 }
 
 type Token =
