@@ -129,11 +129,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       values: result.values,
       mapping: mappingJson(layout, mapFile, dates),
     });
-    if (rejects)
-      sayRejects(
-        ctx,
-        rejectsNote(rejects, (f) => commandFor(f, { ...opts, dryRun: false }, false)),
-      );
+    if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
