@@ -175,6 +175,8 @@ function readExtras(d: Record<string, unknown>, out: MapFile, schema: MappingSch
     const set = d.set as Record<string, unknown> | null;
     if (typeof set !== 'object' || set === null || Array.isArray(set))
       fail('"set" must be an object of field → value', 'e.g. "set": { "currency": "EUR" }');
+    if (!schema.settable || schema.settable.length === 0)
+      fail(`"set" is for orders mapping files (${schema.kind} take their values from columns)`);
     for (const [field, value] of Object.entries(set as Record<string, unknown>)) {
       if (!(schema.settable ?? []).includes(field))
         fail(`"set" cannot give the field ${JSON.stringify(field)}`, `fields it can give: ${(schema.settable ?? []).join(', ')}`);
