@@ -26,7 +26,9 @@
 // Options: --concurrency C (default 32 for the throughput mode, 16 for the others), --duration S
 // for autocannon (default 10), --same-work (autocannon sends N requests instead), --rounds R (default 2), --kind orders|contacts|events (default
 // orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
-// orders, one to three line items each, and autocannon sends the same orders), --prof DIR (the
+// orders, one to three line items each, and autocannon sends the same orders), --preset
+// woocommerce|woocommerce-customer-order|bigcommerce|magento|squarespace (the exports of
+// fixtures/shop-exports.mjs, built in memory: short runs; autocannon sends their requests), --prof DIR (the
 // import runs under `node --cpu-prof --cpu-prof-dir=DIR`; bench/profile-summary.mjs reads the
 // result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
 // checkout's), --ab PATH [--pairs K] [--node-opts "FLAGS"] (no autocannon: the imports of PATH (A)
@@ -43,6 +45,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import { exportOf, SHOP_PRESETS } from '../fixtures/shop-exports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
@@ -61,8 +64,11 @@ const stringOption = (name) => {
 const KIND = stringOption('--kind') ?? 'orders';
 if (!['orders', 'contacts', 'events'].includes(KIND)) throw new Error(`--kind must be orders, contacts or events, got ${KIND}`);
 const PRESET = stringOption('--preset');
-if (PRESET !== undefined && PRESET !== 'shopify') throw new Error(`--preset: only shopify is generated, got ${PRESET}`);
-if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset shopify generates orders exports: use it with --kind orders');
+if (PRESET !== undefined && PRESET !== 'shopify' && !SHOP_PRESETS.includes(PRESET))
+  throw new Error(`--preset: shopify, ${SHOP_PRESETS.join(', ')} are generated, got ${PRESET}`);
+if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset NAME generates orders exports: use it with --kind orders');
+/** The other shops' exports (fixtures/shop-exports.mjs): built in memory, for short runs. */
+const GENERATED = PRESET !== undefined && PRESET !== 'shopify';
 const PROF = stringOption('--prof');
 // Another build's svc for the import (bin/svc.js of a checkout or an install): before/after figures.
 const IMPORT_BIN = stringOption('--bin') ?? bin;
@@ -255,15 +261,24 @@ async function writeShopifyCsv(path, n, prefix) {
   await new Promise((r) => out.end(r));
 }
 
-/** The bench's input file: rows of the kind, or a Shopify export with --preset shopify. */
+/** The bench's input file: rows of the kind, a Shopify export with --preset shopify, or another shop's export. */
 function writeInput(path, n, prefix) {
+  if (GENERATED) return writeFileSync(path, exportOf(PRESET, n, { prefix }).text);
   return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeRows(path, n, prefix);
 }
+/** Another shop's export's requests, by prefix (the orders autocannon sends are made once per run). */
+const generatedRequests = new Map();
 /** The JSON body of request number i (of a run of about n) that autocannon sends. */
 function requestBody(i, prefix, n) {
+  if (GENERATED) {
+    if (!generatedRequests.has(prefix)) generatedRequests.set(prefix, exportOf(PRESET, n, { prefix }).orders);
+    const orders = generatedRequests.get(prefix);
+    // A run longer than the orders made (autocannon for a duration) sends them again: updates.
+    return JSON.stringify(orders[(i - 1) % orders.length]);
+  }
   return JSON.stringify(PRESET === 'shopify' ? shopifyBody(shopifyOrder(i, prefix, n)) : kind.body(kind.fields(i, prefix, n)));
 }
-const presetArgs = PRESET ? ['--preset', PRESET] : [];
+const presetArgs = PRESET ? ['--preset', PRESET, ...(GENERATED ? exportOf(PRESET, 1).args : [])] : [];
 const inputName = (tag) => join(work, `${KIND}-${tag}.${kind.file}`);
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */

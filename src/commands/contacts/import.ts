@@ -23,7 +23,7 @@ import {
   type IfExists,
   readContactBatches,
 } from '../../importer/contacts.js';
-import { loadMapFile, loadPreset, type MapFile } from '../../importer/map-file.js';
+import { loadMapFile, loadPreset, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
@@ -121,7 +121,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const source = await openImportCsv(input, ctx, delimiter);
   // A mapping file's choices first; --map replaces a field's.
   const choices = new Map<string, string | ColumnChoice>();
-  for (const [field, columns] of mapFile?.columns ?? []) choices.set(field, { columns, from: mapFile?.origin ?? '' });
+  for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
   for (const [field, column] of maps) choices.set(field, column);
   const layout = resolveContactColumns(source.header, choices, source.delimiter, mapFile?.countryColumns);
   if (layout.ignored.length > 0 && !mapFile?.ignoreUnmapped)
