@@ -6,6 +6,7 @@
  * Prints nothing: the command reads `progress` and the result.
  */
 import { setMaxListeners } from 'node:events';
+import type { HeaderBag } from '../client/response.js';
 import type { RetryInfo } from '../client/types.js';
 import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
@@ -33,6 +34,8 @@ export interface WorkItem {
 export interface SendContext {
   signal: AbortSignal;
   onRetry(info: RetryInfo): void;
+  /** Hand to the client's CallOptions: answers' rate-limit headers set the run's pace. */
+  onRateHeaders(headers: HeaderBag): void;
 }
 
 /** The physical lines of the rows with each outcome a user must look at (in finishing order; sort to print). */
@@ -179,6 +182,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
           // every slot on it collapsed a run with 10% 503s to about one row per second.
           if (info.status === 429) ctx.throttle(info.delayMs);
         },
+        onRateHeaders: ctx.rateHeaders,
       };
       // then() rather than an async function: one frame less per row.
       return opts.send(work, sendCtx).then(

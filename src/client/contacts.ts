@@ -23,6 +23,7 @@ export async function listContacts(
     throwOnError: true,
     signal: opts?.signal,
     onRetry: opts?.onRetry,
+    onRateHeaders: opts?.onRateHeaders,
   });
   return { data: extractList<Contact>(res.body), nextCursor: extractNextCursor(res.body, res.headers) };
 }
@@ -54,6 +55,7 @@ export async function getContact(pipeline: RequestPipeline, id: string, opts?: C
     throwOnError: true,
     signal: opts?.signal,
     onRetry: opts?.onRetry,
+    onRateHeaders: opts?.onRateHeaders,
   });
   return unwrapObject<Contact>(res.body);
 }
@@ -95,5 +97,6 @@ export async function deleteContact(pipeline: RequestPipeline, id: string, opts?
     throwOnError: true,
     signal: opts?.signal,
     onRetry: opts?.onRetry,
+    onRateHeaders: opts?.onRateHeaders,
   });
 }

@@ -64,6 +64,7 @@ export interface SendRequest {
   throwOnError: boolean;
   signal?: AbortSignal;
   onRetry?: (info: RetryInfo) => void;
+  onRateHeaders?: CallOptions['onRateHeaders'];
   /** The answer is one object, bare or wrapped ({"data": {...}}): unwrap it (sendJson). */
   unwrap?: boolean;
 }
@@ -149,6 +150,7 @@ export class RequestPipeline {
       unwrap: true,
       signal: opts?.signal,
       onRetry: opts?.onRetry,
+      onRateHeaders: opts?.onRateHeaders,
     }) as Promise<ApiResult<T>>;
   }
 
@@ -189,6 +191,8 @@ export class RequestPipeline {
         continue;
       }
       const status = res.status;
+      if (req.onRateHeaders && (res.hasHeader('ratelimit-remaining') || res.hasHeader('x-ratelimit-remaining')))
+        req.onRateHeaders(res.headers);
 
       if (status < 400) {
         // The hot path (an import's upserts): the headers and the body are read only if someone asks.

@@ -182,7 +182,7 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
   const drained = items(opts.lines, opts.defaultCountry, summary, opts.signal);
 
   const scheduler = createScheduler<Item, LineResult>(
-    async (item, { throttle }) => {
+    async (item, { throttle, rateHeaders }) => {
       const { parsed, raw } = item;
       if (parsed.kind === 'invalid') return resultOfInvalid(parsed, raw.line);
       const onRetry = (info: RetryInfo) => {
@@ -191,7 +191,7 @@ export async function sendEventLines(opts: BulkOptions): Promise<BulkSummary> {
         opts.onRetry?.(info, raw.line);
       };
       // No abort signal: a request in flight is left to finish so that its outcome is known.
-      return sendOne(opts.client, parsed.event, raw.line, { onRetry }, opts.ids !== false);
+      return sendOne(opts.client, parsed.event, raw.line, { onRetry, onRateHeaders: rateHeaders }, opts.ids !== false);
     },
     { concurrency: opts.concurrency, signal: opts.signal },
   );
