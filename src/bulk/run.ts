@@ -54,6 +54,14 @@ export interface BulkProgress {
   /** Requests sent, retries included. */
   requests: number;
   scheduler(): SchedulerStats | undefined;
+  /** Time since the run started (to its end once it ended), in ms; 0 before it starts. */
+  elapsedMs(): number;
+}
+
+/** Rows finished by this run (resumed ones excluded) per second of its time, one decimal. */
+export function rowsPerSecond(p: BulkProgress): number {
+  const ms = p.elapsedMs();
+  return ms > 0 ? Math.round(((p.summary.rows - p.summary.resumed) * 10000) / ms) / 10 : 0;
 }
 
 export interface BulkRunOptions<W extends WorkItem> {
@@ -143,12 +151,15 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   setMaxListeners(0, signal);
   let fatal: unknown;
   let lines = 0;
+  let startedAt: number | undefined;
+  let endedAt: number | undefined;
   const progress: BulkProgress = {
     summary,
     lines: { rejected: [], failed: [], unconfirmed: [] },
     rateLimited: 0,
     requests: 0,
     scheduler: () => scheduler.stats(),
+    elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
   };
   if (opts.countLines) summary.lines = 0;
 
@@ -215,7 +226,8 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
       const out: W[] = [];
       for (const work of batch) {
         const previous = opts.resume?.done.get(work.seq);
-        if (previous) {
+        // A row that failed (the service never took it, retries gave up) is sent again.
+        if (previous && previous.outcome !== 'failed') {
           opts.resume?.done.delete(work.seq);
           finish(previous as RowResult<Outcome>, work, true);
           continue;
@@ -232,6 +244,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
 
   async function run(): Promise<BulkRunResult> {
     let failure: unknown;
+    startedAt = performance.now();
     await scheduler
       .runBatches(sendable(), (work, settled) => {
         if (settled.ok) finish(settled.value, work, false);
@@ -243,6 +256,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
     await opts.journal?.flush().catch((err: unknown) => {
       failure ??= err;
     });
+    endedAt = performance.now();
     const stats = scheduler.stats();
     problems.sort((a, b) => a.seq - b.seq);
     return {

@@ -13,7 +13,7 @@ import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, ty
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkProgress, BulkRunResult, OutcomeLines } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
@@ -168,9 +168,20 @@ export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' 
  * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
  * `name<TAB>value` lines otherwise.
  */
-export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean, lines?: OutcomeLines): void {
+export function printSummaryFields(
+  ctx: Context,
+  fields: SummaryField[],
+  interrupted: boolean,
+  lines?: OutcomeLines,
+  progress?: BulkProgress,
+): void {
   if (ctx.settings.json) {
     const doc: Record<string, number | boolean | number[]> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
+    if (progress) {
+      doc.rows_per_second = rowsPerSecond(progress);
+      doc.rate_limited = progress.rateLimited;
+    }
     if (lines) {
       const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
       doc.unconfirmed_lines = sorted(lines.unconfirmed);
@@ -258,7 +269,9 @@ export async function finishImport(args: {
   } catch (err) {
     failure ??= err;
   }
-  if (complete && failure === undefined) await journal?.remove();
+  // Failed rows keep the journal: --resume sends them (and only them) again.
+  const failedKept = complete && failure === undefined && result.summary.failed > 0 && journal !== undefined;
+  if (complete && failure === undefined && !failedKept) await journal?.remove();
   else
     await journal?.close().catch((err: unknown) => {
       failure ??= err;
@@ -301,6 +314,9 @@ export async function finishImport(args: {
   if (s.rejected > 0 || s.failed > 0) {
     throw new PartialFailure(
       `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ' (rerun with --report FILE to see each row)'}`,
+      failedKept && journalPath
+        ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
+        : undefined,
     );
   }
   return EXIT.ok;

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
-import type { OutcomeLines } from '../../bulk/run.js';
+import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -185,19 +185,18 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     reportPath: opts.report,
     journal,
     resumeCommand: resumeCommand(file, opts),
-    printSummary: (reportPath, interrupted) =>
-      printSummary(ctx, job.progress.summary, job.progress.lines, rowOptions.welcomeSms, reportPath, interrupted),
+    printSummary: (reportPath, interrupted) => printSummary(ctx, job.progress, rowOptions.welcomeSms, reportPath, interrupted),
   });
 }
 
 function printSummary(
   ctx: Context,
-  s: ContactSummary,
-  lines: OutcomeLines,
+  progress: BulkProgress & { summary: ContactSummary },
   welcomeSms: boolean,
   reportPath: string | undefined,
   interrupted: boolean,
 ): void {
+  const s = progress.summary;
   printSummaryFields(
     ctx,
     [
@@ -214,7 +213,8 @@ function printSummary(
       ...(s.smsUnknown > 0 ? [['sms_unknown', s.smsUnknown, 'warn'] as SummaryField] : []),
     ],
     interrupted,
-    lines,
+    progress.lines,
+    progress,
   );
   if (s.smsSubscribed > 0 || s.smsUnknown > 0) {
     const moved = `${s.smsSubscribed} contact(s) moved to SMS subscribed`;
