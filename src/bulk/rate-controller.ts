@@ -42,7 +42,7 @@ export interface RateControllerOptions {
   now: () => number;
 }
 
-import { burstRate, type RateLimitReading, steadyRate } from './rate-headers.js';
+import { burstRate, type RateLimitReading, type RateWindow, steadyRate } from './rate-headers.js';
 
 /** What sets the pace: nothing yet, the service's headers, or a rate learned from its 429s. */
 export type PaceSource = 'none' | 'headers' | 'learned';
@@ -84,6 +84,8 @@ export class RateController {
   private policyBurst: number | undefined;
   /** The limit of the policy's slowest window: a reading of that window may be spent faster. */
   private policySteadyLimit: number | undefined;
+  /** The slowest window of the service's policy, once an answer told it (for the plan of a run). */
+  steadyWindow: RateWindow | undefined;
   /** The longest window seen (from a policy or a long wait): over 1000 means long-window rules. */
   windowMs = 0;
   /** Successes of the run, and the time and count at the last long-window 429 (its learning base). */
@@ -141,6 +143,7 @@ export class RateController {
       this.policyBurst = burstRate(reading.policy);
       const slowest = reading.policy.find((w) => (w.limit * 1000) / w.windowMs === this.policyRate);
       this.policySteadyLimit = slowest?.limit;
+      this.steadyWindow = slowest;
       for (const w of reading.policy) this.windowMs = Math.max(this.windowMs, w.windowMs);
     }
     const left = reading.remaining - Math.max(0, inFlight - 1);

@@ -56,6 +56,9 @@ export interface BulkProgress {
   scheduler(): SchedulerStats | undefined;
   /** Time since the run started (to its end once it ended), in ms; 0 before it starts. */
   elapsedMs(): number;
+  /** Rows read from the input so far (resumed and rejected ones included), and whether that is all of them. */
+  rowsRead: number;
+  inputDone: boolean;
 }
 
 /** Rows finished by this run (resumed ones excluded) per second of its time, one decimal. */
@@ -160,6 +163,8 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
     requests: 0,
     scheduler: () => scheduler.stats(),
     elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
+    rowsRead: 0,
+    inputDone: false,
   };
   if (opts.countLines) summary.lines = 0;
 
@@ -220,8 +225,25 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
     },
   );
 
+  /** One batch read ahead: the progress knows the input's size in rows as soon as it is all read. */
+  async function* readAhead(): AsyncGenerator<W[]> {
+    const it = opts.rows[Symbol.asyncIterator]();
+    let next = await it.next();
+    try {
+      while (!next.done) {
+        const batch = next.value;
+        progress.rowsRead += batch.length;
+        next = await it.next();
+        if (next.done) progress.inputDone = true;
+        yield batch;
+      }
+    } finally {
+      if (!next.done) await it.return?.();
+    }
+  }
+
   async function* sendable(): AsyncGenerator<W[]> {
-    for await (const batch of opts.rows) {
+    for await (const batch of readAhead()) {
       if (signal.aborted) return;
       const out: W[] = [];
       for (const work of batch) {

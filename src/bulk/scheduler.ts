@@ -75,6 +75,8 @@ export interface SchedulerStats {
   heldUntil: number;
   /** The longest rate-limit window known (ms), 0 when none. */
   windowMs: number;
+  /** The slowest window of the service's RateLimit-Policy, once known. */
+  steadyWindow: { limit: number; windowMs: number } | undefined;
   inFlight: number;
   aborted: boolean;
 }
@@ -153,6 +155,7 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       paceSource: pace.source,
       heldUntil: pace.heldUntil,
       windowMs: pace.windowMs,
+      steadyWindow: pace.steadyWindow,
       inFlight,
       aborted: signal.aborted,
     };

@@ -228,6 +228,13 @@ export function showImportProgress(
       bytesRead: () => p.bytesRead(),
       rateLimited: () => p.rateLimited,
       counts: () => counts(p.summary),
+      rowsRead: () => p.rowsRead,
+      inputDone: () => p.inputDone,
+      pace: () => {
+        const st = p.scheduler();
+        return { rate: st?.pace, heldUntil: st?.heldUntil ?? 0 };
+      },
+      steadyWindow: () => p.scheduler()?.steadyWindow,
     },
     { unit: 'rows', totalBytes, starting: 'importing…' },
   );

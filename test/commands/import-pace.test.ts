@@ -48,6 +48,16 @@ describe('orders import at the service pace', () => {
     expect(s.rows_per_second).toBeGreaterThan(0.85 * 20);
   });
 
+  it("the plan is printed once the service's window is known from its headers", async () => {
+    const file = join(suite.tmp.dir, 'o.csv');
+    writeOrders(file, 90);
+    await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 60, window_s: 3 }], headers: 'ratelimit' } });
+    const r = await runCli(['orders', 'import', file, '--concurrency', '4'], { env: suite.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("plan: 90 rows at 60 per 3 s: about 5 s (the service's limit)");
+    expect(r.stdout).toContain('created\t90');
+  });
+
   it('a sliding 30 per 3 s without headers: learned from the 429s, every row once, few 429s', async () => {
     const file = join(suite.tmp.dir, 'o.csv');
     writeOrders(file, 150);
