@@ -10,19 +10,24 @@ import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } f
 import { InputError } from '../bulk/errors.js';
 import { openInput } from '../bulk/input.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
+import { countDataLines } from '../bulk/line-count.js';
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
+import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import type { RecordField } from '../io/output.js';
+import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
   report?: string;
+  rejects?: string;
+  rejectsIncludeFailed?: boolean;
   dryRun?: boolean;
   resume?: boolean;
   journal?: string;
@@ -60,6 +65,7 @@ export async function checkImportInput(
     if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
   }
   if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
+  checkRejectsOptions(opts);
   // A pipe, FIFO or device can be read only once: it imports, but keeps no journal to resume.
   const resumable = !fromStdin && inputKind(file, 'the input') === 'file';
   if (!fromStdin && !resumable && (opts.resume || opts.journal !== undefined)) {
@@ -84,6 +90,7 @@ export async function openImportCsv(input: ImportInput, ctx: Context, delimiter:
 export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptions, ctx: Context): Promise<void> {
   const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
+  if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   if (input.journalPath !== undefined)
     outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: input.journalPath });
   checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, { createFolders: ['the journal', '--journal'] });
@@ -157,6 +164,40 @@ export async function openJournalAndReport(args: {
   return { journal, resume, report };
 }
 
+/** The rejects file of a CSV import (--rejects), in the input's format; undefined without --rejects. */
+export function openCsvRejects(opts: ImportIoOptions, source: CsvSource): RejectsWriter | undefined {
+  if (opts.rejects === undefined) return undefined;
+  return new RejectsWriter(
+    opts.rejects,
+    {
+      kind: 'csv',
+      header: source.headerCells,
+      delimiter: source.delimiter,
+      encoding: source.encoding,
+      bom: source.bom,
+      lineEnd: source.lineEnd,
+    },
+    { includeFailed: opts.rejectsIncludeFailed === true },
+  );
+}
+
+/**
+ * Opens the rejects file after the journal and report (so another run's journal lock is met
+ * first); when it cannot be opened, they are closed as they were (the journal kept to resume).
+ */
+export async function openRunRejects(
+  opened: { journal?: Journal; report?: ReportWriter<string> },
+  open: () => RejectsWriter | undefined,
+): Promise<RejectsWriter | undefined> {
+  try {
+    return open();
+  } catch (err) {
+    opened.report?.close({ complete: false });
+    await opened.journal?.close().catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
  * One count of a summary: name, value, how a terminal colours it (`good` always green, `warn`
  * yellow and `bad` red when not 0), and where a terminal shows it when not in order.
@@ -173,10 +214,11 @@ export function printSummaryFields(
   fields: SummaryField[],
   interrupted: boolean,
   lines?: OutcomeLines,
+  rejects?: RejectsNote,
   progress?: BulkProgress,
 ): void {
   if (ctx.settings.json) {
-    const doc: Record<string, number | boolean | number[]> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
     // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
     if (progress) {
       doc.rows_per_second = rowsPerSecond(progress);
@@ -188,6 +230,7 @@ export function printSummaryFields(
       doc.rejected_lines = sorted(lines.rejected);
       doc.failed_lines = sorted(lines.failed);
     }
+    if (rejects) Object.assign(doc, rejects.fields);
     ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
     return;
   }
@@ -219,7 +262,9 @@ export function showImportProgress(
   p: BulkProgress & { bytesRead(): number },
   totalBytes: number | undefined,
   counts: (s: Summary) => string,
+  input?: ImportInput,
 ): Promise<() => void> {
+  const file = input?.resumable ? input.file : undefined;
   return showProgress(
     ctx,
     {
@@ -236,7 +281,7 @@ export function showImportProgress(
       },
       steadyWindow: () => p.scheduler()?.steadyWindow,
     },
-    { unit: 'rows', totalBytes, starting: 'importing…' },
+    { unit: 'rows', totalBytes, starting: 'importing…', countRows: file === undefined ? undefined : () => countDataLines(file) },
   );
 }
 
@@ -253,9 +298,12 @@ export async function finishImport(args: {
   input: ImportInput;
   report?: ReportWriter<string>;
   reportPath?: string;
+  rejects?: RejectsWriter;
+  /** The command that imports a (fixed) rejects file with this run's request-shaping options. */
+  reimportCommand?: (file: string) => string;
   journal?: Journal;
   resumeCommand: string;
-  printSummary: (reportPath: string | undefined, interrupted: boolean) => void;
+  printSummary: (reportPath: string | undefined, interrupted: boolean, rejects?: RejectsNote) => void;
 }): Promise<number> {
   const { ctx, report, journal, input, reportPath } = args;
   const { journalPath, fromStdin } = input;
@@ -266,6 +314,7 @@ export async function finishImport(args: {
     args.stopProgress();
     await journal?.close().catch(() => undefined);
     report?.close({ complete: false });
+    args.rejects?.close();
     throw err;
   }
   args.stopProgress();
@@ -276,6 +325,12 @@ export async function finishImport(args: {
   } catch (err) {
     failure ??= err;
   }
+  try {
+    args.rejects?.close();
+  } catch (err) {
+    failure ??= err;
+  }
+  const note = args.rejects ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
   // Failed rows keep the journal: --resume sends them (and only them) again.
   const failedKept = complete && failure === undefined && result.summary.failed > 0 && journal !== undefined;
   if (complete && failure === undefined && !failedKept) await journal?.remove();
@@ -292,7 +347,7 @@ export async function finishImport(args: {
   if (failure !== undefined && !result.interrupted) {
     // The run itself failed (a full disk for the report or journal, an unreadable input): what
     // was done is counted and saved; say so, then how to go on.
-    args.printSummary(undefined, false);
+    args.printSummary(undefined, false, note);
     const reason = failure instanceof Error ? failure.message : String(failure);
     throw new CliError(`the import stopped after ${result.summary.rows} finished row(s): ${reason}`, {
       exitCode: EXIT.failure,
@@ -303,7 +358,8 @@ export async function finishImport(args: {
       cause: failure,
     });
   }
-  args.printSummary(reportPath, result.interrupted);
+  args.printSummary(reportPath, result.interrupted, note);
+  if (note) sayRejects(ctx, note);
   if (result.interrupted) {
     throw new Interrupted(
       `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
@@ -319,8 +375,9 @@ export async function finishImport(args: {
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
   if (s.rejected > 0 || s.failed > 0) {
+    const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ' (rerun with --report FILE to see each row)'}`,
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : rejectsHint ? '' : ' (rerun with --report FILE to see each row)'}${rejectsHint}`,
       failedKept && journalPath
         ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
         : undefined,

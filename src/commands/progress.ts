@@ -12,18 +12,33 @@ const NON_TTY_PROGRESS_MS = 10_000;
 export async function showProgress(
   ctx: Context,
   src: ProgressSource & { steadyWindow?(): { limit: number; windowMs: number } | undefined },
-  opts: { unit: string; totalBytes: number | undefined; starting: string },
+  opts: { unit: string; totalBytes: number | undefined; starting: string; countRows?: () => Promise<number> },
 ): Promise<() => void> {
   if (ctx.settings.json || ctx.settings.quiet) return () => {};
   const started = ctx.now();
   // The plan, once: when an answer told the service's steady window and the input's size is known.
   let planned = src.steadyWindow === undefined;
   let say = (line: string) => ctx.out.info(line);
+  let counted: number | undefined;
+  let counting = false;
   const plan = () => {
     if (planned) return clearInterval(planTimer);
     const w = src.steadyWindow?.();
-    const rows = w && estimatedRows(src, opts.totalBytes);
-    if (!w || rows === undefined) return;
+    if (!w) return;
+    const rows = estimatedRows(src, opts.totalBytes) ?? counted;
+    if (rows === undefined) {
+      // The input's size in rows is not known from what was read yet: count its lines, once.
+      if (!counting && opts.countRows) {
+        counting = true;
+        opts.countRows().then(
+          (n) => {
+            counted = n;
+          },
+          () => undefined,
+        );
+      }
+      return;
+    }
     planned = true;
     say(`plan: ${planLine(rows, opts.unit, w.limit, w.windowMs)} (the service's limit)`);
   };

@@ -14,6 +14,8 @@ export interface SendOptions {
   file?: string;
   concurrency?: number;
   report?: string;
+  rejects?: string;
+  rejectsIncludeFailed?: boolean;
   unconfirmedOut?: string;
   defaultCountry?: string;
   encoding?: string;
