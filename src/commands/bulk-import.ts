@@ -19,6 +19,7 @@ import { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
+import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
 import type { RecordField } from '../io/output.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
@@ -93,12 +94,24 @@ export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptio
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   if (input.journalPath !== undefined)
     outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: input.journalPath });
-  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, { createFolders: ['the journal', '--journal'] });
+  // The default journal's folder is created; one given with --journal must exist, as a report's must.
+  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, {
+    createFolders: ['the journal'],
+    regularFiles: ['the journal', '--journal'],
+  });
   if (input.resumable && (input.encoding ?? 'utf-8') === 'utf-8') {
     // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
     // merge different keys (a Latin-1 file's Müller-1 and Möller-1).
     const bad = await findInvalidUtf8(input.file, ctx.signal);
     if (bad) throw new InputError(`${input.file}: ${describeInvalid(bad)}`);
+  }
+  if (input.resumable && !/^utf-?16/i.test(input.encoding ?? '')) {
+    const mixed = await findMixedLineEnd(input.file, ctx.signal);
+    if (mixed)
+      throw new InputError(
+        describeMixedLineEnd(input.file, mixed),
+        'give it one kind of line end first (e.g. `dos2unix FILE`, or save it again from the spreadsheet)',
+      );
   }
 }
 
@@ -299,7 +312,7 @@ export async function finishImport(args: {
   report?: ReportWriter<string>;
   reportPath?: string;
   rejects?: RejectsWriter;
-  /** The command that imports a (fixed) rejects file with this run's request-shaping options. */
+  /** The command that imports a (fixed) rejects file with this run's request-shaping options (with `rejects`). */
   reimportCommand?: (file: string) => string;
   journal?: Journal;
   resumeCommand: string;
@@ -330,7 +343,7 @@ export async function finishImport(args: {
   } catch (err) {
     failure ??= err;
   }
-  const note = args.rejects ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
+  const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
   // Failed rows keep the journal: --resume sends them (and only them) again.
   const failedKept = complete && failure === undefined && result.summary.failed > 0 && journal !== undefined;
   if (complete && failure === undefined && !failedKept) await journal?.remove();

@@ -6,10 +6,10 @@
  */
 import { classifyError, isFatalForRun } from '../bulk/classify.js';
 import type { IdLine } from '../bulk/id-source.js';
-import type { RowResult } from '../bulk/outcome.js';
+import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 
 export type DoneWord = 'deleted' | 'unsubscribed';
@@ -53,17 +53,38 @@ export interface IdsRunResult<D extends DoneWord> extends BulkRunResult<IdOutcom
   notDone: RowResult<IdOutcome<D>>[];
 }
 
+/** The ids as the engine's rows: an id that cannot be a contact id is rejected before sending. */
+function idRows(ids: IdLine[], keepOriginal: boolean): WorkItem[] {
+  return ids.map((item, i) => {
+    const w: WorkItem = { seq: i + 1, line: item.line, lines: 1, id: item.id };
+    if (keepOriginal) w.original = { text: item.id };
+    if (!ID_OK.test(item.id)) w.problem = { code: 'invalid_id', message: `invalid id ${JSON.stringify(item.id)}`, field: 'id' };
+    return w;
+  });
+}
+
+/** Checks every id without sending: the rows that would be rejected (the report lists the others as `valid`). */
+export function dryRunIds(ids: IdLine[], out: { report?: ReportWriter<string>; rejects?: RejectsWriter }): RowResult<Outcome>[] {
+  const summary = { ...emptySummary(), valid: 0 };
+  const rejected: RowResult<Outcome>[] = [];
+  for (const w of idRows(ids, out.rejects !== undefined)) {
+    summary.rows++;
+    tallyDryRunRow(w, { summary, rejected, ...out }, () => ({
+      seq: w.seq,
+      line: w.line,
+      id: w.id,
+      outcome: 'valid',
+      message: 'would be sent',
+    }));
+  }
+  return rejected;
+}
+
 /** Creates the run over the ids (bounded concurrency); `progress` can be read while `run()` works. */
 export function createIdsRun<D extends DoneWord>(
   opts: IdsRunOptions<D>,
 ): { progress: BulkProgress<IdOutcome<D>>; run(): Promise<IdsRunResult<D>> } {
-  const keep = opts.rejects !== undefined;
-  const rows: WorkItem[] = opts.ids.map((item, i) => {
-    const w: WorkItem = { seq: i + 1, line: item.line, lines: 1, id: item.id };
-    if (keep) w.original = { text: item.id };
-    if (!ID_OK.test(item.id)) w.problem = { code: 'invalid_id', message: `invalid id ${JSON.stringify(item.id)}`, field: 'id' };
-    return w;
-  });
+  const rows = idRows(opts.ids, opts.rejects !== undefined);
   const notDone: RowResult<IdOutcome<D>>[] = [];
   const job = createBulkRun<WorkItem, IdOutcome<D>>({
     outcomes: [opts.doneWord, 'not_found', 'rejected', 'failed'],

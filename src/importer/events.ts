@@ -9,10 +9,10 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { isFatalForRun } from '../bulk/classify.js';
 import type { RawLine } from '../bulk/ndjson-source.js';
-import type { RowResult } from '../bulk/outcome.js';
+import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, createBulkRun, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
 import { type LineOptions, loadNormalizePhone, parseEventLine } from './event-lines.js';
@@ -126,6 +126,32 @@ export interface EventSendSummary {
   failure?: unknown;
   /** The last line read; after an interruption or a stop, the last line of the settled prefix. */
   lastLine: number;
+}
+
+/** What a dry run found: the lines' counts, and the rejected ones (input order). */
+export interface EventDryRun {
+  rows: number;
+  valid: number;
+  rejected: RowResult<string>[];
+}
+
+/** Reads and checks every line without sending (the report lists valid lines as `valid`). */
+export async function dryRunEvents(opts: {
+  lines: AsyncIterable<RawLine[]>;
+  defaultCountry?: CountryCode;
+  report?: ReportWriter<string>;
+  rejects?: RejectsWriter;
+}): Promise<EventDryRun> {
+  const summary = { ...emptySummary(), valid: 0 };
+  const rejected: RowResult<Outcome>[] = [];
+  const tally = { summary, rejected, report: opts.report, rejects: opts.rejects };
+  for await (const batch of readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, { lastLine: 0 })) {
+    for (const work of batch) {
+      summary.rows++;
+      tallyDryRunRow(work, tally, () => ({ seq: work.seq, line: work.line, id: '', outcome: 'valid', message: 'would be sent' }));
+    }
+  }
+  return { rows: summary.rows, valid: summary.valid, rejected };
 }
 
 /** Creates the run; `progress` can be read while `run()` works. */

@@ -11,8 +11,8 @@ import { checkRunPaths } from '../../bulk/paths.js';
 import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
-import { Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { createIdsRun, type DoneWord, type IdsRunResult } from '../../importer/contact-ids.js';
+import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { createIdsRun, type DoneWord, dryRunIds, type IdsRunResult } from '../../importer/contact-ids.js';
 import { readAllBytes } from '../../io/read-all.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 
@@ -23,6 +23,7 @@ export interface IdsFileOptions {
   report?: string;
   rejects?: string;
   rejectsIncludeFailed?: boolean;
+  dryRun?: boolean;
   encoding?: string;
 }
 
@@ -67,7 +68,7 @@ export async function runIds(
   list: IdList,
   op: (id: string, signal: AbortSignal) => Promise<unknown>,
   opts: IdsFileOptions,
-  how: { doneWord: DoneWord; report?: ReportWriter<string>; reimport: (file: string) => string },
+  how: { doneWord: DoneWord; report?: ReportWriter<string>; reimport: ((file: string) => string) | 'dry-run' },
 ): Promise<number> {
   const rejects =
     opts.rejects === undefined
@@ -78,6 +79,7 @@ export async function runIds(
           { includeFailed: opts.rejectsIncludeFailed === true },
         );
   const { doneWord, report } = how;
+  if (opts.dryRun) return checkIds(ctx, list, { doneWord, report, rejects });
   const job = createIdsRun({ ids: list.ids, doneWord, op, signal: ctx.signal, report, rejects });
   let result: IdsRunResult<DoneWord>;
   try {
@@ -90,6 +92,34 @@ export async function runIds(
   if (result.failure !== undefined) throw result.failure;
   const note = rejects ? rejectsNote(rejects, how.reimport) : undefined;
   return finishBulk(ctx, result, { doneWord, report, total: list.ids.length, note });
+}
+
+/** --dry-run: every id checked, nothing sent; exit 4 when one would be rejected. */
+function checkIds(ctx: Context, list: IdList, out: { doneWord: DoneWord; report?: ReportWriter<string>; rejects?: RejectsWriter }): number {
+  let rejected: ReturnType<typeof dryRunIds>;
+  try {
+    rejected = dryRunIds(list.ids, out);
+  } finally {
+    out.report?.close({ complete: false });
+    out.rejects?.close();
+  }
+  const note = out.rejects ? rejectsNote(out.rejects, 'dry-run') : undefined;
+  const valid = list.ids.length - rejected.length;
+  if (ctx.settings.json)
+    ctx.out.json({
+      dry_run: true,
+      rows: list.ids.length,
+      valid,
+      rejected: rejected.length,
+      rejected_lines: rejected.map((r) => r.line),
+      ...(note ? note.fields : {}),
+    });
+  else {
+    for (const r of rejected.slice(0, 20)) ctx.out.info(`line ${r.line}: ${r.id}: rejected: ${r.message ?? ''}`);
+    ctx.out.info(`dry run: ${list.ids.length} id(s), ${valid} valid, ${rejected.length} rejected; nothing was ${out.doneWord}`);
+    if (note) sayRejects(ctx, note);
+  }
+  return rejected.length > 0 ? EXIT.partial : EXIT.ok;
 }
 
 /**

@@ -158,6 +158,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
     .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
+    .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(
       'after',
@@ -177,6 +178,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
     .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
+    .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(
       'after',

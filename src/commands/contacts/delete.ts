@@ -39,24 +39,29 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
   for (const [flag, given] of [
     ['--report', opts.report],
     ['--rejects', opts.rejects],
+    ['--dry-run', opts.dryRun],
   ] as const)
     if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
   if (opts.idsFile === undefined && args[0] === undefined)
     throw new UsageError('missing contact id', 'svc contacts delete ID, or --ids-file FILE --yes for many');
   const single = opts.idsFile === undefined ? parseContactId(args[0]) : undefined;
-  if (!opts.yes && !ctx.policy.canPrompt) {
+  if (!opts.yes && !opts.dryRun && !ctx.policy.canPrompt) {
     const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');
   }
   const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts) : undefined;
   if (ids?.ids.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'deleted', report: openIdsReport(opts.report) });
 
+  // A dry run checks the ids alone: no credentials, nothing asked, nothing sent.
+  if (ids && opts.dryRun)
+    return runIds(ctx, ids, async () => {}, opts, { doneWord: 'deleted', report: openIdsReport(opts.report), reimport: 'dry-run' });
   const client = await ctx.client();
   await client.ensureScope('deleteContact');
 
   if (ids) {
     if (
       !opts.yes &&
+      !opts.dryRun &&
       !(await confirm(
         ctx,
         `Delete ${ids.ids.length} contact${ids.ids.length === 1 ? '' : 's'} listed in ${opts.idsFile}? This cannot be undone.`,

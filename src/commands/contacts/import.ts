@@ -138,11 +138,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     report?.close();
     rejects?.close();
     printDryRun(ctx, result, opts.report);
-    if (rejects)
-      sayRejects(
-        ctx,
-        rejectsNote(rejects, (f) => commandFor(f, opts, false)),
-      );
+    if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 

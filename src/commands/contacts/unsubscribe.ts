@@ -19,6 +19,7 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   for (const [flag, given] of [
     ['--report', opts.report],
     ['--rejects', opts.rejects],
+    ['--dry-run', opts.dryRun],
   ] as const)
     if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
   if (opts.idsFile === undefined && args[0] === undefined) {
@@ -29,6 +30,8 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   if (ids?.ids.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'unsubscribed', report });
   const single = ids ? undefined : parseContactId(args[0]);
 
+  // A dry run checks the ids alone: no credentials, nothing sent.
+  if (ids && opts.dryRun) return runIds(ctx, ids, async () => {}, opts, { doneWord: 'unsubscribed', report, reimport: 'dry-run' });
   const client = await ctx.client();
   await client.ensureScope('unsubscribeContact');
   const unsubscribe = (id: string, signal = ctx.signal) =>

@@ -21,6 +21,7 @@ import { type EventSendSummary as BulkSummary, createEventSend } from '../../imp
 import { shellQuote } from '../../io/shell-quote.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import { showProgress } from '../progress.js';
+import { checkEventLines } from './send-file-dry-run.js';
 import { ACCEPTED_NOTE, DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
 
 /** The report's second column: the accepted event's id (`ev_…`), empty for other outcomes. */
@@ -96,6 +97,8 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     rejects?.close();
     throw err;
   }
+
+  if (opts.dryRun) return checkEventLines(ctx, { input, read, encoding, country, report, rejects, opts });
 
   const client = await ctx.client();
   await client.ensureScope('sendEvent');

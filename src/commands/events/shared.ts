@@ -16,6 +16,7 @@ export interface SendOptions {
   report?: string;
   rejects?: string;
   rejectsIncludeFailed?: boolean;
+  dryRun?: boolean;
   unconfirmedOut?: string;
   defaultCountry?: string;
   encoding?: string;

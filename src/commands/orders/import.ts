@@ -122,11 +122,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     report?.close();
     rejects?.close();
     printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report);
-    if (rejects)
-      sayRejects(
-        ctx,
-        rejectsNote(rejects, (f) => commandFor(f, { ...opts, dryRun: false }, false)),
-      );
+    if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
