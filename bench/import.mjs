@@ -28,7 +28,8 @@
 //                                                with and without headers, 10 in flight, 60 per 10 s
 //                                                sliding with and without headers; rows scaled by SCALE
 //                                                (default 1: 1,500, 3,000 and 300 rows): share of the
-//                                                steady rate, 429s, every row accounted
+//                                                steady rate, 429s, every row accounted (--only TEXT:
+//                                                the shapes whose name has TEXT)
 // Options: --concurrency C (default 32 for the throughput mode, 16 for the others), --duration S
 // for autocannon (default 10), --same-work (autocannon sends N requests instead), --rounds R (default 2), --kind orders|contacts|events (default
 // orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
@@ -65,6 +66,8 @@ const stringOption = (name) => {
   return i < 0 ? undefined : argv.splice(i, 2)[1];
 };
 const KIND = stringOption('--kind') ?? 'orders';
+/** --shapes --only TEXT: only the shapes whose name contains TEXT. */
+const ONLY = stringOption('--only');
 if (!['orders', 'contacts', 'events'].includes(KIND)) throw new Error(`--kind must be orders, contacts or events, got ${KIND}`);
 const PRESET = stringOption('--preset');
 if (PRESET !== undefined && PRESET !== 'shopify') throw new Error(`--preset: only shopify is generated, got ${PRESET}`);
@@ -660,6 +663,7 @@ async function shapes() {
     },
   ];
   for (const shape of list) {
+    if (ONLY !== undefined && !shape.name.includes(ONLY)) continue;
     const n = Math.round(shape.n * scale);
     const file = inputName(`shape-${list.indexOf(shape)}`);
     await writeInput(file, n, `SH${list.indexOf(shape)}`);
