@@ -233,10 +233,7 @@ export function printSummaryFields(
   if (ctx.settings.json) {
     const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
     // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
-    if (progress) {
-      doc.rows_per_second = rowsPerSecond(progress);
-      doc.rate_limited = progress.rateLimited;
-    }
+    if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
     if (lines) {
       const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
       doc.unconfirmed_lines = sorted(lines.unconfirmed);
@@ -288,10 +285,7 @@ export function showImportProgress(
       counts: () => counts(p.summary),
       rowsRead: () => p.rowsRead,
       inputDone: () => p.inputDone,
-      pace: () => {
-        const st = p.scheduler();
-        return { rate: st?.pace, heldUntil: st?.heldUntil ?? 0 };
-      },
+      pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
       steadyWindow: () => p.scheduler()?.steadyWindow,
     },
     { unit: 'rows', totalBytes, starting: 'importing…', countRows: file === undefined ? undefined : () => countDataLines(file) },
