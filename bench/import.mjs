@@ -23,6 +23,13 @@
 //                                                (default 100,000 and 1,000,000)
 //   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
 //                                                200), N rows (default 5,000): achieved rate and 429s
+//   node bench/import.mjs --shapes [SCALE]       the rate-limit shapes of real services, compressed
+//                                                (docs/performance.md): burst 50/s + steady 300 per 10 s
+//                                                with and without headers, 10 in flight, 60 per 10 s
+//                                                sliding with and without headers; rows scaled by SCALE
+//                                                (default 1: 1,500, 3,000 and 300 rows): share of the
+//                                                steady rate, 429s, every row accounted (--only TEXT:
+//                                                the shapes whose name has TEXT)
 // Options: --concurrency C (default 32 for the throughput mode, 16 for the others), --duration S
 // for autocannon (default 10), --same-work (autocannon sends N requests instead), --rounds R (default 2), --kind orders|contacts|events (default
 // orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
@@ -62,6 +69,8 @@ const stringOption = (name) => {
   return i < 0 ? undefined : argv.splice(i, 2)[1];
 };
 const KIND = stringOption('--kind') ?? 'orders';
+/** --shapes --only TEXT: only the shapes whose name contains TEXT. */
+const ONLY = stringOption('--only');
 if (!['orders', 'contacts', 'events'].includes(KIND)) throw new Error(`--kind must be orders, contacts or events, got ${KIND}`);
 const PRESET = stringOption('--preset');
 if (PRESET !== undefined && PRESET !== 'shopify' && !SHOP_PRESETS.includes(PRESET))
@@ -77,7 +86,9 @@ const IMPORT_BIN = stringOption('--bin') ?? bin;
 const AB_BIN = stringOption('--ab');
 // Extra node options for this checkout's import (e.g. a V8 flag under test), space-separated.
 const NODE_OPTS = (stringOption('--node-opts') ?? '').split(' ').filter(Boolean);
-const mode = argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--throughput') ?? (AB_BIN ? '--ab' : '--throughput');
+const mode =
+  argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--shapes' || a === '--throughput') ??
+  (AB_BIN ? '--ab' : '--throughput');
 if (argv.includes(mode)) argv.splice(argv.indexOf(mode), 1);
 const CONCURRENCY = option('--concurrency', mode === '--throughput' || mode === '--ab' ? 32 : 16);
 const PAIRS = option('--pairs', 4);
@@ -613,6 +624,85 @@ async function rateLimit() {
   }
 }
 
+/** --shapes: each rate-limit shape, its steady rate and targets; the import's own summary counts the 429s. */
+async function shapes() {
+  const scale = numbers[0] ?? 1;
+  const list = [
+    {
+      name: 'burst 50/s + steady 300 per 10 s, RateLimit-* headers',
+      limits: {
+        windows: [
+          { limit: 50, window_s: 1 },
+          { limit: 300, window_s: 10 },
+        ],
+        headers: 'ratelimit',
+      },
+      steady: 30,
+      n: 1500,
+      targets: [0.95, 0.01],
+    },
+    {
+      name: 'burst 50/s + steady 300 per 10 s, no headers',
+      limits: {
+        windows: [
+          { limit: 50, window_s: 1 },
+          { limit: 300, window_s: 10 },
+        ],
+      },
+      steady: 30,
+      n: 1500,
+      targets: [0.9, 0.03],
+    },
+    // 10 in flight, each answered after 50 ms: at most 200 per second.
+    {
+      name: '10 in flight (50 ms each), no headers',
+      limits: { max_in_flight: 10 },
+      latency: 50,
+      steady: 200,
+      n: 3000,
+      targets: [0.9, 0.03],
+    },
+    {
+      name: '60 per 10 s sliding, no headers',
+      limits: { windows: [{ limit: 60, window_s: 10, sliding: true }] },
+      steady: 6,
+      n: 300,
+      targets: [0.9, 0.03],
+    },
+    {
+      name: '60 per 10 s sliding, RateLimit-* headers',
+      limits: { windows: [{ limit: 60, window_s: 10, sliding: true }], headers: 'ratelimit' },
+      steady: 6,
+      n: 300,
+      targets: [0.95, 0.01],
+    },
+  ];
+  for (const shape of list) {
+    if (ONLY !== undefined && !shape.name.includes(ONLY)) continue;
+    const n = Math.round(shape.n * scale);
+    const file = inputName(`shape-${list.indexOf(shape)}`);
+    await writeInput(file, n, `SH${list.indexOf(shape)}`);
+    const sb = await startSandbox();
+    try {
+      await setFaults(sb, { rate_limits: shape.limits, ...(shape.latency ? { latency_ms: shape.latency } : {}) });
+      const imp = await runImport(sb, file);
+      const s = imp.summary;
+      const sent = s.rows - s.resumed;
+      const requests = sent + s.rate_limited;
+      const share = s.rows_per_second / shape.steady;
+      const limited = s.rate_limited / Math.max(1, requests);
+      const accounted = s.created + s.updated + s.unconfirmed + s.rejected + s.failed === n && s.created === n;
+      const [rateTarget, limitedTarget] = shape.targets;
+      console.log(
+        `${shape.name}, ${fmt(n)} rows: ${s.rows_per_second} rows/s = ${(share * 100).toFixed(1)}% of the steady ${shape.steady}/s (target ≥ ${rateTarget * 100}%), ${s.rate_limited} of ${requests} requests answered 429 = ${(limited * 100).toFixed(2)}% (target ≤ ${limitedTarget * 100}%), ${accounted ? 'every row created once' : `rows NOT accounted: ${JSON.stringify(s)}`}, ${imp.seconds.toFixed(1)} s, exit ${imp.code}`,
+      );
+    } finally {
+      await sb.stop();
+      rmSync(file, { force: true });
+    }
+  }
+}
+
 /** --ab OTHER: the imports of OTHER and of this checkout alternated on one sandbox; medians of µs CPU per row. */
 async function ab() {
   const n = numbers[0] ?? Number(process.env.N ?? 50_000);
@@ -659,6 +749,7 @@ try {
   if (mode === '--ab') await ab();
   else if (mode === '--memory') await memory();
   else if (mode === '--rate-limit') await rateLimit();
+  else if (mode === '--shapes') await shapes();
   else await throughput();
 } finally {
   rmSync(work, { recursive: true, force: true });

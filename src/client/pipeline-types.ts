@@ -5,7 +5,7 @@
 import type { Credentials } from './auth.js';
 import type { ProxySettings } from './proxy.js';
 import type { Idempotency, RetryOptions } from './retry.js';
-import type { ClientLogger, RetryInfo } from './types.js';
+import type { CallOptions, ClientLogger, RetryInfo } from './types.js';
 
 export interface PipelineOptions {
   baseUrl: string;
@@ -52,6 +52,8 @@ export interface SendRequest {
   throwOnError: boolean;
   signal?: AbortSignal;
   onRetry?: (info: RetryInfo) => void;
+  /** The answer's rate-limit headers, when it carries them (the bulk engine paces to them). */
+  onRateHeaders?: CallOptions['onRateHeaders'];
   /** The answer is one object, bare or wrapped ({"data": {...}}): unwrap it (sendJson). */
   unwrap?: boolean;
   /**

@@ -120,6 +120,7 @@ export class RequestPipeline {
       unwrap: true,
       signal: opts?.signal,
       onRetry: opts?.onRetry,
+      onRateHeaders: opts?.onRateHeaders,
       verify,
     }) as Promise<ApiResult<T>>;
   }
@@ -163,6 +164,8 @@ export class RequestPipeline {
         continue;
       }
       const status = res.status;
+      if (req.onRateHeaders && (res.hasHeader('ratelimit-remaining') || res.hasHeader('x-ratelimit-remaining')))
+        req.onRateHeaders(res.headers);
 
       if (status < 400) {
         // The hot path (an import's upserts): the headers and the body are read only if someone asks.

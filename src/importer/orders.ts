@@ -172,6 +172,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
           integrationToken: opts.integrationToken,
           signal: ctx.signal,
           onRetry: ctx.onRetry,
+          onRateHeaders: ctx.onRateHeaders,
         });
         // Only the status matters here: the answer's body is never parsed (client LazyResult).
         if (res.status === 201) return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };

@@ -43,6 +43,8 @@ describe('svc orders import --preset shopify', () => {
       rejected: 0,
       failed: 0,
       resumed: 0,
+      rows_per_second: expect.any(Number),
+      rate_limited: 0,
       unconfirmed_lines: [],
       rejected_lines: [],
       failed_lines: [],

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
-import type { OutcomeLines } from '../../bulk/run.js';
+import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -190,6 +190,8 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     totalBytes,
     (s) =>
       `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+
+    input,
   );
   return finishImport({
     ctx,
@@ -202,20 +204,19 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     reimportCommand: (f) => commandFor(f, opts, false),
     journal,
     resumeCommand: commandFor(file, opts, true),
-    printSummary: (reportPath, interrupted, note) =>
-      printSummary(ctx, job.progress.summary, job.progress.lines, rowOptions.welcomeSms, reportPath, interrupted, note),
+    printSummary: (reportPath, interrupted, note) => printSummary(ctx, job.progress, rowOptions.welcomeSms, reportPath, interrupted, note),
   });
 }
 
 function printSummary(
   ctx: Context,
-  s: ContactSummary,
-  lines: OutcomeLines,
+  progress: BulkProgress & { summary: ContactSummary },
   welcomeSms: boolean,
   reportPath: string | undefined,
   interrupted: boolean,
   rejects: RejectsNote | undefined,
 ): void {
+  const s = progress.summary;
   printSummaryFields(
     ctx,
     [
@@ -232,8 +233,9 @@ function printSummary(
       ...(s.smsUnknown > 0 ? [['sms_unknown', s.smsUnknown, 'warn'] as SummaryField] : []),
     ],
     interrupted,
-    lines,
+    progress.lines,
     rejects,
+    progress,
   );
   if (s.smsSubscribed > 0 || s.smsUnknown > 0) {
     const moved = `${s.smsSubscribed} contact(s) moved to SMS subscribed`;

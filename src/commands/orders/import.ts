@@ -177,6 +177,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     job.progress,
     totalBytes,
     (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+
+    input,
   );
   return finishImport({
     ctx,
@@ -212,7 +214,7 @@ function printSummary(
   ];
   // Orders with line items: `lines` comes second on a terminal, last in JSON and TSV.
   if (s.lines !== undefined) fields.push(['lines', s.lines, undefined, 1]);
-  printSummaryFields(ctx, fields, interrupted, progress.lines, rejects);
+  printSummaryFields(ctx, fields, interrupted, progress.lines, rejects, progress);
   if (s.unconfirmed > 0) {
     ctx.out.info(
       `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,
