@@ -116,3 +116,10 @@ export function progressLine(
   else if (pace?.rate !== undefined) by = `; limited by the service: ${formatRate(pace.rate)} ${unit}/s`;
   return `${src.done()} ${unit} (${formatRate(rate)}/s${eta}): ${src.counts()}${throttled}${by}`;
 }
+
+/** The note of an outage being waited out, with the local time it began (HH:MM:SS). */
+export function outageLine(sinceEpochMs: number): string {
+  const d = new Date(sinceEpochMs);
+  const hms = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+  return `cannot reach the service since ${hms}; waiting, Ctrl-C to stop and resume later`;
+}

@@ -172,6 +172,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const { journal, resume, report } = opened;
   const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
   const job = createContactImport({
+    outage: { maxOutageMs: ctx.settings.maxOutageMs },
     rows,
     bytesRead: () => source.bytesRead(),
     client,

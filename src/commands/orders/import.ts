@@ -171,6 +171,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     rejects,
     journal,
     resume,
+    outage: { maxOutageMs: ctx.settings.maxOutageMs },
   });
   const stopProgress = await showImportProgress(
     ctx,
