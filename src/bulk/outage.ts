@@ -50,13 +50,14 @@ export class OutageExceededError extends Error {
   }
 }
 
-/** A failure that says the request never reached the service (and the service may be down). */
-export function isNotSent(err: unknown): boolean {
-  return (
-    err instanceof NetworkError &&
-    !err.sent &&
-    (err.kind === 'refused' || err.kind === 'dns' || err.kind === 'timeout' || err.kind === 'other')
-  );
+/**
+ * A failure that says the service cannot be reached now: the last attempt found no connection
+ * (refused, host name not found; a timeout or network error of a request never sent). `err.sent`
+ * says whether an EARLIER attempt may have reached it (see OutageGate.call's `repeatable`).
+ */
+export function isUnreachable(err: unknown): err is NetworkError {
+  if (!(err instanceof NetworkError)) return false;
+  return err.kind === 'refused' || err.kind === 'dns' || (!err.sent && (err.kind === 'timeout' || err.kind === 'other'));
 }
 
 function timer(ms: number, signal: AbortSignal): Promise<void> {
@@ -104,10 +105,12 @@ export class OutageGate {
   }
 
   /**
-   * Runs `request` (safe to run again after a not-sent failure) until it gets through, the outage
-   * outlasts the limit (OutageExceededError) or the signal aborts (the request's own error).
+   * Runs `request` until it gets through, the outage outlasts the limit (OutageExceededError) or
+   * the signal aborts (the request's own error). A request that may have reached the service in
+   * an earlier attempt goes again only when `repeatable` (idempotent); otherwise its error is
+   * thrown (the row is unconfirmed), though the outage it found still holds the others.
    */
-  async call<T>(request: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  async call<T>(request: () => Promise<T>, signal: AbortSignal, repeatable = true): Promise<T> {
     for (;;) {
       if (this.exceeded) throw this.exceeded;
       const probe = this.down !== undefined;
@@ -119,7 +122,7 @@ export class OutageGate {
         this.reachable();
         return value;
       } catch (err) {
-        if (!isNotSent(err)) {
+        if (!isUnreachable(err)) {
           // The service answered (an error status) or the failure says nothing of reachability.
           if (!(err instanceof NetworkError)) this.reachable();
           throw err;
@@ -127,10 +130,19 @@ export class OutageGate {
         if (!this.answered || signal.aborted) throw err;
         this.unreachable(err);
         if (this.exceeded) throw this.exceeded;
+        if (err.sent && !repeatable) throw err;
       } finally {
         if (probe) this.endProbeTurn();
       }
     }
+  }
+
+  /**
+   * A request found no connection and its client retries it (RetryInfo): once the run has had
+   * answers, the outage begins now (said at once) even before any request gives up.
+   */
+  noticeUnreachable(): void {
+    if (this.answered && this.down === undefined) this.unreachable(undefined);
   }
 
   /** Waits to be the one probing request (true) or for the outage to end (false: go at once). */

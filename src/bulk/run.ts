@@ -50,9 +50,10 @@ export interface SendContext {
   onRateHeaders(headers: HeaderBag): void;
   /**
    * Runs the row's request through the outage gate (bulk/outage.ts): once the run has had
-   * answers, a request that certainly did not reach the service waits for it to come back.
+   * answers, a request that cannot reach the service waits for it to come back. `repeatable`
+   * (default true): the request may go again after an attempt that may have been applied.
    */
-  reach<T>(request: () => Promise<T>): Promise<T>;
+  reach<T>(request: () => Promise<T>, repeatable?: boolean): Promise<T>;
 }
 
 /** The physical lines of the rows with each outcome a user must look at (in finishing order; sort to print). */
@@ -268,13 +269,14 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         onRetry(info) {
           progress.requests++;
           if (info.status === 429) progress.rateLimited++;
+          if (info.error === 'refused' || info.error === 'dns') gate.noticeUnreachable();
           // Only a rate limit (429) slows the whole run down. A 503 is one request the service
           // did not process: that request waits for its Retry-After in its own slot; throttling
           // every slot on it collapsed a run with 10% 503s to about one row per second.
           if (info.status === 429) ctx.throttle(info.delayMs);
         },
         onRateHeaders: ctx.rateHeaders,
-        reach: (request) => gate.call(request, ctx.signal),
+        reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
       };
       // then() rather than an async function: one frame less per row.
       return opts.send(work, sendCtx).then(

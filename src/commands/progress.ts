@@ -17,7 +17,8 @@ export async function showProgress(
   opts: { unit: string; totalBytes: number | undefined; starting: string; countRows?: () => Promise<number> },
 ): Promise<() => void> {
   if (ctx.settings.quiet) return () => {};
-  if (ctx.settings.json) return watchOutage(src, (line) => ctx.out.info(line));
+  // --json hides notes, but waiting instead of finishing must be said: a warning.
+  if (ctx.settings.json) return watchOutage(src, (line) => ctx.out.warn(line));
   const started = ctx.now();
   // The plan, once: when an answer told the service's steady window and the input's size is known.
   let planned = src.steadyWindow === undefined;
@@ -81,7 +82,9 @@ function watchOutage(src: { outage?(): OutageState | undefined }, say: (line: st
     const now = src.outage?.();
     if (now && !shown) say(outageLine(now.sinceEpochMs));
     else if (!now && shown)
-      say(`the service answers again after ${formatDuration(Math.max(1, Math.round(shown.elapsedMs / 1000)))}; continuing`);
+      say(
+        `the service answers again after ${formatDuration(Math.max(1, Math.round((Date.now() - shown.sinceEpochMs) / 1000)))}; continuing`,
+      );
     shown = now;
   }, 250);
   timer.unref();

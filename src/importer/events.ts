@@ -182,7 +182,7 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
       };
       // No abort signal: a request in flight is left to finish so that its outcome is known.
       const r = await sendOne(
-        { sendEvent: (e, o) => ctx.reach(() => opts.client.sendEvent(e, o)) },
+        { sendEvent: (e, o) => ctx.reach(() => opts.client.sendEvent(e, o), false) },
         work.event as EventInput,
         work.line,
         { onRetry, onRateHeaders: ctx.onRateHeaders },
