@@ -132,6 +132,15 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
     .option('--report <file>', 'write a CSV report: line,email,phone,contact_id,outcome,status,error_code,message')
     .option('--dry-run', 'check every row and list people on several lines without sending')
+    .option('--plan', "read the account and show what the import would do to each person's consent; send nothing")
+    .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
@@ -140,6 +149,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       'after',
       examples([
         'svc contacts import customers.csv --dry-run                 # check every row, send nothing',
+        'svc contacts import customers.csv --plan                    # what it would do to consent; sends nothing',
         'svc contacts import customers_export.csv --preset shopify --report import-report.csv',
         'svc contacts import people.csv --map email="E-mail" --map phone=Mobile --default-country US --if-exists skip',
         'svc contacts import customers.csv --resume                  # after Ctrl-C or a crash',

@@ -38,8 +38,10 @@ import {
   type SummaryField,
   showImportProgress,
 } from '../bulk-import.js';
+import { runContactsPlan } from '../plan/contacts.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 
-export interface ContactImportOptions extends ImportIoOptions {
+export interface ContactImportOptions extends ImportIoOptions, PlanFlags {
   concurrency?: number;
   map?: string[];
   mapFile?: string;
@@ -90,7 +92,15 @@ function loadMapping(opts: ContactImportOptions): MapFile | undefined {
 }
 
 export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
-  const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
+  checkPlanFlags(opts, args[0]);
+  // A plan sends nothing: no journal, like a dry run.
+  const input = await checkImportInput(
+    args,
+    { ...opts, dryRun: opts.dryRun || opts.plan },
+    ctx,
+    'contacts',
+    'svc contacts import subscribers.csv',
+  );
   const { file, resumable, encoding, journalPath } = input;
   const mapFile = loadMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
@@ -122,6 +132,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const rows = readContactBatches(source, layout, rowOptions);
   const totalBytes = resumable ? statSync(file).size : undefined;
 
+  if (opts.plan) return runContactsPlan(ctx, rows, { ...opts, ifExists, welcomeSms: rowOptions.welcomeSms });
   if (opts.dryRun) {
     const report = openReportOf(opts.report);
     const result = await dryRunContacts(rows, report);

@@ -53,6 +53,15 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
     .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
+    .option('--plan', 'read the account and show the contacts the orders would create and the side effects; send nothing')
+    .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
     .addOption(

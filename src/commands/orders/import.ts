@@ -9,7 +9,7 @@ import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
-import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders } from '../../importer/orders.js';
+import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { sizeYoungGeneration } from '../../util/heap.js';
@@ -24,6 +24,8 @@ import {
   type SummaryField,
   showImportProgress,
 } from '../bulk-import.js';
+import { runOrdersPlan } from '../plan/orders.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
   describeMapping,
   importLayout,
@@ -36,7 +38,7 @@ import {
 import { printDryRun } from './import-output.js';
 import { resolveIntegrationToken } from './token.js';
 
-export interface ImportOptions {
+export interface ImportOptions extends PlanFlags {
   initialSync?: boolean;
   concurrency?: number;
   report?: string;
@@ -73,7 +75,15 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   if (args[0] === '-' && opts.integrationTokenStdin) {
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
-  const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
+  checkPlanFlags(opts, args[0]);
+  // A plan sends nothing: no journal, no integration token, like a dry run.
+  const input = await checkImportInput(
+    args,
+    { ...opts, dryRun: opts.dryRun || opts.plan },
+    ctx,
+    'orders',
+    'svc orders import orders.csv --initial-sync',
+  );
   const { file, resumable, encoding, journalPath } = input;
   const { mapFile, dateOrder } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
@@ -95,13 +105,15 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   sizeYoungGeneration();
 
   // Everything that can be checked before a request: the token source, the header, the journal.
-  const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
+  const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const source = await openImportCsv(input, ctx, delimiter);
   const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter);
   warnIgnored(ctx, layout, mapFile);
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
+  if (opts.plan)
+    return runOrdersPlan(ctx, readOrderBatches(source, layout, mapping), { ...opts, initialSync: mapping.initialSync === true });
   let report: ReportWriter<string> | undefined;
   if (opts.dryRun) {
     report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;

@@ -1,0 +1,118 @@
+/**
+ * What the account holds, read for a plan (docs/importer.md, "Planning an import"): the contacts
+ * the file's e-mails and phones name, with their consent. Two ways to read it, chosen by the
+ * counts: every page of `GET /v1/contacts` (250 contacts a request), or one filtered look-up per
+ * identity (`?email=` / `?phone=`). The account's size is not known beforehand, so the reader
+ * starts with pages and switches to look-ups once it has sent as many page requests as the
+ * look-ups would cost: never more than twice the requests of the better choice.
+ */
+import type { ApiClient, CallOptions } from '../../client/types.js';
+import type { EmailConsent, SmsConsent } from '../../contract/consent.js';
+import type { Contact } from '../../contract/types.js';
+
+/** The part of a contact a plan needs. */
+export interface KnownContact {
+  id: string;
+  email: string | null;
+  phone: string | null;
+  email_consent: EmailConsent;
+  sms_consent: SmsConsent;
+}
+
+/** The contacts read, found by e-mail (lower-case) and phone (E.164). */
+export interface AccountIndex {
+  byEmail: Map<string, KnownContact>;
+  byPhone: Map<string, KnownContact>;
+}
+
+export function emptyAccount(): AccountIndex {
+  return { byEmail: new Map(), byPhone: new Map() };
+}
+
+export function addContact(index: AccountIndex, c: Contact | KnownContact): void {
+  const k: KnownContact = { id: c.id, email: c.email, phone: c.phone, email_consent: c.email_consent, sms_consent: c.sms_consent };
+  if (k.email) index.byEmail.set(k.email.toLowerCase(), k);
+  if (k.phone) index.byPhone.set(k.phone, k);
+}
+
+export type ReadMethod = 'pages' | 'lookups';
+
+/** How the account was read: said in the plan. */
+export interface AccountRead {
+  method: ReadMethod;
+  pages: number;
+  lookups: number;
+  /** Contacts seen on the pages read (all of them when `method` is pages) plus those found by look-up. */
+  contactsSeen: number;
+}
+
+export interface ReadAccountOptions {
+  /** `auto` (default): pages until they cost as much as the look-ups would, then look-ups. */
+  method?: ReadMethod | 'auto';
+  signal?: AbortSignal;
+  onRetry?: CallOptions['onRetry'];
+  /** Called after each request with the counts so far (progress on a large account). */
+  onProgress?: (read: AccountRead) => void;
+  pageSize?: number;
+  lookupConcurrency?: number;
+}
+
+export const PAGE_SIZE = 250;
+const LOOKUP_CONCURRENCY = 8;
+
+/**
+ * Reads the contacts that the identities name (every contact, when all pages are read). Throws
+ * the client's errors (a missing `contacts_read` scope is an exit 3 for the caller).
+ */
+export async function readAccount(
+  client: ApiClient,
+  identities: { emails: ReadonlySet<string>; phones: ReadonlySet<string> },
+  opts: ReadAccountOptions = {},
+): Promise<{ index: AccountIndex; read: AccountRead }> {
+  const index = emptyAccount();
+  const lookupCost = identities.emails.size + identities.phones.size;
+  const method = opts.method ?? 'auto';
+  const read: AccountRead = { method: 'pages', pages: 0, lookups: 0, contactsSeen: 0 };
+  const call: CallOptions = { signal: opts.signal, onRetry: opts.onRetry };
+  if (method !== 'lookups' && !(method === 'auto' && lookupCost === 0)) {
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await client.listContacts({ limit: opts.pageSize ?? PAGE_SIZE, cursor }, call);
+      read.pages++;
+      read.contactsSeen += page.data.length;
+      for (const c of page.data) addContact(index, c);
+      opts.onProgress?.(read);
+      if (!page.nextCursor || page.nextCursor === cursor) return { index, read };
+      cursor = page.nextCursor;
+      if (method === 'auto' && read.pages >= lookupCost) break;
+    }
+  }
+  read.method = 'lookups';
+  const todo: Array<{ email: string } | { phone: string }> = [];
+  for (const email of identities.emails) if (!index.byEmail.has(email)) todo.push({ email });
+  for (const phone of identities.phones) if (!index.byPhone.has(phone)) todo.push({ phone });
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const filter = todo[next++] as { email: string } | { phone: string };
+      const page = await client.listContacts({ ...filter, limit: 1 }, call);
+      read.lookups++;
+      for (const c of page.data) {
+        read.contactsSeen++;
+        addContact(index, c);
+      }
+      opts.onProgress?.(read);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.lookupConcurrency ?? LOOKUP_CONCURRENCY, todo.length) }, worker));
+  return { index, read };
+}
+
+/** The merchant-suppressed contacts (`GET /v1/contacts?email_consent=suppressed`, every page): the unsuppression guard's read. */
+export async function readSuppressed(client: ApiClient, opts: { signal?: AbortSignal } = {}): Promise<AccountIndex> {
+  const index = emptyAccount();
+  for await (const page of client.paginateContacts({ email_consent: 'suppressed' }, { signal: opts.signal, pageSize: PAGE_SIZE })) {
+    for (const c of page) addContact(index, c);
+  }
+  return index;
+}
