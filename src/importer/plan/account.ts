@@ -92,12 +92,15 @@ export async function readAccount(
   for (const email of identities.emails) if (!index.byEmail.has(email)) todo.push({ email });
   for (const phone of identities.phones) if (!index.byPhone.has(phone)) todo.push({ phone });
   let next = 0;
+  const found = new Set<string>();
   const worker = async () => {
     while (next < todo.length) {
       const filter = todo[next++] as { email: string } | { phone: string };
       const page = await client.listContacts({ ...filter, limit: 1 }, call);
       read.lookups++;
       for (const c of page.data) {
+        if (found.has(c.id)) continue;
+        found.add(c.id);
         read.contactsSeen++;
         addContact(index, c);
       }
