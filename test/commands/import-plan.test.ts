@@ -195,7 +195,16 @@ describe('svc contacts import --plan', () => {
     expect(plan.no_not_written).toEqual({ email: { count: 0, lines: [] }, sms: { count: 1, lines: [15] } });
     expect(plan.plan_out).toBeNull();
 
-    await importAndCompare(csv, planOut, ['--welcome-sms']);
+    // The real run stops before sending: the two unsuppressing rows the plan named.
+    const stopped = await svc(['contacts', 'import', csv, '--welcome-sms']);
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toBe(
+      'error: 2 row(s) in the file would lift a merchant suppression (lines 6, 10): writing consent to a contact whose email_consent is suppressed unsuppresses it first\n' +
+        'hint: see them with --plan; add --allow-unsuppress if lifting the suppressions is intended\n',
+    );
+    expect((await svc(['contacts', 'list', '--all', '--json'])).stdout).toBe(before.stdout);
+
+    await importAndCompare(csv, planOut, ['--welcome-sms', '--allow-unsuppress']);
   }, 60_000);
 
   it('--if-exists skip and no --welcome-sms: skipped rows, welcome SMS recorded as suppressed; the import agrees', async () => {
@@ -207,6 +216,6 @@ describe('svc contacts import --plan', () => {
     const plan = JSON.parse(r.stdout);
     expect(plan.outcomes.skipped).toEqual({ count: 9, lines: [3, 4, 5, 8, 9] });
     expect(plan.welcome_sms).toEqual({ count: 1, lines: [2], sent: false });
-    await importAndCompare(csv, planOut, ['--if-exists', 'skip']);
+    await importAndCompare(csv, planOut, ['--if-exists', 'skip', '--allow-unsuppress']);
   }, 60_000);
 });

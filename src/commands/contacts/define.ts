@@ -119,6 +119,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
         .default('update'),
     )
     .option('--welcome-sms', 'let the service send its welcome SMS to contacts that become SMS subscribed (default: never)')
+    .option('--allow-unsuppress', 'let rows lift merchant suppressions (without it, such rows stop the import before it sends)')
     .addOption(
       new Option('--no-means <value>', 'what "no" in a yes/no opt-in column writes: nothing (default) or unsubscribed').choices([
         'nothing',

@@ -39,6 +39,7 @@ import {
   showImportProgress,
 } from '../bulk-import.js';
 import { runContactsPlan } from '../plan/contacts.js';
+import { guardUnsuppress } from '../plan/guards.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 
 export interface ContactImportOptions extends ImportIoOptions, PlanFlags {
@@ -50,6 +51,8 @@ export interface ContactImportOptions extends ImportIoOptions, PlanFlags {
   delimiter?: string;
   ifExists?: IfExists;
   welcomeSms?: boolean;
+  /** Rows may lift merchant suppressions: the guard does not read the suppressed contacts. */
+  allowUnsuppress?: boolean;
   /**
    * --no-means VALUE: commander files an option named --no-… under the name without `no-`, and
    * gives it `true` when it is absent.
@@ -69,6 +72,7 @@ function resumeCommand(file: string, opts: ContactImportOptions): string {
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
   if (opts.ifExists && opts.ifExists !== 'update') parts.push('--if-exists', opts.ifExists);
   if (opts.welcomeSms) parts.push('--welcome-sms');
+  if (opts.allowUnsuppress) parts.push('--allow-unsuppress');
   if (noMeans(opts) !== 'nothing') parts.push('--no-means', noMeans(opts));
   if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
   if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
@@ -145,6 +149,15 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const client = await ctx.client();
   await client.ensureScope('createContact');
   if (ifExists === 'update') await client.ensureScope('patchContact');
+  // Before any write: rows that would lift a merchant suppression need --allow-unsuppress.
+  const toSend = await guardUnsuppress(
+    ctx,
+    client,
+    { resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    source,
+    (s) => readContactBatches(s, layout, rowOptions),
+    opts,
+  );
 
   const { journal, resume, report } = await openJournalAndReport({
     ctx,
@@ -169,7 +182,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     }),
   });
   const job = createContactImport({
-    rows,
+    rows: toSend,
     bytesRead: () => source.bytesRead(),
     client,
     ifExists,

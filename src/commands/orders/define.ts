@@ -50,6 +50,7 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .description('import orders from a CSV file (- for stdin), with an exact created/updated/rejected report')
     .argument('<file>', 'CSV file, or - for stdin')
     .option('--initial-sync', 'historical import: no flows, automations or revenue attribution')
+    .option('--live', 'send orders dated over 30 days ago without --initial-sync: their flows and attribution are wanted')
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
     .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')

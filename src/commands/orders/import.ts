@@ -24,6 +24,7 @@ import {
   type SummaryField,
   showImportProgress,
 } from '../bulk-import.js';
+import { guardHistoricalOrders } from '../plan/guards.js';
 import { runOrdersPlan } from '../plan/orders.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
@@ -40,6 +41,8 @@ import { resolveIntegrationToken } from './token.js';
 
 export interface ImportOptions extends PlanFlags {
   initialSync?: boolean;
+  /** Orders dated over 30 days ago are meant to be sent live (side effects wanted): the guard lets them through. */
+  live?: boolean;
   concurrency?: number;
   report?: string;
   dryRun?: boolean;
@@ -59,6 +62,7 @@ export interface ImportOptions extends PlanFlags {
 function resumeCommand(file: string, opts: ImportOptions): string {
   const parts = ['svc', 'orders', 'import', shellQuote(file), '--resume'];
   if (opts.initialSync) parts.push('--initial-sync');
+  if (opts.live) parts.push('--live');
   parts.push(...mappingResumeArgs(opts, shellQuote));
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
   if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
@@ -124,6 +128,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
+  // Before any request: orders older than 30 days sent live need --initial-sync or --live.
+  const toSend = await guardHistoricalOrders(
+    ctx,
+    { resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    source,
+    (s) => readOrderBatches(s, layout, mapping),
+    opts,
+  );
   // Credentials and scope before the journal: a run that cannot send must not leave one behind
   // (the next run would warn about an "unfinished import" that never started).
   const client = await ctx.client();
@@ -150,7 +162,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const { journal, resume } = opened;
   report = opened.report;
   const job = createOrderImport({
-    source,
+    source: toSend,
     layout,
     mapping,
     client,

@@ -10,7 +10,7 @@ import { HISTORICAL_DAYS, type OrderPlan, planOrders } from '../../importer/plan
 import { ORDER_PLAN_COLUMNS, orderPlanRecord, PlanOutBuffer } from '../../importer/plan/plan-out.js';
 import { readJson } from './contacts.js';
 import { describeRead, type PlanFlags, readAccountWithProgress, writePlanOut } from './read.js';
-import { cellJson, planTable } from './table.js';
+import { cellJson, planTable, sampleText } from './table.js';
 
 export async function runOrdersPlan(
   ctx: Context,
@@ -67,7 +67,7 @@ export function orderPlanText(plan: OrderPlan, read: AccountRead, planOut: strin
   if (h.count > 0) {
     parts.push(
       '',
-      `${h.count} historical order(s) (dated more than ${HISTORICAL_DAYS} days ago) would trigger flows and revenue attribution: ${h.orderIds.join(', ')}${h.count > h.orderIds.length ? ', …' : ''}`,
+      `historical orders that would trigger flows and revenue attribution: ${h.count} dated more than ${HISTORICAL_DAYS} days ago (${sampleText(h)}; order ids ${h.orderIds.join(', ')}${h.count > h.orderIds.length ? ', …' : ''})`,
       'hint: add --initial-sync to import history without side effects',
     );
   }
