@@ -53,10 +53,11 @@ const SKIP: Record<string, string> = {
   'svc orders import orders.csv --dry-run': "the reader's orders.csv",
   'svc orders import orders.csv --resume': "needs an interrupted import of the reader's orders.csv",
   'svc orders import export.csv --dry-run': "the reader's shop export",
-  'svc orders import export.csv --map order_id="Order Number" --map total="Grand Total" --default-country US': "the reader's shop export",
-  'svc orders import export.csv --map-file my-shop.json --date-order DMY': "the reader's shop export and mapping file",
+  'svc orders import export.csv --map order_id="Order Number" --map total="Grand Total" --default-country US --initial-sync':
+    "the reader's shop export",
+  'svc orders import export.csv --map-file my-shop.json --date-order DMY --initial-sync': "the reader's shop export and mapping file",
   'svc orders import export.csv --map-file my-shop.json --dry-run': "the reader's shop export and mapping file",
-  'svc orders import export.csv --default-country DE --map order_id="Order Number" --map total=Amount --map currency=Curr --map order_date="Placed At" --map email="Customer E-Mail" --map phone=Mobile':
+  'svc orders import export.csv --default-country DE --map order_id="Order Number" --map total=Amount --map currency=Curr --map order_date="Placed At" --map email="Customer E-Mail" --map phone=Mobile --initial-sync':
     "the reader's shop export",
   'shop-export | svc orders import - --map order_id="Order Number"': "`shop-export` stands for the reader's program",
   'svc orders import orders_export.csv --preset shopify --initial-sync':
