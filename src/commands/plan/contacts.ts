@@ -8,7 +8,7 @@ import type { AccountRead } from '../../importer/plan/account.js';
 import type { PlanCell } from '../../importer/plan/cells.js';
 import { type ContactPlan, planContacts } from '../../importer/plan/contacts-plan.js';
 import { CONTACT_PLAN_COLUMNS, contactPlanRecord, PlanOutBuffer } from '../../importer/plan/plan-out.js';
-import { describeRead, type PlanFlags, readAccountWithProgress, writePlanOut } from './read.js';
+import { describeRead, type PlanFlags, readRowsAndAccount, writePlanOut } from './read.js';
 import { cellJson, planTable } from './table.js';
 
 export async function runContactsPlan(
@@ -16,17 +16,12 @@ export async function runContactsPlan(
   rows: AsyncIterable<ContactWork[]>,
   opts: PlanFlags & { ifExists: IfExists; welcomeSms: boolean },
 ): Promise<number> {
-  const all: ContactWork[] = [];
-  const emails = new Set<string>();
-  const phones = new Set<string>();
-  for await (const batch of rows) {
-    for (const w of batch) {
-      all.push(w);
-      if (w.write?.email) emails.add(w.write.email.toLowerCase());
-      if (w.write?.phone) phones.add(w.write.phone);
-    }
-  }
-  const { index, read } = await readAccountWithProgress(ctx, { emails, phones }, opts.planRead);
+  const { all, index, read } = await readRowsAndAccount(
+    ctx,
+    rows,
+    (w) => ({ email: w.write?.email, phone: w.write?.phone }),
+    opts.planRead,
+  );
   const out = opts.planOut !== undefined ? new PlanOutBuffer(CONTACT_PLAN_COLUMNS) : undefined;
   const plan = planContacts(
     all,

@@ -9,7 +9,7 @@ import type { AccountRead } from '../../importer/plan/account.js';
 import { HISTORICAL_DAYS, type OrderPlan, planOrders } from '../../importer/plan/orders-plan.js';
 import { ORDER_PLAN_COLUMNS, orderPlanRecord, PlanOutBuffer } from '../../importer/plan/plan-out.js';
 import { readJson } from './contacts.js';
-import { describeRead, type PlanFlags, readAccountWithProgress, writePlanOut } from './read.js';
+import { describeRead, type PlanFlags, readRowsAndAccount, writePlanOut } from './read.js';
 import { cellJson, planTable, sampleText } from './table.js';
 
 export async function runOrdersPlan(
@@ -17,17 +17,12 @@ export async function runOrdersPlan(
   rows: AsyncIterable<OrderWork[]>,
   opts: PlanFlags & { initialSync: boolean },
 ): Promise<number> {
-  const all: OrderWork[] = [];
-  const emails = new Set<string>();
-  const phones = new Set<string>();
-  for await (const batch of rows) {
-    for (const w of batch) {
-      all.push(w);
-      if (w.order?.email) emails.add(w.order.email.toLowerCase());
-      if (w.order?.phone) phones.add(w.order.phone);
-    }
-  }
-  const { index, read } = await readAccountWithProgress(ctx, { emails, phones }, opts.planRead);
+  const { all, index, read } = await readRowsAndAccount(
+    ctx,
+    rows,
+    (w) => ({ email: w.order?.email, phone: w.order?.phone }),
+    opts.planRead,
+  );
   const out = opts.planOut !== undefined ? new PlanOutBuffer(ORDER_PLAN_COLUMNS) : undefined;
   const plan = planOrders(all, index, ctx.now(), out && ((r) => out.add(orderPlanRecord(r))));
   writePlanOut(opts.planOut, () => (out as PlanOutBuffer).text());

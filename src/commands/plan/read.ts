@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { checkRunPaths } from '../../bulk/paths.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type AccountIndex, type AccountRead, type ReadMethod, readAccount } from '../../importer/plan/account.js';
+import { type AccountIndex, type AccountRead, type Identities, type ReadMethod, readAccount } from '../../importer/plan/account.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
 
@@ -39,14 +39,45 @@ export function describeRead(r: AccountRead): string {
   return `read by look-ups (the file names fewer people than the account holds): ${n(r.lookups, 'look-up')}${r.pages > 0 ? ` after ${n(r.pages, 'page')}` : ''}, ${n(r.contactsSeen, 'contact')} seen`;
 }
 
-/** Reads the account (ensuring `contacts_read` first), showing progress. */
-export async function readAccountWithProgress(
+/**
+ * Reads the file's rows and, at the same time, the account (ensuring `contacts_read` first),
+ * showing progress: both mostly wait on I/O, so the plan takes about the longer of the two.
+ */
+export async function readRowsAndAccount<T>(
   ctx: Context,
-  identities: { emails: ReadonlySet<string>; phones: ReadonlySet<string> },
+  rows: AsyncIterable<T[]>,
+  identity: (row: T) => { email?: string; phone?: string },
   method: string | undefined,
-): Promise<{ index: AccountIndex; read: AccountRead }> {
+): Promise<{ all: T[]; index: AccountIndex; read: AccountRead }> {
   const client = await ctx.client();
   await client.ensureScope('listContacts');
+  const stop = new AbortController();
+  const all: T[] = [];
+  const collected = (async (): Promise<Identities> => {
+    const emails = new Set<string>();
+    const phones = new Set<string>();
+    for await (const batch of rows) {
+      for (const row of batch) {
+        all.push(row);
+        const id = identity(row);
+        if (id.email) emails.add(id.email.toLowerCase());
+        if (id.phone) phones.add(id.phone);
+      }
+    }
+    return { emails, phones };
+  })();
+  collected.catch(() => stop.abort());
+  const [, account] = await Promise.all([collected, readAccountWithProgress(ctx, collected, method, stop.signal)]);
+  return { all, ...account };
+}
+
+async function readAccountWithProgress(
+  ctx: Context,
+  identities: Promise<Identities>,
+  method: string | undefined,
+  stopped: AbortSignal,
+): Promise<{ index: AccountIndex; read: AccountRead }> {
+  const client = await ctx.client();
   let last: AccountRead = { method: 'pages', pages: 0, lookups: 0, contactsSeen: 0 };
   const text = () =>
     `reading the account: ${last.pages} page(s)${last.lookups > 0 ? `, ${last.lookups} look-up(s)` : ''}, ${last.contactsSeen} contact(s) seen`;
@@ -69,7 +100,7 @@ export async function readAccountWithProgress(
   try {
     return await readAccount(client, identities, {
       method: (method ?? 'auto') as ReadMethod | 'auto',
-      signal: ctx.signal,
+      signal: AbortSignal.any([ctx.signal, stopped]),
       onProgress: (r) => {
         last = r;
       },

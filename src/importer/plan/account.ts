@@ -64,33 +64,48 @@ const LOOKUP_CONCURRENCY = 8;
  * Reads the contacts that the identities name (every contact, when all pages are read). Throws
  * the client's errors (a missing `contacts_read` scope is an exit 3 for the caller).
  */
+export interface Identities {
+  emails: ReadonlySet<string>;
+  phones: ReadonlySet<string>;
+}
+
 export async function readAccount(
   client: ApiClient,
-  identities: { emails: ReadonlySet<string>; phones: ReadonlySet<string> },
+  /** The file's e-mails and phones; a promise when the file is still being read (pages are read meanwhile). */
+  identitiesOf: Identities | Promise<Identities>,
   opts: ReadAccountOptions = {},
 ): Promise<{ index: AccountIndex; read: AccountRead }> {
   const index = emptyAccount();
-  const lookupCost = identities.emails.size + identities.phones.size;
+  let identities: Identities | undefined = identitiesOf instanceof Promise ? undefined : identitiesOf;
+  const known = identitiesOf instanceof Promise ? identitiesOf.then((i) => (identities = i)) : Promise.resolve(identitiesOf);
+  // A failed file read is the caller's to report; here it only means: stop paging.
+  known.catch(() => {});
+  const lookupCost = () => (identities ? identities.emails.size + identities.phones.size : Number.POSITIVE_INFINITY);
   const method = opts.method ?? 'auto';
   const read: AccountRead = { method: 'pages', pages: 0, lookups: 0, contactsSeen: 0 };
   const call: CallOptions = { signal: opts.signal, onRetry: opts.onRetry };
-  if (method !== 'lookups' && !(method === 'auto' && lookupCost === 0)) {
+  if (method !== 'lookups') {
     let cursor: string | undefined;
     for (;;) {
+      // While the file is still being read its identities are unknown: keep paging (both wait on I/O).
+      if (method === 'auto' && read.pages >= lookupCost()) break;
       const page = await client.listContacts({ limit: opts.pageSize ?? PAGE_SIZE, cursor }, call);
       read.pages++;
       read.contactsSeen += page.data.length;
       for (const c of page.data) addContact(index, c);
       opts.onProgress?.(read);
-      if (!page.nextCursor || page.nextCursor === cursor) return { index, read };
+      if (!page.nextCursor || page.nextCursor === cursor) {
+        await known;
+        return { index, read };
+      }
       cursor = page.nextCursor;
-      if (method === 'auto' && read.pages >= lookupCost) break;
     }
   }
+  const ids = await known;
   read.method = 'lookups';
   const todo: Array<{ email: string } | { phone: string }> = [];
-  for (const email of identities.emails) if (!index.byEmail.has(email)) todo.push({ email });
-  for (const phone of identities.phones) if (!index.byPhone.has(phone)) todo.push({ phone });
+  for (const email of ids.emails) if (!index.byEmail.has(email)) todo.push({ email });
+  for (const phone of ids.phones) if (!index.byPhone.has(phone)) todo.push({ phone });
   let next = 0;
   const found = new Set<string>();
   const worker = async () => {
