@@ -164,6 +164,15 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .argument('[id]', 'contact id')
     .option('--legacy', 'use the deprecated unsubscribe endpoint')
     .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
+    .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
+    .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(
@@ -181,6 +190,15 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .argument('[id]', 'contact id')
     .option('-y, --yes', 'do not ask; required without a terminal')
     .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
+    .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
+    .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(

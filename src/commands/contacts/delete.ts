@@ -6,10 +6,12 @@ import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../errors.js';
+import { runIdsPlan } from '../plan/ids.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import { finishBulk, finishEmpty, openIdsReport, readIds, runBulk } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
-export interface DeleteOptions {
+export interface DeleteOptions extends PlanFlags {
   yes?: boolean;
   idsFile?: string;
   report?: string;
@@ -41,6 +43,12 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
   if (opts.idsFile === undefined && args[0] === undefined)
     throw new UsageError('missing contact id', 'svc contacts delete ID, or --ids-file FILE --yes for many');
   const single = opts.idsFile === undefined ? parseContactId(args[0]) : undefined;
+  checkPlanFlags(opts, opts.idsFile);
+  if (opts.plan) {
+    if (opts.idsFile === undefined) throw new UsageError('--plan goes with --ids-file');
+    if (opts.report !== undefined) throw new UsageError('--plan sends nothing: use --plan-out FILE instead of --report');
+    return runIdsPlan(ctx, await readIds(ctx, opts.idsFile, { encoding: opts.encoding }), 'delete', opts);
+  }
   if (!opts.yes && !ctx.policy.canPrompt) {
     const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');

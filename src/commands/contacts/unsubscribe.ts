@@ -5,10 +5,12 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { runIdsPlan } from '../plan/ids.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import { finishBulk, finishEmpty, openIdsReport, readIds, runBulk } from './bulk.js';
 import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
-export interface UnsubscribeOptions {
+export interface UnsubscribeOptions extends PlanFlags {
   legacy?: boolean;
   idsFile?: string;
   report?: string;
@@ -21,7 +23,11 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   if (opts.idsFile === undefined && args[0] === undefined) {
     throw new UsageError('missing contact id', 'svc contacts unsubscribe ID, or --ids-file FILE for many');
   }
+  checkPlanFlags(opts, opts.idsFile);
+  if (opts.plan && opts.idsFile === undefined) throw new UsageError('--plan goes with --ids-file');
+  if (opts.plan && opts.report !== undefined) throw new UsageError('--plan sends nothing: use --plan-out FILE instead of --report');
   const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, { report: opts.report, encoding: opts.encoding }) : undefined;
+  if (opts.plan) return runIdsPlan(ctx, ids ?? [], 'unsubscribe', opts);
   const report = openIdsReport(opts.report);
   if (ids?.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'unsubscribed', report });
   const single = ids ? undefined : parseContactId(args[0]);
