@@ -218,4 +218,17 @@ describe('svc contacts import --plan', () => {
     expect(plan.welcome_sms).toEqual({ count: 1, lines: [2], sent: false });
     await importAndCompare(csv, planOut, ['--if-exists', 'skip', '--allow-unsuppress']);
   }, 60_000);
+
+  it('auto: a file naming fewer people than the account reads pages only until look-ups cost less', async () => {
+    const lines = ['email'];
+    for (let i = 1; i <= 600; i++) lines.push(`m${i}@example.com`);
+    expect((await svc(['contacts', 'import', file('many.csv', `${lines.join('\n')}\n`), '--json'])).code).toBe(0);
+    const r = await svc(['contacts', 'import', file('one.csv', 'email,email_consent\nm600@example.com,subscribed\n'), '--plan', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    // The file is read while the first pages come: one page, or two when the file was slower.
+    expect(plan.account).toMatchObject({ read: 'lookups', lookups: 1 });
+    expect([1, 2]).toContain(plan.account.pages);
+    expect(plan.transitions.email).toEqual([{ from: 'never_subscribed', to: 'subscribed', count: 1, lines: [2] }]);
+  }, 30_000);
 });
