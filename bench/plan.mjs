@@ -134,6 +134,12 @@ try {
   if (process.env.SVC_BENCH_PLAN_PARTS) {
     const dry = run(env, ['contacts', 'import', file, '--dry-run', '--json']);
     console.log(`(the file alone, --dry-run: ${dry.wall.toFixed(2)} s wall, ${dry.cpu?.toFixed(2)} s CPU)`);
+    if (process.env.SVC_BENCH_PROF)
+      spawnSync(
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${process.env.SVC_BENCH_PROF}`, bin, 'contacts', 'import', file, '--plan', '--json'],
+        { env: { ...env, PATH: process.env.PATH }, stdio: 'ignore' },
+      );
     const dbg = spawnSync(process.execPath, [bin, 'contacts', 'import', file, '--plan', '--json', '--debug'], {
       env: { ...env, PATH: process.env.PATH },
       maxBuffer: 1 << 28,

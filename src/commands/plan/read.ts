@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { checkRunPaths } from '../../bulk/paths.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type AccountIndex, type AccountRead, type Identities, type ReadMethod, readAccount } from '../../importer/plan/account.js';
+import { type AccountIndex, type AccountRead, type FileIdentities, type ReadMethod, readAccount } from '../../importer/plan/account.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
 
@@ -53,18 +53,30 @@ export async function readRowsAndAccount<T>(
   await client.ensureScope('listContacts');
   const stop = new AbortController();
   const all: T[] = [];
-  const collected = (async (): Promise<Identities> => {
-    const emails = new Set<string>();
-    const phones = new Set<string>();
+  const collected = (async (): Promise<FileIdentities> => {
+    let count = 0;
     for await (const batch of rows) {
       for (const row of batch) {
         all.push(row);
         const id = identity(row);
-        if (id.email) emails.add(id.email.toLowerCase());
-        if (id.phone) phones.add(id.phone);
+        if (id.email) count++;
+        if (id.phone) count++;
       }
     }
-    return { emails, phones };
+    // The distinct e-mails and phones only when look-ups are made (a Set of every one costs).
+    return {
+      count,
+      distinct() {
+        const emails = new Set<string>();
+        const phones = new Set<string>();
+        for (const row of all) {
+          const id = identity(row);
+          if (id.email) emails.add(id.email.toLowerCase());
+          if (id.phone) phones.add(id.phone);
+        }
+        return { emails, phones };
+      },
+    };
   })();
   collected.catch(() => stop.abort());
   const [, account] = await Promise.all([collected, readAccountWithProgress(ctx, collected, method, stop.signal)]);
@@ -73,7 +85,7 @@ export async function readRowsAndAccount<T>(
 
 async function readAccountWithProgress(
   ctx: Context,
-  identities: Promise<Identities>,
+  identities: Promise<FileIdentities>,
   method: string | undefined,
   stopped: AbortSignal,
 ): Promise<{ index: AccountIndex; read: AccountRead }> {

@@ -69,18 +69,31 @@ export interface Identities {
   phones: ReadonlySet<string>;
 }
 
+/**
+ * The file's people as the reader needs them: how many e-mails and phones it names (what the
+ * look-ups would cost at most), and the distinct ones, worked out only when look-ups are made.
+ */
+export interface FileIdentities {
+  count: number;
+  distinct(): Identities;
+}
+
+export function identitiesOf(ids: Identities): FileIdentities {
+  return { count: ids.emails.size + ids.phones.size, distinct: () => ids };
+}
+
 export async function readAccount(
   client: ApiClient,
   /** The file's e-mails and phones; a promise when the file is still being read (pages are read meanwhile). */
-  identitiesOf: Identities | Promise<Identities>,
+  fileIdentities: FileIdentities | Promise<FileIdentities>,
   opts: ReadAccountOptions = {},
 ): Promise<{ index: AccountIndex; read: AccountRead }> {
   const index = emptyAccount();
-  let identities: Identities | undefined = identitiesOf instanceof Promise ? undefined : identitiesOf;
-  const known = identitiesOf instanceof Promise ? identitiesOf.then((i) => (identities = i)) : Promise.resolve(identitiesOf);
+  let identities: FileIdentities | undefined = fileIdentities instanceof Promise ? undefined : fileIdentities;
+  const known = fileIdentities instanceof Promise ? fileIdentities.then((i) => (identities = i)) : Promise.resolve(fileIdentities);
   // A failed file read is the caller's to report; here it only means: stop paging.
   known.catch(() => {});
-  const lookupCost = () => (identities ? identities.emails.size + identities.phones.size : Number.POSITIVE_INFINITY);
+  const lookupCost = () => (identities ? identities.count : Number.POSITIVE_INFINITY);
   const method = opts.method ?? 'auto';
   const read: AccountRead = { method: 'pages', pages: 0, lookups: 0, contactsSeen: 0 };
   const call: CallOptions = { signal: opts.signal, onRetry: opts.onRetry };
@@ -101,7 +114,7 @@ export async function readAccount(
       cursor = page.nextCursor;
     }
   }
-  const ids = await known;
+  const ids = (await known).distinct();
   read.method = 'lookups';
   const todo: Array<{ email: string } | { phone: string }> = [];
   for (const email of ids.emails) if (!index.byEmail.has(email)) todo.push({ email });

@@ -23,16 +23,20 @@ export interface Transition extends PlanCell {
   to: string;
 }
 
-/** Transitions of one channel, keyed `from>to`, listed in a stable order (from, then to). */
+/** Transitions of one channel by from and to state, listed in a stable order (from, then to). */
 export class TransitionTable {
-  private readonly cells = new Map<string, Transition>();
+  private readonly cells = new Map<string, Map<string, Transition>>();
 
   add(from: string, to: string, line: number): void {
-    const key = `${from}>${to}`;
-    let cell = this.cells.get(key);
+    let byTo = this.cells.get(from);
+    if (!byTo) {
+      byTo = new Map();
+      this.cells.set(from, byTo);
+    }
+    let cell = byTo.get(to);
     if (!cell) {
       cell = { from, to, count: 0, lines: [] };
-      this.cells.set(key, cell);
+      byTo.set(to, cell);
     }
     tally(cell, line);
   }
@@ -43,8 +47,8 @@ export class TransitionTable {
       const i = order.indexOf(s);
       return i < 0 ? order.length : i;
     };
-    return [...this.cells.values()].sort(
-      (a, b) => rank(a.from) - rank(b.from) || a.from.localeCompare(b.from) || rank(a.to) - rank(b.to) || a.to.localeCompare(b.to),
-    );
+    return [...this.cells.values()]
+      .flatMap((m) => [...m.values()])
+      .sort((a, b) => rank(a.from) - rank(b.from) || a.from.localeCompare(b.from) || rank(a.to) - rank(b.to) || a.to.localeCompare(b.to));
   }
 }

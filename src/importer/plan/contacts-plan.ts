@@ -63,9 +63,9 @@ class Overlay {
   private readonly phone = new Map<string, KnownContact | null>();
   constructor(private readonly base: AccountIndex) {}
 
-  byEmail(e: string | undefined): KnownContact | undefined {
-    if (!e) return undefined;
-    const k = e.toLowerCase();
+  /** `k`: the e-mail lower-cased. */
+  byEmail(k: string | undefined): KnownContact | undefined {
+    if (!k) return undefined;
     const o = this.email.get(k);
     return o === null ? undefined : (o ?? this.base.byEmail.get(k));
   }
@@ -97,7 +97,7 @@ function applyWrite(state: Overlay, row: KnownContact, w: ContactWrite, outcome:
   if (w.sms_consent !== undefined && smsConsentNeedsPhone(w.sms_consent) && !(w.phone ?? row.phone))
     return { kind: 'stop', outcome: 'rejected', contact: row, message: `sms_consent ${w.sms_consent} needs a phone (400)` };
   for (const [field, other] of [
-    ['email', w.email !== undefined && w.email !== row.email ? state.byEmail(w.email) : undefined],
+    ['email', w.email !== undefined && w.email !== row.email ? state.byEmail(w.email.toLowerCase()) : undefined],
     ['phone', w.phone !== undefined && w.phone !== row.phone ? state.byPhone(w.phone) : undefined],
   ] as const) {
     if (other && other.id !== row.id)
@@ -119,7 +119,7 @@ function applyWrite(state: Overlay, row: KnownContact, w: ContactWrite, outcome:
 
 /** POST /v1/contacts, then the importer's answer to a 409 (contacts.ts `existing`). */
 function step(state: Overlay, w: ContactWrite, ifExists: IfExists, newId: string): Step {
-  const byEmail = state.byEmail(w.email);
+  const byEmail = state.byEmail(w.email?.toLowerCase());
   const byPhone = state.byPhone(w.phone);
   const compliance = [byEmail, byPhone].find((c) => c?.email_consent === 'compliance_suppressed');
   if (compliance)
