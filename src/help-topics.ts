@@ -11,6 +11,8 @@ export const HELP_TOPICS: Record<string, string> = {
                          svc auth switch, else "default"
   SVC_BASE_URL           service address (--base-url)
   SVC_SANDBOX=1          run against the embedded sandbox (--sandbox)
+  SVC_SANDBOX_ADMIN_TOKEN  admin token of a sandbox started with --admin-token (svc sandbox
+                         commands send it; sandbox start uses it instead of making one up)
   SVC_TOKEN              API token; used instead of any stored profile
   SVC_CLIENT_ID          OAuth client id (with SVC_CLIENT_SECRET); used instead of a profile
   SVC_CLIENT_SECRET      OAuth client secret

@@ -31,6 +31,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         const id = nextRequestId();
         (req as IncomingMessage & { svcRequestId?: string }).svcRequestId = id;
         res.setHeader('x-request-id', id);
+        // No page may frame any of it (the dashboard's Reset and Reveal buttons under a decoy).
+        res.setHeader('x-frame-options', 'DENY');
+        res.setHeader('content-security-policy', "frame-ancestors 'none'");
         handler(req, res);
       }),
     genReqId: (req) => (req as IncomingMessage & { svcRequestId?: string }).svcRequestId ?? 'req_unknown',
@@ -62,6 +65,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(eventRoutes, { deps });
   await app.register(openApiRoute);
   await app.register(adminRoutes, { deps, prefix: '/_sandbox' });
-  await app.register(dashboardRoutes);
+  await app.register(dashboardRoutes, { deps });
   return app;
 }

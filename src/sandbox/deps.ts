@@ -1,6 +1,7 @@
 /** What the sandbox's plugins and route modules are built from. */
 import type { Domain } from './domain/context.js';
 import type { Faults } from './faults.js';
+import type { AdminSecurity } from './plugins/admin-guard.js';
 
 export interface ServerDeps {
   domain: Domain;
@@ -9,6 +10,8 @@ export interface ServerDeps {
   baseUrl: () => string;
   /** Empties every table but biz_default, for POST /_sandbox/reset. */
   reset: () => void;
+  /** Who the admin API and the dashboard answer (Host names, admin token). */
+  security: AdminSecurity;
   /** Sees every answer fastify sends (tests check them against the OpenAPI document). */
   onAnswer?: AnswerHook;
 }

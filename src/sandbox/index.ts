@@ -4,6 +4,7 @@
  */
 
 import { mkdirSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { buildServer } from './app.js';
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
@@ -25,6 +26,10 @@ export interface SandboxOptions {
   now?: () => number;
   /** Randomness of fault injection, for tests. */
   random?: () => number;
+  /** More Host names the admin API and the dashboard answer to (a tunnel's), besides loopback names and `host`. */
+  allowedHosts?: string[];
+  /** When set, the admin API and the dashboard require it, and answer other machines with it. */
+  adminToken?: string;
   /** Sees every answer sent, for tests (e.g. a check against the OpenAPI document). */
   onAnswer?: AnswerHook;
 }
@@ -38,6 +43,10 @@ export interface RunningSandbox {
 }
 
 const TABLES = ['apps', 'access_tokens', 'api_tokens', 'integrations', 'contacts', 'orders', 'events', 'flows', 'outbox'];
+
+function machineAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+}
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const file = opts.db ?? ':memory:';
@@ -53,6 +62,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     domain,
     faults,
     baseUrl: () => baseUrl,
+    security: {
+      bindHost: host,
+      allowedHosts: opts.allowedHosts ?? [],
+      adminToken: opts.adminToken,
+      localAddresses: host === '0.0.0.0' || host === '::' ? machineAddresses() : undefined,
+    },
     onAnswer: opts.onAnswer,
     reset: () =>
       db.transaction(() => {

@@ -53,6 +53,8 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--live', 'send orders dated over 30 days ago without --initial-sync: their flows and attribution are wanted')
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
     .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
+    .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
+    .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
     .option('--plan', 'read the account and show the contacts the orders would create and the side effects; send nothing')
     .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")

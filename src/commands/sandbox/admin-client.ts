@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 import { SANDBOX_PROFILE } from '../../wiring/sandbox.js';
+import { ADMIN_TOKEN_ENV, adminTokenHeaders } from './admin-token.js';
 
 export { SANDBOX_PROFILE };
 
@@ -35,10 +36,11 @@ export async function sandboxBaseUrl(ctx: Context): Promise<string> {
 export async function adminCall(ctx: Context, baseUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
   let res: Response;
   ctx.log.debug(`${method} ${baseUrl}/_sandbox${path}`);
+  const tokenHeaders = await adminTokenHeaders(ctx, baseUrl);
   try {
     res = await fetch(`${baseUrl}/_sandbox${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { ...tokenHeaders, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: ctx.signal,
     });
@@ -65,7 +67,12 @@ export async function adminCall(ctx: Context, baseUrl: string, method: string, p
     throw new CliError(`the sandbox at ${baseUrl} answered ${res.status}${err?.message ? `: ${err.message}` : ''}`, {
       exitCode: res.status === 400 ? EXIT.usage : EXIT.failure,
       code: err?.code ?? `http_${res.status}`,
-      hint: res.status === 404 ? 'is this address a svc sandbox? the admin API answers on loopback only' : undefined,
+      hint:
+        res.status === 404
+          ? 'is this address a svc sandbox? the admin API answers on loopback only'
+          : res.status === 401
+            ? `set ${ADMIN_TOKEN_ENV} to the admin token \`svc sandbox start --admin-token\` printed`
+            : undefined,
     });
   }
   return parsed;

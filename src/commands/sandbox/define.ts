@@ -20,11 +20,21 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--memory', 'keep the data in memory only')
     .option('--token-ttl <seconds>', 'lifetime of access tokens (default 7200)')
     .option('--seed', 'create an OAuth app, an API token and a Custom Integration, print them once and save a `sandbox` profile')
+    .option(
+      '--allowed-host <name>',
+      'one more Host name the dashboard and admin API answer to (a tunnel, a proxy); repeat for more',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--admin-token',
+      'require an admin token (made up, or SVC_SANDBOX_ADMIN_TOKEN) for the dashboard and admin API; needed to reach them from another machine',
+    )
     .addHelpText(
       'after',
       examples([
         'svc sandbox start --seed                      # prints the address, credentials once, saves the sandbox profile',
         'svc sandbox start --port 8787 --memory',
+        'svc sandbox start --host 0.0.0.0 --admin-token   # the dashboard from another machine, with the token printed once',
         'svc sandbox start --json --port 0 > sandbox.json &   # in a script: read base_url from the JSON line',
       ]),
     )

@@ -9,6 +9,8 @@ import { SCOPES } from '../../contract/scopes.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { isLoopbackHost } from '../../store/settings.js';
 import { adminCall, SANDBOX_PROFILE } from './admin-client.js';
+import { newAdminToken } from './admin-token.js';
+import { ADMIN_TOKEN_PARAM, allowedHosts, printDashboard } from './start-security.js';
 
 export interface StartOptions {
   port?: string;
@@ -17,6 +19,8 @@ export interface StartOptions {
   memory?: boolean;
   tokenTtl?: string;
   seed?: boolean;
+  allowedHost?: string[];
+  adminToken?: boolean;
 }
 
 export interface SeededCredentials {
@@ -113,14 +117,19 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     db = opts.db ?? join(ctx.dataDir, 'sandbox.db');
     if (opts.db === undefined) mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
   }
-  if (!isLoopbackHost(host) && host !== '127.0.0.1') {
-    ctx.log.warn(`binding ${host}: the service answers other machines too; the admin API (/_sandbox) still answers loopback clients only`);
+  const allowed = allowedHosts(opts.allowedHost ?? []);
+  const adminToken = opts.adminToken ? newAdminToken(ctx.env) : undefined;
+  if (adminToken) ctx.redactor.add(adminToken);
+  if (!isLoopbackHost(host) && host !== '127.0.0.1' && !adminToken) {
+    ctx.log.warn(
+      `binding ${host}: the service answers other machines too; the admin API (/_sandbox) and the dashboard still answer loopback clients only (add --admin-token to reach them from another machine)`,
+    );
   }
 
   const { startSandbox } = await import('../../sandbox/index.js');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, host, db, tokenTtlSeconds: ttl });
+    sandbox = await startSandbox({ port, host, db, tokenTtlSeconds: ttl, allowedHosts: allowed, adminToken });
   } catch (e) {
     const code = (e as { code?: string }).code;
     const reason =
@@ -139,23 +148,28 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     });
   }
 
+  const store = adminToken ? await ctx.store() : undefined;
   try {
+    // Saved first: --seed's own admin calls below need it, as `svc sandbox …` commands do later.
+    store?.setSandboxAdminToken(sandbox.baseUrl, adminToken);
     let seeded: SeededCredentials | undefined;
     if (opts.seed) seeded = await seedAndSaveProfile(ctx, sandbox.baseUrl);
     if (ctx.settings.json) {
       // One line, even on a terminal: scripts read it with a line reader.
+      const dashboard = adminToken ? `${sandbox.baseUrl}/?${ADMIN_TOKEN_PARAM}=${adminToken}` : `${sandbox.baseUrl}/`;
       ctx.out.stdout(
-        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: `${sandbox.baseUrl}/`, port: sandbox.port, db, ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) })}\n`,
+        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: dashboard, port: sandbox.port, db, ...(adminToken ? { admin_token: adminToken } : {}), ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) })}\n`,
       );
     } else {
       ctx.out.stdout(`Sandbox listening on ${sandbox.baseUrl}\n`);
-      ctx.out.stdout(`Dashboard: ${sandbox.baseUrl}/ (from this machine only)\n`);
+      printDashboard(ctx, sandbox.baseUrl, host, sandbox.port, adminToken);
       if (seeded) printSeeded(ctx, seeded);
       ctx.out.info(`data: ${db === ':memory:' ? 'in memory (lost on exit)' : db}; press Ctrl-C to stop`);
     }
     await waitForAbort(ctx.signal);
   } finally {
     await sandbox.close();
+    store?.setSandboxAdminToken(sandbox.baseUrl, undefined);
   }
   if (!ctx.settings.json) ctx.out.info('sandbox stopped');
   return 0;

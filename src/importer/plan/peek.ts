@@ -10,9 +10,7 @@ export const GUARD_STREAM_ROWS = 10_000;
 
 function withBatches(source: CsvSource, batches: AsyncIterable<CsvItem[]>): CsvSource {
   return {
-    header: source.header,
-    delimiter: source.delimiter,
-    encoding: source.encoding,
+    ...source,
     batches,
     items: (async function* () {
       for await (const b of batches) yield* b;

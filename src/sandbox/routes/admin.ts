@@ -1,6 +1,6 @@
 /**
  * The admin surface (`/_sandbox/...`): the sandbox's stand-in for the dashboard, plus outbox,
- * fault injection and reset. Not part of the service; needs no token; loopback only.
+ * fault injection and reset. Not part of the service; needs no token unless started with one; loopback only unless then (plugins/admin-guard.ts).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
@@ -15,7 +15,7 @@ import { createIntegration, revealIntegrationToken, setIntegrationActive } from 
 import { findOrder, orderView } from '../domain/orders.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
-import { loopbackOnly } from '../http.js';
+import { adminGuard } from '../plugins/admin-guard.js';
 import { registerAdminReads } from './admin-reads.js';
 import { adminRouter, pageLimit } from './admin-route.js';
 
@@ -143,9 +143,9 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
   });
 }
 
-/** The admin surface, registered under /_sandbox: answers loopback clients only. */
+/** The admin surface, registered under /_sandbox: guarded against other sites and machines (plugins/admin-guard.ts). */
 export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { deps }) => {
-  admin.addHook('onRequest', loopbackOnly('the admin API'));
+  admin.addHook('onRequest', adminGuard(deps.security, 'admin'));
   registerAdmin(admin, deps);
   registerAdminReads(admin, deps);
 };
