@@ -79,7 +79,9 @@ describe('e2e: svc orders import', () => {
     const file = join(suite.tmp.dir, 'orders.csv');
     writeOrders(file);
     await suite.sb.admin.setFaults({ latency_ms: 5 });
-    const r = await spawnSvc(['orders', 'import', '--live', file, '--concurrency', '4'], env, { onSpawn: killWhenStored('K-101', 'SIGINT') });
+    const r = await spawnSvc(['orders', 'import', '--live', file, '--concurrency', '4'], env, {
+      onSpawn: killWhenStored('K-101', 'SIGINT'),
+    });
     expect(r.code, r.stdout + r.stderr).toBe(130);
     expect(r.stderr).toMatch(/interrupted after \d+ finished row\(s\); progress saved in /);
     expect(r.stderr).toContain(`continue with: svc orders import ${file} --resume --live --concurrency 4`);
