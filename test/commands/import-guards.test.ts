@@ -176,5 +176,8 @@ describe('contacts import: the unsuppression guard', () => {
     const usage = await svc(['contacts', 'import', file('e.csv', 'email\nx@example.com\n'), '--plan-out', 'x.csv']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--plan-out needs --plan/);
+    const report = await svc(['contacts', 'import', file('f.csv', 'email\nx@example.com\n'), '--plan', '--report', 'r.csv']);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toMatch(/--plan sends nothing, so --report would stay empty/);
   });
 });

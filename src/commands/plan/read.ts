@@ -17,7 +17,10 @@ export interface PlanFlags {
 }
 
 /** --plan-out and --plan-read need --plan; --plan-read takes auto, pages or lookups. */
-export function checkPlanFlags(opts: PlanFlags & { dryRun?: boolean; resume?: boolean }, input: string | undefined): void {
+export function checkPlanFlags(
+  opts: PlanFlags & { dryRun?: boolean; resume?: boolean; report?: string; rejects?: string },
+  input: string | undefined,
+): void {
   if (!opts.plan) {
     if (opts.planOut !== undefined) throw new UsageError('--plan-out needs --plan');
     if (opts.planRead !== undefined) throw new UsageError('--plan-read needs --plan');
@@ -25,6 +28,12 @@ export function checkPlanFlags(opts: PlanFlags & { dryRun?: boolean; resume?: bo
   }
   if (opts.dryRun) throw new UsageError('--plan and --dry-run do not go together', '--plan checks every row too, and reads the account');
   if (opts.resume) throw new UsageError('--plan and --resume do not go together');
+  for (const [flag, given] of [
+    ['--report', opts.report],
+    ['--rejects', opts.rejects],
+  ] as const)
+    if (given !== undefined)
+      throw new UsageError(`--plan sends nothing, so ${flag} would stay empty`, "--plan-out FILE writes every row's planned outcome");
   if (opts.planRead !== undefined && !['auto', 'pages', 'lookups'].includes(opts.planRead))
     throw new UsageError(`--plan-read must be auto, pages or lookups, got ${JSON.stringify(opts.planRead)}`);
   if (opts.planOut !== undefined)
