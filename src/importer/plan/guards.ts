@@ -66,11 +66,13 @@ export const UNSUPPRESS_CODE = 'would_unsuppress';
 export async function* holdUnsuppressing(rows: AsyncIterable<ContactWork[]>, suppressed: AccountIndex): AsyncGenerator<ContactWork[]> {
   for await (const batch of rows) {
     for (const w of batch) {
-      if (!wouldUnsuppress(w, suppressed)) continue;
+      const write = w.write;
+      if (!write || !wouldUnsuppress(w, suppressed)) continue;
       delete w.write;
       w.ids = [w.email, w.phone, ''];
       w.problem = {
         code: UNSUPPRESS_CODE,
+        field: write.email_consent !== undefined ? 'email_consent' : 'sms_consent',
         message: 'would lift a merchant suppression (email_consent suppressed); not sent without --allow-unsuppress',
       };
     }
