@@ -7,37 +7,27 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
 import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+beforeAll(ensureBuilt, 60_000);
+const suite = cliSuite();
 let env: Record<string, string>;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  sb = await withSandbox();
-}, 60_000);
-afterAll(async () => sb.close());
-beforeEach(async () => {
-  await sb.admin.reset();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+beforeEach(() => {
+  env = suite.env();
 });
-afterEach(() => cfg.cleanup());
 
 // biome-ignore lint/suspicious/noExplicitAny: admin list answers
 async function adminList(path: string): Promise<any[]> {
-  const res = await fetch(`${sb.baseUrl}/_sandbox${path}`);
+  const res = await fetch(`${suite.sb.baseUrl}/_sandbox${path}`);
   return ((await res.json()) as { data: unknown[] }).data as never;
 }
 
 describe('e2e: --rejects, fix, import the rejects file', () => {
   it('a Shopify orders export: the rejected orders (every line of each) back in the export’s own format', async () => {
-    const input = join(cfg.dir, 'orders_export.csv');
-    const rejects = join(cfg.dir, 'rejects.csv');
+    const input = join(suite.tmp.dir, 'orders_export.csv');
+    const rejects = join(suite.tmp.dir, 'rejects.csv');
     const original = readFileSync(join(import.meta.dirname, '../../fixtures/shopify-orders-export.csv'), 'utf8');
     // Two orders the importer refuses: #1003 (three lines) and #1005, by their currency.
     const broken = original.replace(',GBP,', ',QQQ,').replace(',EUR,', ',EUU,');
@@ -68,12 +58,12 @@ describe('e2e: --rejects, fix, import the rejects file', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ rows: 2, created: 2, updated: 0, rejected: 0 });
     const stored = await adminList('/orders?limit=100');
     expect(stored.map((o) => o.order_id).sort()).toEqual(['#1001', '#1002', '#1003', '#1004', '#1005', '#1006']);
-    expect((await sb.admin.order('#1003'))?.line_items).toHaveLength(3);
+    expect((await suite.sb.admin.order('#1003'))?.line_items).toHaveLength(3);
   });
 
   it('a ;-delimited Latin-1 contacts file (--encoding): the rejects file in Latin-1, ; and CRLF', async () => {
-    const input = join(cfg.dir, 'kunden.csv');
-    const rejects = join(cfg.dir, 'zurueck.csv');
+    const input = join(suite.tmp.dir, 'kunden.csv');
+    const rejects = join(suite.tmp.dir, 'zurueck.csv');
     const lines = ['E-Mail;Vorname;Nachname;Telefon'];
     for (let i = 1; i <= 8; i++) lines.push(`k${i}@example.com;Jürgen;Müller-${i};`);
     lines[3] = 'k3-at-example.com;Jörg;Öztürk;'; // a bad e-mail
@@ -105,8 +95,8 @@ describe('e2e: --rejects, fix, import the rejects file', () => {
   });
 
   it('NDJSON events: each rejected line with an _error member, sent again once fixed', async () => {
-    const input = join(cfg.dir, 'events.ndjson');
-    const rejects = join(cfg.dir, 'rejects.ndjson');
+    const input = join(suite.tmp.dir, 'events.ndjson');
+    const rejects = join(suite.tmp.dir, 'rejects.ndjson');
     const lines = [1, 2, 3, 4, 5].map((n) => JSON.stringify({ event_type: 'page_viewed', email: `e${n}@example.com`, properties: { n } }));
     lines[1] = `{"email":"e2@example.com","properties":{"n":2}}`; // no event_type
     lines[3] = `{"event_type":"page_viewed","email":"e4-at-example.com","properties":{"n":4}}`;
@@ -134,8 +124,8 @@ describe('e2e: --rejects, fix, import the rejects file', () => {
   });
 
   it('contacts delete --ids-file: the rejected ids back as an id list, the re-run command named', async () => {
-    const input = join(cfg.dir, 'ids.txt');
-    const rejects = join(cfg.dir, 'rejects.csv');
+    const input = join(suite.tmp.dir, 'ids.txt');
+    const rejects = join(suite.tmp.dir, 'rejects.csv');
     writeFileSync(input, 'id\nct_missing\nnot valid\n');
     const r = await spawnSvc(['contacts', 'delete', '--ids-file', input, '--yes', '--rejects', rejects], env);
     expect(r.code, r.stderr).toBe(4);
