@@ -48,6 +48,17 @@ describe('messages', () => {
     }
   });
 
+  it('a UTF-16 NDJSON file is refused with exit 2 before sending, as docs/events.md says (was exit 4 line by line)', async () => {
+    const file = join(s.tmp.dir, 'u16.ndjson');
+    writeFileSync(file, Buffer.from('\ufeff{"event_type":"u16","email":"a@example.com"}\n', 'utf16le'));
+    const r = await runCli(['events', 'send', '--file', file], { env: s.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is UTF-16LE (it starts with its byte-order mark): NDJSON is UTF-8');
+    expect(r.stderr).toContain('--encoding utf-16le');
+    const asked = await runCli(['events', 'send', '--file', file, '--encoding', 'utf-16le'], { env: s.env() });
+    expect(asked.code, asked.stderr).toBe(0);
+  });
+
   it('--prop nested 200 levels is refused before sending (exit 2), as --properties that deep is', async () => {
     const deep = `${Array.from({ length: 200 }, () => 'a').join('.')}=1`;
     const r = await runCli(['events', 'send', '--type', 'deep', '--email', 'a@example.com', '--prop', deep], { env: s.env() });
