@@ -52,6 +52,22 @@ export function collect(value: string, previous: string[] | undefined): string[]
 }
 
 /** Parses a positive integer option; a bad value is a usage error (exit 2). */
+/**
+ * The most requests in flight any bulk verb takes (--concurrency): the scheduler buffers lines
+ * per slot, so a ceiling keeps memory bounded (the connection pool has 64 anyway).
+ */
+export const MAX_CONCURRENCY = 256;
+
+/** --concurrency of every bulk verb: a whole number from 1 to MAX_CONCURRENCY (`1e9` is refused, not a billion). */
+export function concurrency(value: string): number {
+  if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < 1)
+    throw new InvalidArgumentError(`--concurrency must be a positive integer, at most ${MAX_CONCURRENCY}`);
+  const n = Number(value);
+  if (n > MAX_CONCURRENCY)
+    throw new InvalidArgumentError(`--concurrency must be at most ${MAX_CONCURRENCY} (more requests in flight than that only queue up)`);
+  return n;
+}
+
 export function positiveInt(name: string): (value: string) => number {
   return (value) => {
     const n = Number(value);

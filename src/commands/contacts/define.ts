@@ -1,7 +1,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from '../../contract/consent.js';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
-import { type ActionFactory, collect, completeWith, examples, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, concurrency, examples, positiveInt } from '../loader.js';
 
 const contactPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -130,7 +130,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--map-file <file>', 'a JSON mapping file (the same format as the presets)')
     .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
-    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
+    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', concurrency)
     .option('--report <file>', 'write a CSV report: line,email,phone,contact_id,outcome,status,error_code,message')
     .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
     .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')

@@ -1,5 +1,5 @@
 import { Argument, type Command, Option } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, completeWith, examples, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, concurrency, examples } from '../loader.js';
 
 const orderPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -51,7 +51,7 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .argument('<file>', 'CSV file, or - for stdin')
     .option('--initial-sync', 'historical import: no flows, automations or revenue attribution')
     .option('--live', 'send orders dated over 30 days ago without --initial-sync: their flows and attribution are wanted')
-    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
+    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', concurrency)
     .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
     .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
     .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')
