@@ -6,7 +6,6 @@
  */
 import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { OutcomeLines } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
@@ -30,17 +29,14 @@ import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,
   checkImportOutputs,
-  finishImport,
   type ImportIoOptions,
   openCsvRejects,
   openImportCsv,
-  openJournalAndReport,
-  openRunRejects,
   printSummaryFields,
   type SummaryField,
-  showImportProgress,
 } from '../bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { runCsvImport } from '../import-run.js';
 
 export interface ContactImportOptions extends ImportIoOptions {
   concurrency?: number;
@@ -100,7 +96,7 @@ function loadMapping(opts: ContactImportOptions): MapFile | undefined {
 
 export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
   const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
-  const { file, resumable, encoding, journalPath } = input;
+  const { file, resumable, encoding } = input;
   const mapFile = loadMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? [], CONTACT_MAPPING_SCHEMA.fields);
@@ -147,14 +143,14 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   await client.ensureScope('createContact');
   if (ifExists === 'update') await client.ensureScope('patchContact');
 
-  const opened = await openJournalAndReport({
+  return runCsvImport({
     ctx,
-    journalPath,
-    resume: opts.resume === true,
-    openReport: () => openReportOf(opts.report),
-    identity: () => ({
+    input,
+    opts,
+    source,
+    totalBytes,
+    identity: {
       kind: 'contacts',
-      file: fileFingerprint(file),
       options: {
         columns: [...choices]
           .map(([f, c]) => [f, typeof c === 'string' ? [c] : c.columns])
@@ -167,43 +163,24 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         delimiter: source.delimiter,
         ...(encoding !== undefined ? { encoding } : {}),
       },
-    }),
-  });
-  const { journal, resume, report } = opened;
-  const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
-  const job = createContactImport({
-    rows,
-    bytesRead: () => source.bytesRead(),
-    client,
-    ifExists,
-    welcomeSms: rowOptions.welcomeSms,
-    concurrency,
-    signal: ctx.signal,
-    report,
-    rejects,
-    journal,
-    resume,
-  });
-  const stopProgress = await showImportProgress(
-    ctx,
-    job.progress,
-    totalBytes,
-    (s) =>
+    },
+    openReport: () => openReportOf(opts.report),
+    start: (outputs) =>
+      createContactImport({
+        rows,
+        bytesRead: () => source.bytesRead(),
+        client,
+        ifExists,
+        welcomeSms: rowOptions.welcomeSms,
+        concurrency,
+        signal: ctx.signal,
+        ...outputs,
+      }),
+    counts: (s) =>
       `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-  );
-  return finishImport({
-    ctx,
-    run: job.run,
-    stopProgress,
-    input,
-    report,
-    reportPath: opts.report,
-    rejects,
-    reimportCommand: (f) => commandFor(f, opts, false),
-    journal,
-    resumeCommand: commandFor(file, opts, true),
-    printSummary: (reportPath, interrupted, note) =>
-      printSummary(ctx, job.progress.summary, job.progress.lines, rowOptions.welcomeSms, reportPath, interrupted, note),
+    command: (f, resume) => commandFor(f, opts, resume),
+    printSummary: (p, reportPath, interrupted, note) =>
+      printSummary(ctx, p.summary, p.lines, rowOptions.welcomeSms, reportPath, interrupted, note),
   });
 }
 

@@ -4,7 +4,6 @@
  */
 import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
@@ -17,16 +16,13 @@ import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,
   checkImportOutputs,
-  finishImport,
   openCsvRejects,
   openImportCsv,
-  openJournalAndReport,
-  openRunRejects,
   printSummaryFields,
   type SummaryField,
-  showImportProgress,
 } from '../bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { runCsvImport } from '../import-run.js';
 import {
   describeMapping,
   importLayout,
@@ -85,7 +81,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
   const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
-  const { file, resumable, encoding, journalPath } = input;
+  const { file, resumable, encoding } = input;
   const { mapFile, dateOrder } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? []);
@@ -113,9 +109,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
-  let report: ReportWriter<string> | undefined;
   if (opts.dryRun) {
-    report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+    const report = openReportOf(opts.report);
     const rejects = openCsvRejects(opts, source);
     ctx.out.info(describeMapping(layout, mapFile, dateOrder));
     const result = await dryRunOrders(source, layout, mapping, report, rejects);
@@ -131,14 +126,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const client = await ctx.client();
   await client.ensureScope('upsertOrder');
 
-  const opened = await openJournalAndReport({
+  return runCsvImport({
     ctx,
-    journalPath,
-    resume: opts.resume === true,
-    openReport: () => openReportOf(opts.report),
-    identity: () => ({
+    input,
+    opts,
+    source,
+    totalBytes,
+    identity: {
       kind: 'orders',
-      file: fileFingerprint(file),
       options: {
         initial_sync: opts.initialSync === true,
         map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
@@ -147,42 +142,13 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         ...(encoding !== undefined ? { encoding } : {}),
         ...mappingIdentity(mapFile, dateOrder),
       },
-    }),
-  });
-  const { journal, resume } = opened;
-  report = opened.report;
-  const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
-  const job = createOrderImport({
-    source,
-    layout,
-    mapping,
-    client,
-    integrationToken,
-    concurrency,
-    signal: ctx.signal,
-    report,
-    rejects,
-    journal,
-    resume,
-  });
-  const stopProgress = await showImportProgress(
-    ctx,
-    job.progress,
-    totalBytes,
-    (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-  );
-  return finishImport({
-    ctx,
-    run: job.run,
-    stopProgress,
-    input,
-    report,
-    reportPath: opts.report,
-    rejects,
-    reimportCommand: (f) => commandFor(f, opts, false),
-    journal,
-    resumeCommand: commandFor(file, opts, true),
-    printSummary: (reportPath, interrupted, note) => printSummary(ctx, job.progress, reportPath, interrupted, note),
+    },
+    openReport: () => openReportOf(opts.report),
+    start: (outputs) =>
+      createOrderImport({ source, layout, mapping, client, integrationToken, concurrency, signal: ctx.signal, ...outputs }),
+    counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+    command: (f, resume) => commandFor(f, opts, resume),
+    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note),
   });
 }
 
