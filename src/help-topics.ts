@@ -20,6 +20,16 @@ export const HELP_TOPICS: Record<string, string> = {
   SVC_SCOPES             scopes to request with the client credentials (comma-separated)
   SVC_INTEGRATION_TOKEN  integration token of the orders commands
   SVC_MAX_RETRY_WAIT     longest Retry-After waited for, in seconds (--max-retry-wait)
+  SVC_REQUEST_TIMEOUT    longest one attempt of a request may take, answer included, in
+                         seconds (default 120)
+  HTTPS_PROXY            proxy for https:// addresses (http://[user:password@]host:port);
+                         https_proxy wins when both are set
+  HTTP_PROXY             proxy for http:// addresses, and for https:// ones without
+                         HTTPS_PROXY; http_proxy wins when both are set
+  NO_PROXY               hosts reached without the proxy, comma-separated (example.com also
+                         covers its subdomains, host:port one port, * all); no_proxy wins.
+                         --sandbox is always reached directly
+  NODE_EXTRA_CA_CERTS    a PEM file of extra trusted CAs (a company CA), as for any Node program
   SVC_DEBUG=1            HTTP trace on stderr, secrets redacted (--debug)
   SVC_CONFIG_DIR         folder of the profiles and credentials
   SVC_DATA_DIR           folder of the embedded sandbox's database and the import journals

@@ -25,6 +25,9 @@ export function classifyUpsertError(err: unknown): {
       ...(field !== undefined ? { errorField: field } : {}),
     };
   }
+  // An answer that belonged to another request (client/answer-identity.ts): may have been applied.
+  if (err instanceof NetworkError && err.kind === 'protocol')
+    return { outcome: 'unconfirmed', errorCode: 'answer_mismatch', message: err.message };
   if (err instanceof NetworkError)
     return { outcome, errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
   if (err instanceof RetryWaitTooLongError) return { outcome, status, errorCode: 'retry_wait_too_long', message: err.message };

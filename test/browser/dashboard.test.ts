@@ -69,10 +69,10 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     cfg.cleanup();
   });
 
-  it('every page has the five links, the business switcher and a favicon', async () => {
+  it('every page has the seven links, the business switcher and a favicon', async () => {
     await open('contacts');
     const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
-    expect(await links.allTextContents()).toEqual(['Contacts', 'Orders', 'Events', 'Timeline', 'Settings']);
+    expect(await links.allTextContents()).toEqual(['Contacts', 'Orders', 'Events', 'Timeline', 'Flows', 'Requests', 'Settings']);
     for (const route of ['orders', 'events', 'timeline', 'settings']) {
       await open(route);
       await expect.poll(() => page.getByRole('combobox', { name: 'Business' }).inputValue()).toBe('biz_default');

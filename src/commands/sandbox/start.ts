@@ -19,6 +19,7 @@ export interface StartOptions {
   memory?: boolean;
   tokenTtl?: string;
   seed?: boolean;
+  logSize?: string;
   allowedHost?: string[];
   adminToken?: boolean;
 }
@@ -45,6 +46,21 @@ function parseTtl(value: string | undefined): number | undefined {
   if (!/^\d{1,9}$/.test(value) || Number(value) < 1)
     throw new UsageError(`--token-ttl must be a whole number of seconds (1 or more), got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3 };
+
+/** --log-size: a number of entries (0 turns the log off) or a byte budget (16MiB). */
+export function parseLogSize(value: string | undefined): { logEntries?: number; logBytes?: number } {
+  if (value === undefined) return {};
+  if (/^\d{1,7}$/.test(value)) return { logEntries: Number(value) };
+  const m = /^(\d+(?:\.\d+)?) ?([kmg]i?b|b)$/i.exec(value);
+  const bytes = m ? Math.floor(Number(m[1]) * (BYTE_UNITS[(m[2] as string).toLowerCase()] as number)) : Number.NaN;
+  if (!(bytes >= 1024 && bytes <= 4 * 1024 ** 3))
+    throw new UsageError(
+      `--log-size must be a number of requests (0 to 9999999; 0 turns the log off) or a size from 1KiB to 4GiB such as 16MiB, got ${JSON.stringify(value)}`,
+    );
+  return { logBytes: bytes, logEntries: 1_000_000 };
 }
 
 /** Creates an OAuth app and an API token with every scope, and one Custom Integration, through the admin API. */
@@ -129,7 +145,15 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
   const { startSandbox } = await import('../../sandbox/index.js');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, host, db, tokenTtlSeconds: ttl, allowedHosts: allowed, adminToken });
+    sandbox = await startSandbox({
+      port,
+      host,
+      db,
+      tokenTtlSeconds: ttl,
+      allowedHosts: allowed,
+      adminToken,
+      ...parseLogSize(opts.logSize),
+    });
   } catch (e) {
     const code = (e as { code?: string }).code;
     const reason =
