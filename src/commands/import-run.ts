@@ -12,6 +12,7 @@ import type { ReportWriter } from '../bulk/report.js';
 import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import type { CsvSource } from '../importer/csv-source.js';
+import { shellQuote } from '../io/shell-quote.js';
 import {
   finishImport,
   type ImportInput,
@@ -71,4 +72,25 @@ export async function runCsvImport<P extends BulkProgress & { bytesRead(): numbe
     resumeCommand: args.command(input.file, true),
     printSummary: (reportPath, interrupted, note) => args.printSummary(job.progress, reportPath, interrupted, note),
   });
+}
+
+/**
+ * The arguments every CSV import repeats in the command that continues it (`resume`: its outputs
+ * too) or imports a fixed rejects file with the same options.
+ */
+export function importArgs(
+  opts: ImportIoOptions & { defaultCountry?: string; delimiter?: string; concurrency?: number },
+  resume: boolean,
+): string[] {
+  const parts: string[] = [];
+  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
+  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
+  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
+  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
+  if (!resume) return parts;
+  if (opts.report) parts.push('--report', shellQuote(opts.report));
+  if (opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
+  if (opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
+  if (opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  return parts;
 }

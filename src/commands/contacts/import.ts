@@ -36,7 +36,7 @@ import {
   type SummaryField,
 } from '../bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
-import { runCsvImport } from '../import-run.js';
+import { importArgs, runCsvImport } from '../import-run.js';
 
 export interface ContactImportOptions extends ImportIoOptions {
   concurrency?: number;
@@ -71,14 +71,7 @@ function commandFor(file: string, opts: ContactImportOptions, resume: boolean): 
   if (opts.ifExists && opts.ifExists !== 'update') parts.push('--if-exists', opts.ifExists);
   if (opts.welcomeSms) parts.push('--welcome-sms');
   if (noMeans(opts) !== 'nothing') parts.push('--no-means', noMeans(opts));
-  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
-  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
-  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
-  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  if (resume && opts.report) parts.push('--report', shellQuote(opts.report));
-  if (resume && opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
-  if (resume && opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
-  if (resume && opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  parts.push(...importArgs(opts, resume));
   return parts.join(' ');
 }
 

@@ -22,7 +22,7 @@ import {
   type SummaryField,
 } from '../bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
-import { runCsvImport } from '../import-run.js';
+import { importArgs, runCsvImport } from '../import-run.js';
 import {
   describeMapping,
   importLayout,
@@ -64,14 +64,7 @@ function commandFor(file: string, opts: ImportOptions, resume: boolean): string 
   if (opts.initialSync) parts.push('--initial-sync');
   parts.push(...mappingResumeArgs(opts, shellQuote));
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
-  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
-  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
-  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
-  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  if (resume && opts.report) parts.push('--report', shellQuote(opts.report));
-  if (resume && opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
-  if (resume && opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
-  if (resume && opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  parts.push(...importArgs(opts, resume));
   if (opts.integrationTokenStdin) parts.push('--integration-token-stdin');
   return parts.join(' ');
 }
