@@ -10,11 +10,12 @@ import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } f
 import { InputError } from '../bulk/errors.js';
 import { openInput } from '../bulk/input.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
+import { countDataLines } from '../bulk/line-count.js';
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkProgress, BulkRunResult, OutcomeLines } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
@@ -227,9 +228,12 @@ export function printSummaryFields(
   interrupted: boolean,
   lines?: OutcomeLines,
   rejects?: RejectsNote,
+  progress?: BulkProgress,
 ): void {
   if (ctx.settings.json) {
     const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
+    if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
     if (lines) {
       const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
       doc.unconfirmed_lines = sorted(lines.unconfirmed);
@@ -268,7 +272,9 @@ export function showImportProgress(
   p: BulkProgress & { bytesRead(): number },
   totalBytes: number | undefined,
   counts: (s: Summary) => string,
+  input?: ImportInput,
 ): Promise<() => void> {
+  const file = input?.resumable ? input.file : undefined;
   return showProgress(
     ctx,
     {
@@ -277,8 +283,12 @@ export function showImportProgress(
       bytesRead: () => p.bytesRead(),
       rateLimited: () => p.rateLimited,
       counts: () => counts(p.summary),
+      rowsRead: () => p.rowsRead,
+      inputDone: () => p.inputDone,
+      pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
+      steadyWindow: () => p.scheduler()?.steadyWindow,
     },
-    { unit: 'rows', totalBytes, starting: 'importing…' },
+    { unit: 'rows', totalBytes, starting: 'importing…', countRows: file === undefined ? undefined : () => countDataLines(file) },
   );
 }
 
@@ -328,7 +338,9 @@ export async function finishImport(args: {
     failure ??= err;
   }
   const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
-  if (complete && failure === undefined) await journal?.remove();
+  // Failed rows keep the journal: --resume sends them (and only them) again.
+  const failedKept = complete && failure === undefined && result.summary.failed > 0 && journal !== undefined;
+  if (complete && failure === undefined && !failedKept) await journal?.remove();
   else
     await journal?.close().catch((err: unknown) => {
       failure ??= err;
@@ -373,6 +385,9 @@ export async function finishImport(args: {
     const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
       `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : rejectsHint ? '' : ' (rerun with --report FILE to see each row)'}${rejectsHint}`,
+      failedKept && journalPath
+        ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
+        : undefined,
     );
   }
   return EXIT.ok;

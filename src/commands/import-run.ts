@@ -58,7 +58,7 @@ export async function runCsvImport<P extends BulkProgress & { bytesRead(): numbe
   const { journal, resume, report } = opened;
   const rejects = await openRunRejects(opened, () => openCsvRejects(opts, args.source));
   const job = args.start({ report, rejects, journal, resume });
-  const stopProgress = await showImportProgress(ctx, job.progress, args.totalBytes, args.counts);
+  const stopProgress = await showImportProgress(ctx, job.progress, args.totalBytes, args.counts, input);
   return finishImport({
     ctx,
     run: job.run,

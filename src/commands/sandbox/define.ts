@@ -131,20 +131,24 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .command('save')
     .description('save the whole state under NAME (replaces a snapshot of that name)')
     .argument('<name>', 'letters, digits, dots, dashes, underscores (64 at most)')
+    .addHelpText('after', examples(['svc sandbox snapshot save seeded', 'svc --sandbox sandbox snapshot save before-import']))
     .action(action(async () => ({ run: (await snapshotModule()).save })));
   snapshot
     .command('restore')
     .description('replace the whole state with snapshot NAME, atomically (requests wait)')
     .argument('<name>', 'a saved snapshot')
+    .addHelpText('after', examples(['svc sandbox snapshot restore seeded']))
     .action(action(async () => ({ run: (await snapshotModule()).restore })));
   snapshot
     .command('list')
     .description('the saved snapshots')
+    .addHelpText('after', examples(['svc sandbox snapshot list', 'svc sandbox snapshot list --json']))
     .action(action(async () => ({ run: (await snapshotModule()).list })));
   snapshot
     .command('delete')
     .description('delete snapshot NAME')
     .argument('<name>', 'a saved snapshot')
+    .addHelpText('after', examples(['svc sandbox snapshot delete seeded']))
     .action(action(async () => ({ run: (await snapshotModule()).remove })));
   sandbox
     .command('reset')
