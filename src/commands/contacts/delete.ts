@@ -9,7 +9,7 @@ import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../
 import { shellQuote } from '../../io/shell-quote.js';
 import { runIdsPlan } from '../plan/ids.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
-import { finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
+import { checkIdsFileUse, finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
 export interface DeleteOptions extends IdsFileOptions, PlanFlags {
@@ -37,13 +37,7 @@ function cancelled(what: string): CliError {
 }
 
 export async function run(args: [id: string | undefined], opts: DeleteOptions, ctx: Context): Promise<number> {
-  if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
-  for (const [flag, given] of [
-    ['--report', opts.report],
-    ['--rejects', opts.rejects],
-    ['--dry-run', opts.dryRun],
-  ] as const)
-    if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
+  checkIdsFileUse(args[0], opts);
   if (opts.idsFile === undefined && args[0] === undefined)
     throw new UsageError('missing contact id', 'svc contacts delete ID, or --ids-file FILE --yes for many');
   const single = opts.idsFile === undefined ? parseContactId(args[0]) : undefined;

@@ -6,7 +6,6 @@
  */
 import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
@@ -30,17 +29,14 @@ import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,
   checkImportOutputs,
-  finishImport,
   type ImportIoOptions,
   openCsvRejects,
   openImportCsv,
-  openJournalAndReport,
-  openRunRejects,
   printSummaryFields,
   type SummaryField,
-  showImportProgress,
 } from '../bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { importArgs, runCsvImport } from '../import-run.js';
 import { runContactsPlan } from '../plan/contacts.js';
 import { guardUnsuppress } from '../plan/guards.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
@@ -81,14 +77,7 @@ function commandFor(file: string, opts: ContactImportOptions, resume: boolean): 
   if (opts.welcomeSms) parts.push('--welcome-sms');
   if (opts.allowUnsuppress) parts.push('--allow-unsuppress');
   if (noMeans(opts) !== 'nothing') parts.push('--no-means', noMeans(opts));
-  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
-  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
-  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
-  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  if (resume && opts.report) parts.push('--report', shellQuote(opts.report));
-  if (resume && opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
-  if (resume && opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
-  if (resume && opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  parts.push(...importArgs(opts, resume));
   return parts.join(' ');
 }
 
@@ -114,7 +103,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     'contacts',
     'svc contacts import subscribers.csv',
   );
-  const { file, resumable, encoding, journalPath } = input;
+  const { file, resumable, encoding } = input;
   const mapFile = loadMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? [], CONTACT_MAPPING_SCHEMA.fields);
@@ -165,20 +154,20 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const toSend = await guardUnsuppress(
     ctx,
     client,
-    { resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    { resumable: input.resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
     source,
     (s) => readContactBatches(s, layout, rowOptions, opts.rejects !== undefined),
     opts,
   );
 
-  const opened = await openJournalAndReport({
+  return runCsvImport({
     ctx,
-    journalPath,
-    resume: opts.resume === true,
-    openReport: () => openReportOf(opts.report),
-    identity: () => ({
+    input,
+    opts,
+    source,
+    totalBytes,
+    identity: {
       kind: 'contacts',
-      file: fileFingerprint(file),
       options: {
         columns: [...choices]
           .map(([f, c]) => [f, typeof c === 'string' ? [c] : c.columns])
@@ -191,44 +180,23 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         delimiter: source.delimiter,
         ...(encoding !== undefined ? { encoding } : {}),
       },
-    }),
-  });
-  const { journal, resume, report } = opened;
-  const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
-  const job = createContactImport({
-    rows: toSend,
-    bytesRead: () => source.bytesRead(),
-    client,
-    ifExists,
-    welcomeSms: rowOptions.welcomeSms,
-    concurrency,
-    signal: ctx.signal,
-    report,
-    rejects,
-    journal,
-    resume,
-  });
-  const stopProgress = await showImportProgress(
-    ctx,
-    job.progress,
-    totalBytes,
-    (s) =>
+    },
+    openReport: () => openReportOf(opts.report),
+    start: (outputs) =>
+      createContactImport({
+        rows: toSend,
+        bytesRead: () => source.bytesRead(),
+        client,
+        ifExists,
+        welcomeSms: rowOptions.welcomeSms,
+        concurrency,
+        signal: ctx.signal,
+        ...outputs,
+      }),
+    counts: (s) =>
       `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-
-    input,
-  );
-  return finishImport({
-    ctx,
-    run: job.run,
-    stopProgress,
-    input,
-    report,
-    reportPath: opts.report,
-    rejects,
-    reimportCommand: (f) => commandFor(f, opts, false),
-    journal,
-    resumeCommand: commandFor(file, opts, true),
-    printSummary: (reportPath, interrupted, note) => printSummary(ctx, job.progress, rowOptions.welcomeSms, reportPath, interrupted, note),
+    command: (f, resume) => commandFor(f, opts, resume),
+    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, rowOptions.welcomeSms, reportPath, interrupted, note),
   });
 }
 

@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { runIdsPlan } from '../plan/ids.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
-import { finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
+import { checkIdsFileUse, finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
 export interface UnsubscribeOptions extends IdsFileOptions, PlanFlags {
@@ -17,13 +17,7 @@ export interface UnsubscribeOptions extends IdsFileOptions, PlanFlags {
 }
 
 export async function run(args: [id: string | undefined], opts: UnsubscribeOptions, ctx: Context): Promise<number> {
-  if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
-  for (const [flag, given] of [
-    ['--report', opts.report],
-    ['--rejects', opts.rejects],
-    ['--dry-run', opts.dryRun],
-  ] as const)
-    if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
+  checkIdsFileUse(args[0], opts);
   if (opts.idsFile === undefined && args[0] === undefined) {
     throw new UsageError('missing contact id', 'svc contacts unsubscribe ID, or --ids-file FILE for many');
   }
