@@ -18,6 +18,7 @@ export function defineAuth(program: Command, action: ActionFactory): void {
     )
     .option('--require-scopes', 'fail (exit 3) when fewer scopes are granted than requested')
     .option('--basic-auth', 'send the client secret with HTTP Basic instead of the form body')
+    .option('--keep-integration-token', "keep the profile's stored integration token (a new login drops it)")
     .option('--default-country <cc>', 'default country for phone numbers typed without +country code (e.g. US)')
     .addHelpText(
       'after',
