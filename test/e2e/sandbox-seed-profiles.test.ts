@@ -66,10 +66,11 @@ describe.skipIf(!built)('sandbox start --seed and the profiles it saves', () => 
     const second = await startSeeded(cfg.dir);
     expect(first.line.profile).toBe('sandbox');
     expect(second.line.profile).toBe('sandbox-2');
-    for (const [name, url] of [
+    const pairs: Array<[string, string]> = [
       ['sandbox', first.line.base_url],
       ['sandbox-2', second.line.base_url],
-    ]) {
+    ];
+    for (const [name, url] of pairs) {
       const created = await runCli(['--profile', name, 'contacts', 'create', '--email', `${name}@example.com`, '--json'], { env });
       expect(created.code, created.stderr).toBe(0);
       const status = await runCli(['--profile', name, 'auth', 'status', '--json'], { env });
