@@ -61,8 +61,8 @@ export class AuthError extends CliError {
 
 /** A bulk command finished with rejected or failed rows (exit 4); its summary is already printed. */
 export class PartialFailure extends CliError {
-  constructor(message: string) {
-    super(message, { exitCode: EXIT.partial, code: 'partial_failure' });
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: EXIT.partial, code: 'partial_failure', hint });
     this.name = 'PartialFailure';
   }
 }

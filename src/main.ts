@@ -326,6 +326,10 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     argv = asked.argv;
   }
 
+  // `svc` or a group alone (`svc contacts`): its help on stdout, exit 0, like gh.
+  const { isGroupPath } = await import('./help-topics.js');
+  if (isGroupPath(program, argv)) argv = [...argv, '--help'];
+
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {

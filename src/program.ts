@@ -48,6 +48,9 @@ export function buildProgram(deps: ProgramDeps): Command {
     .configureOutput({
       writeOut: (s) => deps.io.stdout.write(s),
       writeErr: (s) => deps.io.stderr.write(escapeControls(s)),
+      // Help is wrapped between words at the terminal's width (80 off a terminal), as commander does for the real streams.
+      getOutHelpWidth: () => helpWidth(deps.io, deps.io.stdoutIsTTY),
+      getErrHelpWidth: () => helpWidth(deps.io, deps.io.stderrIsTTY),
       ...(deps.outputError ? { outputError: deps.outputError } : {}),
     })
     .addOption(completeWith(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'), 'profiles'))
@@ -84,26 +87,38 @@ export function buildProgram(deps: ProgramDeps): Command {
   defineApi(program, action);
   defineSandbox(program, action);
   defineCompletion(program, action);
+  // The root's help lists every command once, as the tree below (commander's own list of the
+  // nouns alone is hidden for the root only: its subcommands keep the settings copied above).
+  program.configureHelp({ showGlobalOptions: true, visibleCommands: () => [] });
   program.addHelpText(
     'after',
     () =>
-      `${examples([
-        'svc --sandbox contacts create --email ada@example.com --email-consent subscribed   # try it, no account needed',
+      `\nCommands:\n${listCommands(program, helpWidth(deps.io, deps.io.stdoutIsTTY))}\n${examples([
+        '# try it, no account needed:',
+        'svc --sandbox contacts create --email ada@example.com --email-consent subscribed',
         'svc auth login',
-        'svc contacts list --email-consent subscribed --all --format csv > subscribed.csv',
-        'svc help environment                       # the SVC_* variables; also: svc help exit-codes',
-      ])}\n\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`,
+        'svc contacts list --email-consent subscribed --all --format csv > out.csv',
+        'svc help environment         # the SVC_* variables; also: svc help exit-codes',
+      ])}\n\nRun \`svc <command> --help\` for its options.`,
   );
   return program;
 }
 
-/** One line per leaf command ("svc contacts list  …"), so the top-level help shows the whole tree. */
-function listCommands(program: CommandUnknownOpts): string {
+/** Help's width: the terminal's (at least 40), or 80 when the stream is not a terminal. */
+function helpWidth(io: IOStreams, tty: boolean): number {
+  return tty && io.columns ? Math.max(40, io.columns) : 80;
+}
+
+/**
+ * One item per leaf command ("contacts list  …"), its description wrapped between words within
+ * `width` (commander's own item layout), so the top-level help shows the whole tree, once.
+ */
+function listCommands(program: CommandUnknownOpts, width: number): string {
   const lines: Array<[string, string]> = [];
   const walk = (cmd: CommandUnknownOpts, prefix: string) => {
     for (const sub of cmd.commands) {
       if (sub.name() === 'help') continue;
-      const name = `${prefix} ${sub.name()}`;
+      const name = prefix ? `${prefix} ${sub.name()}` : sub.name();
       if (sub.commands.length > 0) walk(sub, name);
       else
         lines.push([
@@ -112,7 +127,10 @@ function listCommands(program: CommandUnknownOpts): string {
         ]);
     }
   };
-  walk(program, 'svc');
-  const width = Math.max(...lines.map(([n]) => n.length));
-  return lines.map(([n, d]) => `  ${n.padEnd(width)}  ${d}`).join('\n');
+  walk(program, '');
+  lines.push(['help [command]', 'help for a command; also: svc help environment, svc help exit-codes']);
+  const helper = program.createHelp();
+  helper.helpWidth = width;
+  const termWidth = Math.max(...lines.map(([n]) => n.length));
+  return lines.map(([n, d]) => helper.formatItem(n, termWidth, d, helper)).join('\n');
 }

@@ -18,6 +18,7 @@ import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import type { RecordField } from '../io/output.js';
+import { wrapHanging } from '../io/wrap.js';
 import { showProgress } from './progress.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
@@ -294,16 +295,28 @@ export async function finishImport(args: {
   }
   const s = result.summary;
   if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
-    for (const p of result.problems) ctx.out.info(`  ${describeProblem(p)}`);
+    const width = ctx.io.stderrIsTTY ? (ctx.io.columns ?? 80) : undefined;
+    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), width, '  ')) ctx.out.info(line);
     const more = s.rejected + s.failed - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
   if (s.rejected > 0 || s.failed > 0) {
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ' (rerun with --report FILE to see each row)'}`,
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}`,
+      reportPath ? undefined : reportHint(result.problems, s),
     );
   }
   return EXIT.ok;
+}
+
+/**
+ * How to see every problem row without a report: when the input alone decided them (no answer
+ * of the service among them), a dry run lists the same rows and sends nothing; otherwise the next
+ * run's report does.
+ */
+function reportHint(problems: Array<RowResult<Outcome>>, s: { rejected: number; failed: number }): string {
+  const localOnly = s.failed === 0 && problems.length === s.rejected && problems.every((p) => p.status === undefined);
+  return localOnly ? 'every row: rerun with --dry-run --report FILE (sends nothing)' : 'every row: --report FILE on the next run';
 }
 
 function describeProblem(p: RowResult<Outcome>): string {

@@ -16,10 +16,12 @@ export async function showProgress(
 ): Promise<() => void> {
   if (ctx.settings.json || ctx.settings.quiet) return () => {};
   const started = ctx.now();
-  const text = () => progressLine(src, opts.unit, (ctx.now() - started) / 1000, opts.totalBytes);
+  const text = (width?: number) => progressLine(src, opts.unit, (ctx.now() - started) / 1000, opts.totalBytes, width);
   if (ctx.policy.canAnimate) {
     const spinner = await ctx.spinner(opts.starting);
-    const timer = setInterval(() => spinner.update(text()), 200);
+    // The spinner's frame and a space go first; a line as wide as the terminal would wrap.
+    const width = Math.max(20, (ctx.io.columns ?? 80) - 3);
+    const timer = setInterval(() => spinner.update(text(width)), 200);
     timer.unref();
     return () => {
       clearInterval(timer);

@@ -22,8 +22,18 @@ function formatRate(n: number): string {
   return n >= 100 ? n.toFixed(0) : n.toFixed(1);
 }
 
-/** `1200 rows (512/s, 43%, ETA 2 s): 1100 created, …, 3 rate-limited retries`; without a size, no share or ETA. */
-export function progressLine(src: ProgressSource, unit: string, elapsedSeconds: number, totalBytes: number | undefined): string {
+/**
+ * `1200 rows (512/s, 43%, ETA 2 s): 1100 created, …, 3 rate-limited retries`; without a size, no
+ * share or ETA. Within `width` (a terminal's, where the line is redrawn): the zero counts go
+ * first, then the retries say less, then the end is cut with `…`, so the line never wraps.
+ */
+export function progressLine(
+  src: ProgressSource,
+  unit: string,
+  elapsedSeconds: number,
+  totalBytes: number | undefined,
+  width = Number.POSITIVE_INFINITY,
+): string {
   const elapsed = Math.max(0.001, elapsedSeconds);
   const rate = (src.done() - src.resumed()) / elapsed;
   let eta = '';
@@ -34,7 +44,16 @@ export function progressLine(src: ProgressSource, unit: string, elapsedSeconds: 
       eta = `, ${Math.round(frac * 100)}%, ETA ${left >= 90 ? `${Math.round(left / 60)} min` : `${Math.round(left)} s`}`;
     }
   }
+  const head = `${src.done()} ${unit} (${formatRate(rate)}/s${eta})`;
   const limited = src.rateLimited();
-  const throttled = limited > 0 ? `, ${limited} rate-limited retries` : '';
-  return `${src.done()} ${unit} (${formatRate(rate)}/s${eta}): ${src.counts()}${throttled}`;
+  const counts = src.counts();
+  const full = `${head}: ${counts}${limited > 0 ? `, ${limited} rate-limited retries` : ''}`;
+  if (full.length <= width) return full;
+  const nonZero = counts
+    .split(', ')
+    .filter((c) => !/^0 /.test(c))
+    .join(', ');
+  const short = `${head}: ${nonZero || counts}${limited > 0 ? `, ${limited} retried (429)` : ''}`;
+  if (short.length <= width) return short;
+  return `${short.slice(0, Math.max(1, width - 1))}…`;
 }

@@ -77,7 +77,7 @@ export function defineAuth(program: Command, action: ActionFactory): void {
     .addHelpText(
       'after',
       examples([
-        'curl -H "Authorization: Bearer $(svc auth token)" "$(svc auth status --offline --json | jq -r .base_url)/v1/contacts?limit=1"',
+        'curl -H "Authorization: Bearer $(svc auth token)" "$SVC_BASE_URL/v1/contacts?limit=1"',
         'SVC_TOKEN=$(svc auth token) ./deploy-script.sh',
       ]),
     )

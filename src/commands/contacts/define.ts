@@ -130,7 +130,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
-    .option('--report <file>', 'write a CSV report: line,email,phone,contact_id,outcome,status,error_code,message')
+    .option('--report <file>', 'write a CSV report (columns line, email, phone, contact_id, outcome, status, error_code, message)')
     .option('--dry-run', 'check every row and list people on several lines without sending')
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
