@@ -40,6 +40,38 @@ module.exports = {
       to: { path: ['^src/io/', '^src/errors\\.ts$'] },
     },
     {
+      name: 'lower-rooms-not-up',
+      severity: 'error',
+      comment:
+        'Data flows one way: contract/ calls no other room; client/, store/ call only contract/; ' +
+        'bulk/ and importer/ call contract/, client/ (types and errors) and each other, never commands/, wiring/ or the entry.',
+      from: { path: LOWER_ROOMS },
+      to: { path: ['^src/(commands|wiring|sandbox|dashboard)/', '^src/(main|program|context)\\.ts$'] },
+    },
+    {
+      name: 'contract-calls-no-room',
+      severity: 'error',
+      comment: 'contract/ is the vocabulary both sides share: it imports only itself (and libraries).',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/', pathNot: '^src/contract/' },
+    },
+    {
+      name: 'sandbox-checks-phones-without-libphonenumber',
+      severity: 'error',
+      comment:
+        'Phone normalisation (contract/phone.ts, libphonenumber) is for the CLI and the importer; the ' +
+        'sandbox only checks the E.164 format (contract/formats.ts) and its bundle stays small.',
+      from: { path: '^src/sandbox/' },
+      to: { path: ['^src/contract/phone\\.ts$', '(^|/)node_modules/libphonenumber-js/'] },
+    },
+    {
+      name: 'heap-tuning-only-from-bulk-commands',
+      severity: 'error',
+      comment: 'bulk/heap.ts sets V8 flags for a bulk run: only the bulk verbs (and the engine) call it.',
+      from: { path: '^src/', pathNot: ['^src/bulk/', '^src/commands/'] },
+      to: { path: '^src/bulk/heap\\.ts$' },
+    },
+    {
       name: 'commands-not-to-transport-store-or-server',
       severity: 'error',
       comment: 'A command is thin: HTTP (undici), the credential file (conf) and the server (fastify) live in lower rooms.',

@@ -9,8 +9,8 @@ import type { FieldError } from '../contract/errors.js';
 import { validateEventInput } from '../contract/events.js';
 import { isE164 } from '../contract/formats.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../contract/json-depth.js';
+import type { PhoneResult } from '../contract/phone.js';
 import type { EventInput } from '../contract/types.js';
-import type { PhoneResult } from '../util/phone.js';
 
 /** The service refuses bodies over 1 MiB (open-points "Body size"); a longer line cannot be sent. */
 export const MAX_LINE_CHARS = 1024 * 1024;
@@ -107,7 +107,7 @@ export type ParsedLine =
 export interface LineOptions {
   defaultCountry?: CountryCode;
   /**
-   * util/phone.ts's normalizePhone. Passed in rather than imported because libphonenumber's
+   * contract/phone.ts's normalizePhone. Passed in rather than imported because libphonenumber's
    * metadata takes ~100 ms to load, which a file of E.164 numbers or emails never needs.
    */
   normalizePhone?: (input: string, defaultCountry?: CountryCode) => PhoneResult;
@@ -115,7 +115,7 @@ export interface LineOptions {
 
 /** Loads the phone normaliser (libphonenumber) on first need. */
 export async function loadNormalizePhone(): Promise<NonNullable<LineOptions['normalizePhone']>> {
-  return (await import('../util/phone.js')).normalizePhone;
+  return (await import('../contract/phone.js')).normalizePhone;
 }
 
 function describe(errors: FieldError[]): string {

@@ -12,8 +12,8 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { consentWriteError, validateContactWrite } from '../contract/contacts.js';
 import type { FieldError } from '../contract/errors.js';
+import { normalizePhone } from '../contract/phone.js';
 import type { ContactWrite } from '../contract/types.js';
-import { normalizePhone } from '../util/phone.js';
 import { parseBoolean } from './formats.js';
 import { type ColumnChoice, cellOf, describeFieldErrors, type FieldLayout, phoneCountry, resolveFieldColumns } from './mapping.js';
 

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
-import { normalizeCountry } from '../util/phone.js';
+import { normalizeCountry } from '../contract/phone.js';
 import type { DateOrder } from './formats.js';
 import { parseDelimiter } from './sniff.js';
 

@@ -8,8 +8,8 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
 import type { FieldError } from '../contract/errors.js';
 import { ORDER_FIELDS, ORDER_REQUIRED_FIELDS, type ValidOrder, validateOrderInput } from '../contract/orders.js';
+import { normalizeCountry, normalizePhone } from '../contract/phone.js';
 import type { LineItem } from '../contract/types.js';
-import { normalizeCountry, normalizePhone } from '../util/phone.js';
 import { normalizeName, suggestMaps } from './column-names.js';
 import { type DateOrder, normalizeOrderDate, parseBoolean, parseMoney } from './formats.js';
 

@@ -4,9 +4,9 @@
  * phone is read: contacts, the order importer's mapping and events.
  */
 import { describe, expect, it } from 'vitest';
+import { normalizePhone } from '../../src/contract/phone.js';
 import { parseEventLine } from '../../src/events/ndjson.js';
 import { readOrderFields, resolveColumns } from '../../src/importer/mapping.js';
-import { normalizePhone } from '../../src/util/phone.js';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { runCli } from '../helpers/run-cli.js';
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { normalizePhone } from '../../src/contract/phone.js';
 import { MAX_LINE_CHARS, parseEventLine, type RawLine, readLines } from '../../src/events/ndjson.js';
-import { normalizePhone } from '../../src/util/phone.js';
 
 async function collect(chunks: Array<string | Buffer>): Promise<RawLine[]> {
   const out: RawLine[] = [];

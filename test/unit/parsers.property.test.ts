@@ -1,7 +1,7 @@
 /**
  * Property-based tests (fast-check) for the parsers every input goes through: exact decimals
  * (contract/formats.ts and the importer's spreadsheet forms), RFC 3339 dates (kept as written,
- * offsets included) and phone numbers (util/phone.ts). Round-trips: what is formatted parses back
+ * offsets included) and phone numbers (contract/phone.ts). Round-trips: what is formatted parses back
  * to the same value. Rejections: random junk is never accepted as something else and never throws.
  * Bounded runs (a few hundred cases each) so the whole file stays within a few seconds.
  */
@@ -19,8 +19,8 @@ import {
   parseDecimal,
   rfc3339ToMs,
 } from '../../src/contract/formats.js';
+import { normalizePhone } from '../../src/contract/phone.js';
 import { normalizeDecimalText, normalizeOrderDate } from '../../src/importer/formats.js';
-import { normalizePhone } from '../../src/util/phone.js';
 
 const RUNS = { numRuns: 300 };
 const digits = (min: number, max: number) =>

@@ -1,7 +1,7 @@
 /**
  * The bundle's libphonenumber (build-plugins.mjs: the package's modern source instead of its Babel
  * build, and each whole-number pattern's RegExp kept) normalises phone numbers exactly as the
- * package itself does: src/util/phone.ts bundled with the plugin against src/util/phone.ts as
+ * package itself does: src/contract/phone.ts bundled with the plugin against src/contract/phone.ts as
  * the tests load it, over numbers of every country in many spellings, valid and not.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import examples from 'libphonenumber-js/mobile/examples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module of the build, without types
 import { phoneLibrary } from '../../build-plugins.mjs';
-import { normalizePhone } from '../../src/util/phone.js';
+import { normalizePhone } from '../../src/contract/phone.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-phone-bundle-'));
 let bundled: typeof normalizePhone;
@@ -23,7 +23,7 @@ let bundled: typeof normalizePhone;
 beforeAll(async () => {
   const outfile = join(dir, 'phone.mjs');
   await build({
-    entryPoints: [new URL('../../src/util/phone.ts', import.meta.url).pathname],
+    entryPoints: [new URL('../../src/contract/phone.ts', import.meta.url).pathname],
     bundle: true,
     format: 'esm',
     platform: 'node',

@@ -11,8 +11,8 @@ import { parseErrorBody } from '../../client/response.js';
 import type { ApiResult } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { PropError, parseProps } from '../../events/props.js';
 import { readAll } from '../auth/shared.js';
+import { PropError, parseProps } from '../props.js';
 
 export interface ApiOptions {
   field?: string[];

@@ -5,10 +5,12 @@
  * resume journal. The run's input, outputs and end are orders import's (commands/bulk-import.ts).
  */
 import { statSync } from 'node:fs';
+import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { OutcomeLines } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
+import { normalizeCountry } from '../../contract/phone.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
 import {
@@ -25,8 +27,6 @@ import { loadMapFile, loadPreset, type MapFile } from '../../importer/map-file.j
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { sizeYoungGeneration } from '../../util/heap.js';
-import { normalizeCountry } from '../../util/phone.js';
 import {
   checkImportInput,
   checkImportOutputs,

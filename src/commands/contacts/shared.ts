@@ -19,10 +19,10 @@ import {
 } from '../../contract/consent.js';
 import { consentWriteError } from '../../contract/contacts.js';
 import { checkEmail, isRfc3339DateTime } from '../../contract/formats.js';
+import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import type { Contact, ContactWrite } from '../../contract/types.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
-import { normalizeCountry, normalizePhone } from '../../util/phone.js';
 
 /** Field options shared by create and patch (commander's camelCase names). */
 export interface ContactFieldOptions {

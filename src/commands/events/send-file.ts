@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
+import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { openInput } from '../../bulk/input.js';
 import { LineWriter } from '../../bulk/line-writer.js';
 import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
@@ -17,7 +18,6 @@ import { type BulkSummary, sendEventLines } from '../../events/bulk.js';
 import { readLineBatches } from '../../events/ndjson.js';
 import type { EventOutcome } from '../../events/outcome.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { sizeYoungGeneration } from '../../util/heap.js';
 import { showProgress } from '../progress.js';
 import { ACCEPTED_NOTE, DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
 
@@ -81,7 +81,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
 
   const client = await ctx.client();
   await client.ensureScope('sendEvent');
-  // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (util/heap.ts).
+  // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (bulk/heap.ts).
   sizeYoungGeneration();
   const human = !ctx.settings.json;
   let listed = 0;

@@ -11,8 +11,8 @@ import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, UsageError, ValidationError } from '../../errors.js';
 import { sendOne } from '../../events/bulk.js';
 import type { LineResult } from '../../events/outcome.js';
-import { mergeProperties, PropError, type Properties, parseProps } from '../../events/props.js';
 import { readAll } from '../../io/read-all.js';
+import { mergeProperties, PropError, type Properties, parseProps } from '../props.js';
 import { sendFile } from './send-file.js';
 import { ACCEPTED_NOTE, kebab, logRetry, MAX_CONCURRENCY, type SendOptions } from './shared.js';
 
@@ -41,7 +41,7 @@ export async function run(_args: string[], opts: SendOptions, ctx: Context): Pro
 }
 
 /** The phone helpers (libphonenumber, ~100 ms to load) are loaded only when a phone is involved. */
-const phoneModule = () => import('../../util/phone.js');
+const phoneModule = () => import('../../contract/phone.js');
 
 async function parseCountry(value: string | undefined): Promise<CountryCode | undefined> {
   if (value === undefined) return undefined;

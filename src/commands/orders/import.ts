@@ -3,17 +3,17 @@
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
 import { statSync } from 'node:fs';
+import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
+import { normalizeCountry } from '../../contract/phone.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders } from '../../importer/orders.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { sizeYoungGeneration } from '../../util/heap.js';
-import { normalizeCountry } from '../../util/phone.js';
 import {
   checkImportInput,
   checkImportOutputs,
@@ -91,7 +91,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // Nothing is opened before every output is known not to be the input or another output.
   await checkImportOutputs(input, opts, ctx);
   // A long import allocates fast and keeps little: a new space of 8 MiB (V8 starts at 1 MiB and
-  // may grow it to 16) halves the scavenges and lowers the peak RSS (util/heap.ts).
+  // may grow it to 16) halves the scavenges and lowers the peak RSS (bulk/heap.ts).
   sizeYoungGeneration();
 
   // Everything that can be checked before a request: the token source, the header, the journal.

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { validateOrderInput } from '../../contract/orders.js';
+import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import { EXIT, UsageError, ValidationError } from '../../errors.js';
 import { normalizeOrderDate } from '../../importer/formats.js';
 import { readAll } from '../../io/read-all.js';
-import { normalizeCountry, normalizePhone } from '../../util/phone.js';
 import { resolveIntegrationToken } from './token.js';
 
 export interface UpsertOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeProperties, PropError, parseProp, parseProps, typeValue } from '../../src/events/props.js';
+import { mergeProperties, PropError, parseProp, parseProps, typeValue } from '../../src/commands/props.js';
 
 describe('typeValue (key=value)', () => {
   it('types numbers, booleans and null, and keeps everything else as written', () => {

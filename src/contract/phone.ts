@@ -3,7 +3,7 @@
  * libphonenumber-js. Used by the CLI and the importer; the sandbox only checks the E.164 format.
  */
 import { type CountryCode, isSupportedCountry, parsePhoneNumberWithError } from 'libphonenumber-js/max';
-import { isE164 } from '../contract/formats.js';
+import { isE164 } from './formats.js';
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };
 

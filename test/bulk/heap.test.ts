@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sizeYoungGeneration, youngGenerationBytes } from '../../src/util/heap.js';
+import { sizeYoungGeneration, youngGenerationBytes } from '../../src/bulk/heap.js';
 
 describe('sizeYoungGeneration', () => {
   it('grows the new space to the target once and keeps it there under a burst of surviving objects', () => {
