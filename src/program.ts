@@ -15,6 +15,7 @@ import { defineSandbox } from './commands/sandbox/define.js';
 import { escapeControls } from './io/escape.js';
 import type { IOStreams } from './io/streams.js';
 import type { GlobalFlags } from './store/settings.js';
+import { didYouMean } from './util/did-you-mean.js';
 
 declare const __SVC_VERSION__: string;
 
@@ -51,7 +52,8 @@ export function buildProgram(deps: ProgramDeps): Command {
       // Help is wrapped between words at the terminal's width (80 off a terminal), as commander does for the real streams.
       getOutHelpWidth: () => helpWidth(deps.io, deps.io.stdoutIsTTY),
       getErrHelpWidth: () => helpWidth(deps.io, deps.io.stderrIsTTY),
-      ...(deps.outputError ? { outputError: deps.outputError } : {}),
+      // A bad value of a flag with choices (--format jsn) gets the choice probably meant.
+      outputError: (message, write) => (deps.outputError ?? ((m, w) => w(m)))(withChoiceSuggestion(message), write),
     })
     .addOption(completeWith(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'), 'profiles'))
     .addOption(new Option('--base-url <url>', 'service address [env: SVC_BASE_URL]'))
@@ -102,6 +104,14 @@ export function buildProgram(deps: ProgramDeps): Command {
       ])}\n\nRun \`svc <command> --help\` for its options.`,
   );
   return program;
+}
+
+/** Commander's "argument 'jsn' is invalid. Allowed choices are table, json, …." with `(did you mean "json"?)` added. */
+export function withChoiceSuggestion(message: string): string {
+  const m = /argument '([^']*)' is invalid\. Allowed choices are (.+)\.\s*$/.exec(message);
+  if (!m) return message;
+  const hint = didYouMean(m[1] as string, (m[2] as string).split(', '));
+  return hint ? `${message.trimEnd()}${hint}\n` : message;
 }
 
 /** Help's width: the terminal's (at least 40), or 80 when the stream is not a terminal. */

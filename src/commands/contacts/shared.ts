@@ -8,10 +8,12 @@ import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import {
   EMAIL_CONSENT_VALUES,
+  EMAIL_CONSENT_WRITABLE,
   FORMER_CONSENT_VALUES,
   isEmailConsent,
   isSmsConsent,
   SMS_CONSENT_VALUES,
+  SMS_CONSENT_WRITABLE,
   type SmsConsent,
   smsConsentNeedsPhone,
   type WritableEmailConsent,
@@ -23,6 +25,7 @@ import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import type { Contact, ContactWrite } from '../../contract/types.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 
 /** Field options shared by create and patch (commander's camelCase names). */
 export interface ContactFieldOptions {
@@ -173,9 +176,10 @@ export function printWrittenContact(ctx: Context, c: Contact): void {
   else ctx.out.stdout(`${c.id}\n`);
 }
 
-function formerHint(value: string): string {
+/** Why a consent value is not known: a former name renamed since, or the value probably meant. */
+function formerHint(value: string, allowed: readonly string[]): string {
   const now = FORMER_CONSENT_VALUES[value];
-  return now ? ` (${JSON.stringify(value)} was renamed ${JSON.stringify(now)})` : '';
+  return now ? ` (${JSON.stringify(value)} was renamed ${JSON.stringify(now)})` : didYouMean(value, allowed);
 }
 
 /** A list filter value for --email-consent: any value, read-only ones included. */
@@ -183,7 +187,7 @@ export function parseEmailConsentFilter(value: string | undefined) {
   if (value === undefined) return undefined;
   if (isEmailConsent(value)) return value;
   throw new UsageError(
-    `invalid --email-consent ${JSON.stringify(value)}${formerHint(value)}: must be one of ${EMAIL_CONSENT_VALUES.join(', ')}`,
+    `invalid --email-consent ${JSON.stringify(value)}${formerHint(value, EMAIL_CONSENT_VALUES)}: must be one of ${EMAIL_CONSENT_VALUES.join(', ')}`,
   );
 }
 
@@ -192,7 +196,7 @@ export function parseSmsConsentFilter(value: string | undefined) {
   if (value === undefined) return undefined;
   if (isSmsConsent(value)) return value;
   throw new UsageError(
-    `invalid --sms-consent ${JSON.stringify(value)}${formerHint(value)}: must be one of ${SMS_CONSENT_VALUES.join(', ')}`,
+    `invalid --sms-consent ${JSON.stringify(value)}${formerHint(value, SMS_CONSENT_VALUES)}: must be one of ${SMS_CONSENT_VALUES.join(', ')}`,
   );
 }
 
@@ -203,7 +207,8 @@ export function parseWritableConsent(flag: '--email-consent' | '--sms-consent', 
   const field = flag === '--email-consent' ? 'email_consent' : 'sms_consent';
   const problem = consentWriteError(field, value);
   if (problem === undefined) return value;
-  const prefix = problem.startsWith('must') ? `invalid ${flag} ${JSON.stringify(value)}${formerHint(value)}: ` : `${flag}: `;
+  const writable = field === 'email_consent' ? EMAIL_CONSENT_WRITABLE : SMS_CONSENT_WRITABLE;
+  const prefix = problem.startsWith('must') ? `invalid ${flag} ${JSON.stringify(value)}${formerHint(value, writable)}: ` : `${flag}: `;
   throw new ValidationError(`${prefix}${problem}`, { field });
 }
 
