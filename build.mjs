@@ -6,9 +6,10 @@
 // importer's packages (libphonenumber-js, csv-parse, csv-stringify, env-paths): ESM resolution of
 // their ~120 files one by one cost about 0.1 s of CPU at the start of every import
 // (docs/performance.md, "Third round"). They stay dependencies: their licences ship with them.
+// Every package is used through its published entry points (libphonenumber-js through
+// `libphonenumber-js/max/es6`, its modern build); the build rewrites no package's files.
 import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { phoneLibrary } from './build-plugins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const bundled = new Set(['commander', '@commander-js/extra-typings', 'libphonenumber-js', 'csv-parse', 'csv-stringify', 'env-paths']);
@@ -32,7 +33,6 @@ await build({
   define: { __SVC_VERSION__: JSON.stringify(pkg.version) },
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
-  plugins: [phoneLibrary],
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
 });
 // The sandbox's dashboard (served at / by the sandbox): one small browser bundle and its static files.

@@ -8,7 +8,12 @@
 //                                                the same bodies and C connections for 10 s (or
 //                                                --duration S, or N requests with --same-work), an import of N new
 //                                                rows (default 50,000) with --concurrency C (default
-//                                                32), autocannon again. Autocannon's CPU is
+//                                                32), autocannon again, then a bare loop of undici
+//                                                Pool.request (C connections, no pipelining, C in
+//                                                flight, N requests with the import's bodies; CPU
+//                                                from its first request to its last answer): the
+//                                                import's CPU per row against it is what svc adds
+//                                                on top of its HTTP library. Autocannon's CPU is
 //                                                process.cpuUsage() over its run / its requests; the
 //                                                import's is its own accounting (/usr/bin/time,
 //                                                user + system, process start included) / its rows.
@@ -37,6 +42,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
@@ -441,11 +447,46 @@ async function autocannonRun(sb) {
   };
 }
 
+let bareRun = 0;
+/**
+ * The library svc sends with, bare: an undici Pool (CONCURRENCY connections, no pipelining) and a
+ * loop keeping CONCURRENCY `Pool.request`s in flight, n requests with the import's own bodies
+ * (built before the clock starts), each answer's body read whole. CPU (process.cpuUsage) from
+ * the first request to the last answer: what svc adds on top of undici is the import's CPU per
+ * row against this loop's per request.
+ */
+async function bareUndiciRun(sb, n) {
+  const prefix = `UN${++bareRun}`;
+  const bodies = Array.from({ length: n }, (_, i) => requestBody(i + 1, prefix, n));
+  const headers = { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json', accept: 'application/json' };
+  const pool = new Pool(sb.baseUrl, { connections: CONCURRENCY, pipelining: 1 });
+  let next = 0;
+  let failed = 0;
+  const server0 = sandboxCpu(sb);
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const body = bodies[next++];
+        const res = await pool.request({ method: 'POST', path: kind.path, headers, body });
+        await res.body.text();
+        if (res.statusCode >= 300) failed++;
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpu0);
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { rate: n / seconds, cpuUs: (cpu.user + cpu.system) / n, failed, server: serverUs(sb, server0, n) };
+}
+
 async function throughput() {
   const n = numbers[0] ?? Number(process.env.N ?? 50_000);
   const sb = await startSandbox();
   const acs = [];
   const imports = [];
+  const bares = [];
   const what = PRESET ? `svc orders import --preset ${PRESET}` : `svc ${kind.command('FILE').slice(0, -1).join(' ')}`;
   const unit = PRESET ? 'order' : KIND === 'events' ? 'event' : 'row';
   const acLine = (label, ac) =>
@@ -472,6 +513,11 @@ async function throughput() {
       const after = await autocannonRun(sb);
       console.log(acLine('after', after));
       acs.push(before, after);
+      const bare = await bareUndiciRun(sb, n);
+      bares.push(bare);
+      console.log(
+        `  bare undici Pool.request loop: ${bare.cpuUs.toFixed(1)} µs CPU per request, ${fmt(bare.rate)} requests/s (${fmt(n)} requests, ${bare.failed} not 2xx${bare.server}); import/bare CPU ${(cpuUs / bare.cpuUs).toFixed(2)}`,
+      );
       // The round's own comparison: the import against the autocannon runs that bracket it.
       const bracket = (before.rate + after.rate) / 2;
       console.log(
@@ -492,6 +538,10 @@ async function throughput() {
     );
     console.log(
       `throughput in the best round (import / the mean of the autocannon runs before and after it): ${Math.max(...imports.map((i) => i.roundRatio)).toFixed(2)} (per round ${imports.map((i) => i.roundRatio.toFixed(2)).join(', ')}; target ≥ ${target})`,
+    );
+    const bareCpu = Math.min(...bares.map((b) => b.cpuUs));
+    console.log(
+      `CPU ratio import/bare undici loop (best of each): ${(impCpu / bareCpu).toFixed(2)} (${impCpu.toFixed(1)} µs per ${unit}, process start included, against ${bareCpu.toFixed(1)} µs per request; target ≤ 1.5, goal 1.2)`,
     );
     console.log(`load average at the end: ${loadavg()[0].toFixed(2)}`);
   } finally {

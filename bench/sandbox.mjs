@@ -2,7 +2,8 @@
 // connections for 10 s against a file-backed sandbox running in a separate process (so that the
 // load generator does not share the server's event loop). Prints requests/s and latency; asserts
 // nothing. Needs `node build.mjs` first (imports ../dist/sandbox.js in the child).
-//   node bench/sandbox.mjs [--duration S] [--connections N] [--baseline]
+//   node bench/sandbox.mjs [--duration S] [--connections N] [--rounds N] [--no-log-compare] [--baseline]
+// By default it runs with and without the request log, in alternating rounds, and prints its cost.
 //   node bench/sandbox.mjs --domain [--upserts N]   (the upsert alone, in-process, from src/)
 // --baseline also measures a bare fastify route that echoes the same body, in the same way, so
 // that figures taken on a busy shared machine can be read as a ratio to what fastify alone does.
@@ -38,7 +39,7 @@ if (process.env.SVC_BENCH_CHILD === 'baseline') {
   });
 } else if (process.env.SVC_BENCH_CHILD === '1') {
   const { startSandbox } = await import(process.env.SVC_BENCH_MODULE ?? new URL('../dist/sandbox.js', import.meta.url).href);
-  const sb = await startSandbox({ port: 0, db: process.env.SVC_BENCH_DB });
+  const sb = await startSandbox({ port: 0, db: process.env.SVC_BENCH_DB, logEntries: process.env.SVC_BENCH_LOG === '0' ? 0 : undefined });
   process.send({ baseUrl: sb.baseUrl });
   let cpuAtStart;
   process.on('message', async (m) => {
@@ -123,12 +124,36 @@ async function domain() {
   );
 }
 
+/**
+ * The upsert load with the request log (the default: every request kept in its ring) and without
+ * it (--log-size 0), in alternating rounds (--rounds, default 2) so that both see the same
+ * machine; prints the cost of the log. --no-log-compare runs the first alone.
+ */
 async function main() {
+  if (args.includes('--no-log-compare')) return baseline(await measure('with the request log (default: 10,000 entries, 64 MiB)', '1'));
+  // Alternating rounds (with, without, with, without…): on a shared machine both see the same load.
+  const rounds = opt('--rounds', 2);
+  const withLog = [];
+  const withoutLog = [];
+  for (let i = 0; i < rounds; i++) {
+    withLog.push(await measure('with the request log (default: 10,000 entries, 64 MiB)', '1'));
+    withoutLog.push(await measure('without the request log (--log-size 0)', '0'));
+  }
+  const sum = (xs, f) => xs.reduce((n, x) => n + f(x), 0);
+  const rate = (xs) => sum(xs, (x) => x.rate) / xs.length;
+  const cpu = (xs) => sum(xs, (x) => x.cpuMicros) / sum(xs, (x) => x.requests);
+  console.log(
+    `request log cost over ${rounds} alternating rounds: ${(100 * (1 - rate(withLog) / rate(withoutLog))).toFixed(1)}% of upserts/s (${Math.round(rate(withLog))} vs ${Math.round(rate(withoutLog))}), ${(100 * (cpu(withLog) / cpu(withoutLog) - 1)).toFixed(1)}% more server CPU per request (${cpu(withLog).toFixed(0)} vs ${cpu(withoutLog).toFixed(0)} µs)`,
+  );
+  return baseline(withLog[0]);
+}
+
+async function measure(label, log) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const db = join(dir, 'sandbox.db');
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: process.env.SVC_BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [],
-    env: { ...process.env, SVC_BENCH_CHILD: '1', SVC_BENCH_DB: db },
+    env: { ...process.env, SVC_BENCH_CHILD: '1', SVC_BENCH_DB: db, SVC_BENCH_LOG: log },
   });
   const { baseUrl } = await new Promise((resolve) => child.once('message', resolve));
   const res = await fetch(`${baseUrl}/_sandbox/api-tokens`, {
@@ -176,7 +201,7 @@ async function main() {
   const codes = Object.entries(result.statusCodeStats ?? {})
     .map(([code, s]) => `${code}: ${s.count}`)
     .join(', ');
-  console.log(`POST /v1/orders/placed, ${connections} connections, ${duration} s, file-backed sandbox in a child process`);
+  console.log(`POST /v1/orders/placed, ${connections} connections, ${duration} s, file-backed sandbox in a child process, ${label}`);
   // The machine may be shared: say how busy it was (1-minute load average, before and after).
   console.log(`load average: ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after (${availableParallelism()} CPUs)`);
   console.log(`requests/s: ${Math.round(result.requests.average)} (total ${result.requests.total})`);
@@ -187,7 +212,10 @@ async function main() {
   console.log(
     `server CPU: ${Math.round(perRequest)} µs per request, ${Math.round((100 * sys) / cpuMicros)}% of it in the kernel (one free core would sustain ~${Math.round(1e6 / perRequest)} req/s)`,
   );
+  return { rate: result.requests.average, cpuPerRequest: perRequest, cpuMicros, requests: result.requests.total };
+}
 
+async function baseline(result) {
   if (args.includes('--baseline')) {
     const base = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SVC_BENCH_CHILD: 'baseline' } });
     const { baseUrl: bareUrl } = await new Promise((resolve) => base.once('message', resolve));
@@ -211,7 +239,7 @@ async function main() {
     const { cpuMicros: bareCpu } = await done;
     const bareRate = Math.round(bare.requests.average);
     console.log(
-      `baseline (bare fastify echo route, same load): ${bareRate} req/s, p99 ${bare.latency.p99} ms, ${Math.round(bareCpu / bare.requests.total)} µs CPU per request; sandbox/baseline = ${(result.requests.average / bare.requests.average).toFixed(2)}`,
+      `baseline (bare fastify echo route, same load): ${bareRate} req/s, p99 ${bare.latency.p99} ms, ${Math.round(bareCpu / bare.requests.total)} µs CPU per request; sandbox/baseline = ${(result.rate / bare.requests.average).toFixed(2)}`,
     );
   }
 }

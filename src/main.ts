@@ -6,6 +6,7 @@ import { InputError, OutputError } from './bulk/errors.js';
 import {
   ApiError,
   CredentialsError,
+  IncompleteListingError,
   isWrongTokenEndpoint,
   MissingScopeError,
   NetworkError,
@@ -163,6 +164,7 @@ export function describeError(err: unknown, origin?: CredentialOrigin, integrati
       requestId: err.requestId,
     };
   }
+  if (err instanceof IncompleteListingError) return { exitCode: EXIT.failure, code: err.code, message: err.message };
   if (err instanceof RetryWaitTooLongError)
     return { exitCode: EXIT.failure, code: 'retry_wait_too_long', message: err.message, status: err.status };
   if (err instanceof UnsendableRequestError) {

@@ -31,9 +31,32 @@ export interface RowResult<O extends string = Outcome> {
   /** The service's error code, or a client-side one (`invalid_row`, `network_error`…). */
   errorCode?: string;
   message?: string;
+  /** The field the error names first, when it names one (the rejects file's `error_field`). */
+  errorField?: string;
 }
 
-/** The contract's summary: the outcomes add up to `rows`; `resumed` counts rows an earlier run finished. */
+/**
+ * The outcomes every verb shares, beside its own words for success (created, accepted, deleted…):
+ * the engine lists these rows' lines, writes them to a rejects file and sets exit 4 on the last two.
+ */
+export const PROBLEM_OUTCOMES = ['unconfirmed', 'rejected', 'failed'] as const;
+export type ProblemOutcome = (typeof PROBLEM_OUTCOMES)[number];
+
+/**
+ * The summary of a run of any verb: `rows`, one count per outcome of its vocabulary (they add up
+ * to `rows`), `resumed`, and `lines` when several lines can form one row.
+ */
+export type RunSummary<O extends string> = { rows: number; resumed: number; lines?: number } & Record<O, number>;
+
+/** A summary of the verb's vocabulary, every count 0. */
+export function emptyRunSummary<O extends string>(outcomes: readonly O[]): RunSummary<O> {
+  const s: Record<string, number> = { rows: 0 };
+  for (const o of outcomes) s[o] = 0;
+  s.resumed = 0;
+  return s as RunSummary<O>;
+}
+
+/** The contract's summary of an upsert-like import: the outcomes add up to `rows`; `resumed` counts rows an earlier run finished. */
 export interface Summary {
   rows: number;
   created: number;
@@ -53,7 +76,8 @@ export function emptySummary(): Summary {
 }
 
 /** Adds one finished row to the summary. */
-export function countOutcome(summary: Summary, outcome: Outcome): void {
+export function countOutcome<O extends string>(summary: RunSummary<O>, outcome: O): void {
   summary.rows++;
-  summary[outcome]++;
+  const counts = summary as Record<string, number>;
+  counts[outcome] = (counts[outcome] ?? 0) + 1;
 }

@@ -3,7 +3,7 @@
  * other, and that each output can be written where it is asked for. `orders import big.csv
  * --report big.csv` used to replace the input with the report halfway through the import.
  */
-import { accessSync, constants, realpathSync, type Stats, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, realpathSync, type Stats, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.js';
 
@@ -56,9 +56,52 @@ function nearestFolder(path: string): string {
   }
 }
 
+/**
+ * Write ends of FIFOs and pipes probed before the run, kept open until the process ends: closing
+ * the probe would be the last writer going away, and the reader (`cat f`) would see end of file
+ * and leave before the run opens its output. The process's exit closes them.
+ */
+const heldWriteEnds: number[] = [];
+
+/**
+ * Why a FIFO, socket or device cannot take output now, without waiting for anything: opening a
+ * FIFO for writing blocks until a reader comes (ignoring Ctrl-C), so it is opened non-blocking,
+ * where no reader is ENXIO; a device is given an empty write (/dev/full answers ENOSPC).
+ */
+function specialUnwritable(path: string, stat: Stats, regularOnly: boolean): string | undefined {
+  if (regularOnly && !stat.isFile()) return 'it must be a regular file (it is read back to resume the run)';
+  if (stat.isSocket()) return 'it is a socket: svc writes only to files, FIFOs with a reader and devices';
+  if (!stat.isFIFO() && !stat.isCharacterDevice()) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENXIO') return 'it is a FIFO (named pipe) that nothing reads: start its reader first, or give a regular file';
+    return errnoReason(err);
+  }
+  if (stat.isFIFO()) {
+    heldWriteEnds.push(fd);
+    return undefined;
+  }
+  try {
+    writeSync(fd, Buffer.alloc(0));
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : errnoReason(err);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Why `output` cannot be written, or undefined when it can (as far as can be told before writing). */
-function unwritable(output: PathUse, id: Identity | undefined, createFolders: boolean): string | undefined {
+function unwritable(output: PathUse, id: Identity | undefined, createFolders: boolean, regularOnly: boolean): string | undefined {
   if (id?.stat?.isDirectory()) return 'it is a folder';
+  if (id?.stat && !id.stat.isFile()) {
+    const why = specialUnwritable(output.path, id.stat, regularOnly);
+    if (why) return why;
+  }
   try {
     if (id?.stat) accessSync(output.path, constants.W_OK);
     else {
@@ -78,10 +121,16 @@ function unwritable(output: PathUse, id: Identity | undefined, createFolders: bo
 /**
  * Refuses (InputError, exit 2) an output that is one of the inputs (the same file by device and
  * inode: symbolic and hard links included) or another output, an empty path, and an output that
- * cannot be written (missing folder, a folder, no permission). Call it before opening anything.
- * `createFolders` lists outputs whose missing folders the run creates (the journal's).
+ * cannot be written (missing folder, a folder, no permission, a FIFO nothing reads, a socket, a
+ * full device). Call it before opening anything: it never waits. `createFolders` lists outputs
+ * whose missing folders the run creates (the default journal's); `regularFiles` those that must
+ * be regular files (a journal is read back).
  */
-export function checkRunPaths(inputs: PathUse[], outputs: PathUse[], opts: { createFolders?: string[] } = {}): void {
+export function checkRunPaths(
+  inputs: PathUse[],
+  outputs: PathUse[],
+  opts: { createFolders?: string[]; regularFiles?: string[] } = {},
+): void {
   for (const o of outputs) {
     if (o.path.trim() === '') throw new InputError(`${o.what} needs a file name`);
   }
@@ -107,7 +156,7 @@ export function checkRunPaths(inputs: PathUse[], outputs: PathUse[], opts: { cre
       }
       seen.push({ use: o, id });
     }
-    const why = unwritable(o, id, opts.createFolders?.includes(o.what) ?? false);
+    const why = unwritable(o, id, opts.createFolders?.includes(o.what) ?? false, opts.regularFiles?.includes(o.what) ?? false);
     if (why) throw new InputError(`cannot write ${o.what} ${o.path}: ${why}`);
   }
 }

@@ -1,15 +1,17 @@
 /**
- * One bulk run of upsert-like rows (orders import, contacts import): rows in, through the
- * scheduler (key affinity, AIMD), one request each, out to the summary, the report (input order)
- * and the resume journal. Rows an earlier run finished come from the journal and are not sent
- * again; a fatal error (credentials, scope) stops new starts and the run ends with it set.
- * Prints nothing: the command reads `progress` and the result.
+ * The one run of every bulk verb (orders import, contacts import, events send --file, the
+ * --ids-file verbs): rows in from a source, through the scheduler (key affinity, AIMD), one
+ * request each (the verb's adapter: `send`), out to the summary, the report (input order), the
+ * rejects file and the resume journal. Rows an earlier run finished come from the journal and are
+ * not sent again; a fatal error (credentials, scope) stops new starts and the run ends with it
+ * set. Prints nothing: the command reads `progress` and the result.
  */
 import { setMaxListeners } from 'node:events';
 import type { RetryInfo } from '../client/types.js';
 import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
-import { countOutcome, emptySummary, type Outcome, type RowResult, type Summary } from './outcome.js';
+import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary, type Summary } from './outcome.js';
+import type { OriginalRow, RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
 import { createScheduler, type SchedulerStats } from './scheduler.js';
 
@@ -25,8 +27,17 @@ export interface WorkItem {
   id: string;
   /** The report's id cells when it has several (RowResult.ids), for a row rejected before sending. */
   ids?: string[];
-  /** Known before sending: the row cannot be sent (unreadable or invalid). */
-  problem?: { code: string; message: string };
+  /** Known before sending: the row cannot be sent (unreadable or invalid); `field` is the first field it names. */
+  problem?: RowProblem;
+  /** The row as read, kept when the run writes a rejects file. */
+  original?: OriginalRow;
+}
+
+/** Why a row cannot be sent. */
+export interface RowProblem {
+  code: string;
+  message: string;
+  field?: string;
 }
 
 /** What a row's request may use: the run's abort signal and a retry callback that feeds AIMD. */
@@ -42,8 +53,8 @@ export interface OutcomeLines {
   unconfirmed: number[];
 }
 
-export interface BulkProgress {
-  summary: Summary;
+export interface BulkProgress<O extends string = Outcome> {
+  summary: RunSummary<O>;
   /** The line where each rejected, failed or unconfirmed row starts (resumed rows included). */
   lines: OutcomeLines;
   /** Requests answered 429 so far (each retry counts). */
@@ -53,30 +64,41 @@ export interface BulkProgress {
   scheduler(): SchedulerStats | undefined;
 }
 
-export interface BulkRunOptions<W extends WorkItem> {
+export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> {
+  /** The verb's outcome words (default the upsert imports'): the summary counts each. */
+  outcomes?: readonly O[];
   /** The rows, a batch at a time. */
   rows: AsyncIterable<W[]>;
   /**
    * Sends one row and returns its result. Throws only for what is not the row's own outcome:
    * an abort, or a fatal error (bulk/classify.ts) that stops the run.
    */
-  send(work: W, ctx: SendContext): Promise<RowResult<Outcome>>;
+  send(work: W, ctx: SendContext): Promise<RowResult<O>>;
+  /**
+   * The outcome of a row whose request met the fatal error (events: `failed`, certainly not
+   * processed). Without it such a row is not finished (it is sent again by --resume).
+   */
+  fatalResult?: (work: W, err: unknown) => RowResult<O>;
   /** Rows sharing a key (one, or several: a contact's email and phone) are never in flight together; file order wins. */
   keyOf?: (work: W) => string | readonly string[] | undefined;
   /** Called for every finished row, resumed ones included (a command's own counts beside the outcomes). */
-  tally?: (result: RowResult<Outcome>) => void;
+  tally?: (result: RowResult<O>, work: W) => void;
   concurrency: number;
   signal: AbortSignal;
   /** Count `lines` in the summary (rows that span several lines). */
   countLines?: boolean;
   report?: ReportWriter<string>;
+  /** The rejects file (--rejects): every finished row goes past it. */
+  rejects?: RejectsWriter;
   journal?: Journal;
   resume?: ResumeState;
 }
 
-export interface BulkRunResult {
-  summary: Summary;
+export interface BulkRunResult<O extends string = Outcome> {
+  summary: RunSummary<O>;
   interrupted: boolean;
+  /** Every row of the source was read. */
+  inputEnded: boolean;
   /** An error that stops every row (authentication, scope): the run stopped early. */
   fatal?: unknown;
   /**
@@ -88,14 +110,35 @@ export interface BulkRunResult {
   rateLimited: number;
   requests: number;
   /** The first rejected or failed rows (input order), for a short listing. */
-  problems: RowResult<Outcome>[];
+  problems: RowResult<O>[];
+}
+
+/**
+ * The next batch, or `undefined` once the signal is aborted: the read left pending ends when the
+ * caller destroys the input; its outcome no longer matters.
+ */
+async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T> | undefined> {
+  if (signal.aborted) return undefined;
+  const pending = iterator.next();
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const next = await Promise.race([pending, aborted]);
+    if (next === undefined) pending.catch(() => {});
+    return next;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** Rejected/failed rows kept for the end-of-run message (the report has all of them). */
 const MAX_PROBLEMS_KEPT = 10;
 
 /** The result of a row rejected before sending (unreadable or invalid). */
-export function rejectedRow(work: WorkItem, problem: { code: string; message: string }): RowResult<Outcome> {
+export function rejectedRow(work: WorkItem, problem: RowProblem): RowResult<Outcome> {
   const r: RowResult<Outcome> = {
     seq: work.seq,
     line: work.line,
@@ -104,6 +147,7 @@ export function rejectedRow(work: WorkItem, problem: { code: string; message: st
     errorCode: problem.code,
     message: problem.message,
   };
+  if (problem.field !== undefined) r.errorField = problem.field;
   if (work.ids) r.ids = work.ids;
   return r;
 }
@@ -117,7 +161,7 @@ export type DryRunSummary = Summary & { valid: number };
  */
 export function tallyDryRunRow(
   work: WorkItem,
-  tally: { summary: DryRunSummary; rejected: RowResult<Outcome>[]; report?: ReportWriter<string> },
+  tally: { summary: DryRunSummary; rejected: RowResult<Outcome>[]; report?: ReportWriter<string>; rejects?: RejectsWriter },
   wouldSend: () => RowResult<string>,
 ): void {
   if (work.problem) {
@@ -125,22 +169,28 @@ export function tallyDryRunRow(
     const r = rejectedRow(work, work.problem);
     tally.rejected.push(r);
     tally.report?.add(r);
+    tally.rejects?.add(r, work.original);
   } else {
     tally.summary.valid++;
-    tally.report?.add(wouldSend());
+    const r = wouldSend();
+    tally.report?.add(r);
+    tally.rejects?.add(r, undefined);
   }
 }
 
 /** Creates a run; `progress` can be read while `run()` works. */
-export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { progress: BulkProgress; run(): Promise<BulkRunResult> } {
-  const summary = emptySummary();
+export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
+  opts: BulkRunOptions<W, O>,
+): { progress: BulkProgress<O>; run(): Promise<BulkRunResult<O>> } {
+  const summary = emptyRunSummary<O>(opts.outcomes ?? (OUTCOMES as unknown as readonly O[]));
   const stop = new AbortController();
   const signal = AbortSignal.any([opts.signal, stop.signal]);
   // Every request in flight listens to it (the default limit of 10 would warn at concurrency > 10).
   setMaxListeners(0, signal);
   let fatal: unknown;
   let lines = 0;
-  const progress: BulkProgress = {
+  let inputEnded = false;
+  const progress: BulkProgress<O> = {
     summary,
     lines: { rejected: [], failed: [], unconfirmed: [] },
     rateLimited: 0,
@@ -149,12 +199,13 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   };
   if (opts.countLines) summary.lines = 0;
 
-  const problems: RowResult<Outcome>[] = [];
-  const finish = (r: RowResult<Outcome>, work: W, fromJournal: boolean) => {
+  const problems: RowResult<O>[] = [];
+  const finish = (r: RowResult<O>, work: W, fromJournal: boolean) => {
     countOutcome(summary, r.outcome);
-    if (r.outcome === 'rejected' || r.outcome === 'failed' || r.outcome === 'unconfirmed') progress.lines[r.outcome].push(r.line);
-    opts.tally?.(r);
-    if ((r.outcome === 'rejected' || r.outcome === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
+    const o: string = r.outcome;
+    if (o === 'rejected' || o === 'failed' || o === 'unconfirmed') progress.lines[o].push(r.line);
+    opts.tally?.(r, work);
+    if ((o === 'rejected' || o === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
@@ -164,10 +215,11 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
       if (!fromJournal) opts.journal?.markDone(r);
     } finally {
       opts.report?.add(r);
+      opts.rejects?.add(r, work.original);
     }
   };
 
-  const scheduler = createScheduler<W, RowResult<Outcome>>(
+  const scheduler = createScheduler<W, RowResult<O>>(
     (work, ctx) => {
       const sendCtx: SendContext = {
         signal: ctx.signal,
@@ -206,18 +258,25 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
   );
 
   async function* sendable(): AsyncGenerator<W[]> {
-    for await (const batch of opts.rows) {
-      if (signal.aborted) return;
+    const rows = opts.rows[Symbol.asyncIterator]();
+    for (;;) {
+      // A source waiting for input (a terminal, a slow pipe) must not keep Ctrl-C waiting.
+      const next = await nextOrAbort(rows, signal);
+      if (next === undefined) return;
+      if (next.done) {
+        inputEnded = true;
+        return;
+      }
       const out: W[] = [];
-      for (const work of batch) {
+      for (const work of next.value) {
         const previous = opts.resume?.done.get(work.seq);
         if (previous) {
           opts.resume?.done.delete(work.seq);
-          finish(previous as RowResult<Outcome>, work, true);
+          finish(previous as RowResult<O>, work, true);
           continue;
         }
         if (work.problem) {
-          finish(rejectedRow(work, work.problem), work, false);
+          finish(rejectedRow(work, work.problem) as RowResult<O>, work, false);
           continue;
         }
         out.push(work);
@@ -226,12 +285,13 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
     }
   }
 
-  async function run(): Promise<BulkRunResult> {
+  async function run(): Promise<BulkRunResult<O>> {
     let failure: unknown;
     await scheduler
       .runBatches(sendable(), (work, settled) => {
         if (settled.ok) finish(settled.value, work, false);
-        // A rejected promise here means an abort (Ctrl-C or a fatal error): the row is not finished.
+        else if (opts.fatalResult && isFatalForRun(settled.error)) finish(opts.fatalResult(work, settled.error), work, false);
+        // Otherwise a rejected promise means an abort (Ctrl-C or a fatal error): the row is not finished.
       })
       .catch((err: unknown) => {
         failure = err;
@@ -244,6 +304,7 @@ export function createBulkRun<W extends WorkItem>(opts: BulkRunOptions<W>): { pr
     return {
       summary,
       interrupted: opts.signal.aborted,
+      inputEnded,
       fatal,
       failure,
       stats,

@@ -24,6 +24,11 @@ export interface CachedToken {
 export interface TokenCache {
   load(): CachedToken | undefined;
   save(token: CachedToken): void;
+  /**
+   * Waits for, then takes, the right to renew (one process at a time per profile); resolves to
+   * its release. The token another process saved meanwhile is then read with load().
+   */
+  lock?(signal?: AbortSignal): Promise<() => void>;
 }
 
 export type Credentials =
@@ -176,6 +181,15 @@ export class ClientCredentialsProvider implements TokenProvider {
   }
 
   private async fetchToken(signal?: AbortSignal, rejected?: string): Promise<string> {
+    const release = await this.creds.cache?.lock?.(signal);
+    try {
+      return await this.fetchTokenLocked(signal, rejected);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async fetchTokenLocked(signal?: AbortSignal, rejected?: string): Promise<string> {
     // Another process may have renewed meanwhile (the store is shared): use its token if still good.
     const stored = this.creds.cache?.load();
     if (stored && stored.accessToken !== this.token && stored.accessToken !== rejected) {

@@ -5,6 +5,7 @@
  */
 import { OPERATION_SCOPES, type Operation } from '../contract/scopes.js';
 import type { Contact, ContactListFilter, ContactWrite, EventAccepted, EventInput, Order, OrderInput } from '../contract/types.js';
+import { AnswerLedger } from './answer-identity.js';
 import type { TokenProvider } from './auth.js';
 import * as contacts from './contacts.js';
 import { MissingScopeError } from './errors.js';
@@ -24,6 +25,8 @@ export class ServiceClient implements ApiClient {
   /** The token provider (the auth commands read the granted scopes and expiry from it). */
   readonly tokens: TokenProvider;
   private readonly pipeline: RequestPipeline;
+  /** The event ids answered to this client (one run): an id answered twice belongs to another request. */
+  private readonly eventIds = new AnswerLedger();
   private readonly onClose?: () => Promise<void>;
   private closed = false;
 
@@ -32,6 +35,10 @@ export class ServiceClient implements ApiClient {
     this.baseUrl = this.pipeline.baseUrl;
     this.tokens = this.pipeline.tokens;
     this.onClose = opts.onClose;
+  }
+  /** The proxy requests to the service go through (scheme, host and port, never its credentials), or undefined. */
+  get proxy(): string | undefined {
+    return this.pipeline.proxy;
   }
 
   listContacts(filter: ContactListFilter & { limit?: number; cursor?: string }, opts?: CallOptions): Promise<ContactPageResult> {
@@ -67,7 +74,7 @@ export class ServiceClient implements ApiClient {
   }
 
   sendEvent(event: EventInput, opts?: CallOptions): Promise<ApiResult<EventAccepted>> {
-    return sendEvent(this.pipeline, event, opts);
+    return sendEvent(this.pipeline, event, opts, this.eventIds);
   }
 
   request(req: RawRequest): Promise<ApiResult<unknown>> {

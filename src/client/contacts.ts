@@ -1,8 +1,10 @@
 /** The contacts endpoints: list (one page, or every page lazily), get, create, patch, the legacy unsubscribe, delete. */
 import type { Contact, ContactListFilter, ContactWrite } from '../contract/types.js';
+import { contactIdMismatch, createdContactMismatch } from './answer-identity.js';
+import { IncompleteListingError } from './errors.js';
 import type { RequestPipeline } from './pipeline.js';
 import { queryString } from './query.js';
-import { extractList, extractNextCursor, isCursorUrl, unwrapObject } from './response.js';
+import { describeNonList, extractList, extractNextCursor, isCursorUrl, unwrapObject } from './response.js';
 import type { ApiResult, CallOptions, ContactPageResult } from './types.js';
 
 export async function listContacts(
@@ -24,22 +26,49 @@ export async function listContacts(
     signal: opts?.signal,
     onRetry: opts?.onRetry,
   });
-  return { data: extractList<Contact>(res.body), nextCursor: extractNextCursor(res.body, res.headers) };
+  const data = extractList<Contact>(res.body);
+  if (data === undefined) {
+    throw new IncompleteListingError(
+      'invalid_page',
+      `the listing is incomplete: the service answered a page of contacts that is not a list (expected "data", "contacts" or an array; got ${describeNonList(res.body)})`,
+    );
+  }
+  return { data, nextCursor: extractNextCursor(res.body, res.headers) };
 }
 
-/** Every page of a listing, one at a time; stops at a repeated cursor (a service looping on its last page). */
+/**
+ * Remembers the next-page cursors of one listing: a cursor given twice would make it loop forever
+ * (a service repeating its last page), so it is an error, not the end.
+ */
+export class CursorGuard {
+  private readonly seen = new Set<string>();
+  /** Throws IncompleteListingError when `cursor` was given before; `listed` counts what was listed so far. */
+  check(cursor: string, listed: number): void {
+    if (this.seen.has(cursor)) {
+      throw new IncompleteListingError(
+        'repeated_cursor',
+        `the listing is incomplete: the service gave the same next-page cursor twice (it would repeat pages forever), after ${listed} contact${listed === 1 ? '' : 's'}`,
+      );
+    }
+    this.seen.add(cursor);
+  }
+}
+
+/** Every page of a listing, one at a time; a page that is no list or a repeated cursor fails it (IncompleteListingError). */
 export async function* paginateContacts(
   pipeline: RequestPipeline,
   filter: ContactListFilter,
   opts?: CallOptions & { pageSize?: number },
 ): AsyncIterable<Contact[]> {
   let cursor: string | undefined;
-  const seen = new Set<string>();
+  const guard = new CursorGuard();
+  let listed = 0;
   for (;;) {
     const page = await listContacts(pipeline, { ...filter, limit: opts?.pageSize, cursor }, opts);
+    listed += page.data.length;
     if (page.data.length > 0) yield page.data;
-    if (!page.nextCursor || seen.has(page.nextCursor)) return;
-    seen.add(page.nextCursor);
+    if (!page.nextCursor) return;
+    guard.check(page.nextCursor, listed);
     cursor = page.nextCursor;
   }
 }
@@ -59,7 +88,9 @@ export async function getContact(pipeline: RequestPipeline, id: string, opts?: C
 }
 
 export function createContact(pipeline: RequestPipeline, body: ContactWrite, opts?: CallOptions): Promise<ApiResult<Contact>> {
-  return pipeline.sendJson<Contact>('POST', '/v1/contacts', 'POST /v1/contacts', body, 'non_idempotent', opts);
+  return pipeline.sendJson<Contact>('POST', '/v1/contacts', 'POST /v1/contacts', body, 'non_idempotent', opts, undefined, (answer) =>
+    createdContactMismatch(body, answer.body()),
+  );
 }
 
 export function patchContact(pipeline: RequestPipeline, id: string, body: ContactWrite, opts?: CallOptions): Promise<ApiResult<Contact>> {
@@ -70,6 +101,8 @@ export function patchContact(pipeline: RequestPipeline, id: string, body: Contac
     body,
     'non_idempotent',
     opts,
+    undefined,
+    (answer) => contactIdMismatch(id, answer.body()),
   );
 }
 
@@ -81,6 +114,8 @@ export function unsubscribeContactLegacy(pipeline: RequestPipeline, id: string, 
     {},
     'non_idempotent',
     opts,
+    undefined,
+    (answer) => contactIdMismatch(id, answer.body()),
   );
 }
 

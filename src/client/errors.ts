@@ -83,7 +83,12 @@ export function isWrongTokenEndpoint(err: unknown): err is ApiError {
   return err instanceof ApiError && err.path === '/oauth/token' && NOT_A_TOKEN_ENDPOINT.has(err.status);
 }
 
-export type NetworkFailureKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'tls' | 'other';
+/**
+ * `too_large`: the answer passed the size limit; `proxy`: the proxy could not be reached or refused
+ * to connect (at the start of a command: a configuration problem, not an outage); `protocol`: the
+ * answer did not belong to its request (answer-identity.ts), the connection was dropped.
+ */
+export type NetworkFailureKind = 'refused' | 'reset' | 'timeout' | 'dns' | 'tls' | 'too_large' | 'proxy' | 'protocol' | 'other';
 
 /**
  * No HTTP answer. `sent` tells whether the request may have reached the service: a refused
@@ -122,6 +127,19 @@ export class UnsendableRequestError extends Error {
     this.name = 'UnsendableRequestError';
     this.method = init.method;
     this.path = init.path;
+  }
+}
+
+/**
+ * A listing that cannot go on: a page that is no list, or a next-page cursor seen before (which
+ * would loop forever). What was already printed stays; the message says the listing is incomplete.
+ */
+export class IncompleteListingError extends Error {
+  readonly code: 'invalid_page' | 'repeated_cursor';
+  constructor(code: 'invalid_page' | 'repeated_cursor', message: string) {
+    super(message);
+    this.name = 'IncompleteListingError';
+    this.code = code;
   }
 }
 

@@ -8,10 +8,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
-import { H1Pool } from './h1/pool.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
 import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT } from './network.js';
+import { displayProxy, type ProxySettings, proxyFor } from './proxy.js';
 import { firstHeader, parseErrorBody } from './response.js';
 import {
   DEFAULT_RETRY_OPTIONS,
@@ -22,7 +22,7 @@ import {
   type RetryOptions,
   serverRetryDelay,
 } from './retry.js';
-import { bodyText, type Exchange, exchange } from './transport.js';
+import { bodyText, type Exchange, ExchangeFailure, TRANSPORT_CODES, Transport } from './transport.js';
 import type { ApiResult, CallOptions, ClientLogger, RetryInfo } from './types.js';
 
 export interface PipelineOptions {
@@ -41,6 +41,12 @@ export interface PipelineOptions {
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /** The longest answer accepted (default 64 MiB: a page of contacts is far below). */
+  maxResponseBytes?: number;
+  /** The longest one attempt may take, answer included (default 120 s). */
+  requestTimeoutMs?: number;
+  /** The run's proxy variables (proxy.ts); absent for direct connections (the embedded sandbox). */
+  proxy?: ProxySettings;
   userAgent?: string;
   /** Every secret the client learns (client secret, tokens) is announced here for redaction. */
   onSecret?: (secret: string) => void;
@@ -66,7 +72,19 @@ export interface SendRequest {
   onRetry?: (info: RetryInfo) => void;
   /** The answer is one object, bare or wrapped ({"data": {...}}): unwrap it (sendJson). */
   unwrap?: boolean;
+  /**
+   * Whether a successful answer belongs to this request (answer-identity.ts): the reason it does
+   * not, or undefined. A mismatch drops the connections and fails the request (kind `protocol`).
+   */
+  verify?: AnswerCheck;
 }
+
+/** Checks that an answer belongs to its request: why not, or undefined (answer-identity.ts). */
+export type AnswerCheck = (answer: { bytes: Buffer; body: () => unknown }) => string | undefined;
+
+/** The default limits of an attempt. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -75,7 +93,7 @@ export class RequestPipeline {
   readonly tokens: TokenProvider;
   private readonly origin: string;
   private readonly prefix: string;
-  private readonly pool: H1Pool;
+  private readonly transport: Transport;
   private readonly logger: ClientLogger;
   private readonly debug: boolean;
   private readonly retry: RetryOptions;
@@ -107,16 +125,19 @@ export class RequestPipeline {
     this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.headers = new RequestHeaders(opts.userAgent ?? 'svc');
     this.deprecations = new DeprecationWarnings(opts.logger);
-    this.pool = new H1Pool(this.origin, {
-      connections: opts.connections ?? 64,
-      // Without a Keep-Alive timeout from the server, an idle connection is kept 4 s (undici's
-      // default): a server that closes idle connections sooner than the client reuses them turns a
-      // request into a reset, and a non-idempotent one into "may have been applied".
-      keepAliveMs: 4_000,
-      connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
-      headersTimeoutMs: opts.headersTimeoutMs ?? 60_000,
-      bodyTimeoutMs: opts.bodyTimeoutMs ?? 60_000,
-    });
+    this.transport = new Transport(
+      this.origin,
+      {
+        connections: opts.connections ?? 64,
+        connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+        headersTimeoutMs: opts.headersTimeoutMs ?? 60_000,
+        bodyTimeoutMs: opts.bodyTimeoutMs ?? 60_000,
+        maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        deadlineMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        proxy: opts.proxy,
+      },
+      proxyFor(this.origin, opts.proxy),
+    );
     this.tokens = createTokenProvider(
       opts.credentials,
       (req, signal) => this.exchangeToken(req, signal),
@@ -135,6 +156,7 @@ export class RequestPipeline {
     idempotency: Idempotency,
     opts: CallOptions | undefined,
     integrationToken?: string,
+    verify?: AnswerCheck,
   ): Promise<ApiResult<T>> {
     return this.send({
       method,
@@ -149,6 +171,7 @@ export class RequestPipeline {
       unwrap: true,
       signal: opts?.signal,
       onRetry: opts?.onRetry,
+      verify,
     }) as Promise<ApiResult<T>>;
   }
 
@@ -158,7 +181,10 @@ export class RequestPipeline {
     let attempt = 0;
     let backoffRetries = 0;
     let uncertain = false;
-    let replayedAfter401 = false;
+    // A 401 is replayed once per token: a request retried for seconds (500s, resets) may see its
+    // token expire more than once; a token refused twice is not renewed again (at most 3 replays).
+    let refusedToken: string | undefined;
+    let replays401 = 0;
     for (;;) {
       attempt++;
       if (req.signal?.aborted) throw req.signal.reason;
@@ -166,8 +192,7 @@ export class RequestPipeline {
       const started = this.debug ? performance.now() : 0;
       let res: Exchange;
       try {
-        res = await exchange(
-          this.pool,
+        res = await this.transport.exchange(
           { method: req.method, path: fullPath, headers: this.headers.for(req, token), body: req.body },
           req.signal,
         );
@@ -182,7 +207,7 @@ export class RequestPipeline {
             cause: err,
           });
         }
-        const net = classifyNetworkError(err);
+        const net = this.proxyFailure(err) ?? classifyNetworkError(err);
         if (net.sent) uncertain = true;
         await this.retryAfterNetworkFailure(req, fullPath, err, net, { started, attempt, backoffRetries, uncertain });
         backoffRetries++;
@@ -194,6 +219,7 @@ export class RequestPipeline {
         // The hot path (an import's upserts): the headers and the body are read only if someone asks.
         const result = new LazyResult(status, res, attempt, uncertain, req.unwrap === true);
         if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, result.requestId);
+        if (req.verify !== undefined) this.checkAnswer(req, res, result);
         if (res.hasHeader('deprecation')) this.deprecations.note(req.route, res.headers);
         this.budget.onSuccess();
         return result;
@@ -203,8 +229,9 @@ export class RequestPipeline {
       if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, requestId);
       if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);
 
-      if (status === 401 && req.auth && token !== undefined && !replayedAfter401) {
-        replayedAfter401 = true;
+      if (status === 401 && req.auth && token !== undefined && token !== refusedToken && replays401 < 3) {
+        refusedToken = token;
+        replays401++;
         const renewed = await this.tokens.renewAfterUnauthorized(token, req.signal);
         if (renewed !== undefined) {
           if (this.debug) this.logger.debug(`${req.route}: 401 unauthorized, token renewed, replaying (attempt ${attempt + 1})`);
@@ -271,7 +298,52 @@ export class RequestPipeline {
   }
 
   close(): Promise<void> {
-    return this.pool.close().catch(() => undefined);
+    return this.transport.close().catch(() => undefined);
+  }
+
+  /** The proxy requests to the service go through (without its credentials), or undefined. */
+  get proxy(): string | undefined {
+    return this.transport.proxy === undefined ? undefined : displayProxy(this.transport.proxy);
+  }
+
+  /**
+   * An answer that does not belong to its request: the connections it may have come on are
+   * dropped, and the request fails as one that may have been applied (never retried here).
+   */
+  private checkAnswer(req: SendRequest, res: Exchange, result: LazyResult): void {
+    const why = (req.verify as AnswerCheck)({ bytes: res.bytes, body: () => result.body });
+    if (why === undefined) return;
+    this.transport.dropConnections();
+    if (this.debug) this.logger.debug(`${req.route}: ${why}; connections dropped`);
+    throw new NetworkError(`${req.route}: the answer does not belong to the request (${why}); the service may have applied it`, {
+      kind: 'protocol',
+      sent: true,
+      method: req.method,
+      path: routePath(req),
+      attempts: result.attempts,
+    });
+  }
+
+  /**
+   * A failure of the proxy rather than the service: a connection to the proxy that failed
+   * before any answer came through it (at the start of a command: a configuration problem, said
+   * as such and not retried), or the proxy refusing the request (407, or no tunnel to the service).
+   */
+  private proxyFailure(err: unknown): { kind: NetworkFailureKind; sent: boolean; proxyText: string } | undefined {
+    const proxy = this.transport.proxy;
+    if (proxy === undefined || !(err instanceof ExchangeFailure)) return undefined;
+    const shown = displayProxy(proxy);
+    const refusal = /Proxy (?:response \((\d+)\)|Authentication Required \((\d+)\))/.exec(err.message);
+    if (refusal) {
+      const status = refusal[1] ?? refusal[2];
+      const what =
+        status === '407' ? 'asks for credentials (HTTP 407): check the user and password in the proxy variable' : `answered HTTP ${status}`;
+      return { kind: 'proxy', sent: false, proxyText: `the proxy ${shown} ${what}` };
+    }
+    if (err.started || this.transport.answered) return undefined;
+    const net = classifyNetworkError(err);
+    if (net.kind === 'tls' && err.code !== 'UND_ERR_PRX_TLS') return undefined;
+    return { kind: 'proxy', sent: false, proxyText: `cannot reach the proxy ${shown} (${NETWORK_TEXT[net.kind]})` };
   }
 
   /**
@@ -282,13 +354,13 @@ export class RequestPipeline {
     req: SendRequest,
     fullPath: string,
     err: unknown,
-    net: { kind: NetworkFailureKind; sent: boolean },
+    net: { kind: NetworkFailureKind; sent: boolean; proxyText?: string },
     state: { started: number; attempt: number; backoffRetries: number; uncertain: boolean },
   ): Promise<void> {
     const { attempt } = state;
     if (this.debug) {
       this.logger.debug(
-        `${req.method} ${this.origin}${fullPath} → ${NETWORK_TEXT[net.kind]} (${errorCode(err) ?? 'error'}) after ${Math.round(performance.now() - state.started)} ms, attempt ${attempt}`,
+        `${req.method} ${this.origin}${fullPath} → ${net.proxyText ?? NETWORK_TEXT[net.kind]} (${errorCode(err) ?? 'error'}) after ${Math.round(performance.now() - state.started)} ms, attempt ${attempt}`,
       );
     }
     const plan = planRetry({
@@ -315,7 +387,8 @@ export class RequestPipeline {
     }
     const why = plan.kind === 'give_up' && plan.reason !== 'not_retryable' ? ` after ${attempt} attempts` : '';
     const maybe = net.sent && req.idempotency === 'non_idempotent' ? '; the service may have applied it' : '';
-    throw new NetworkError(`${req.route}: ${NETWORK_TEXT[net.kind]}${why}${maybe}`, {
+    const text = net.proxyText ?? (net.kind === 'too_large' ? this.transport.tooLarge().message : detail(err, net.kind));
+    throw new NetworkError(`${req.route}: ${text}${why}${maybe}`, {
       kind: net.kind,
       sent: state.uncertain,
       method: req.method,
@@ -372,6 +445,13 @@ export class RequestPipeline {
     req.onRetry?.(info);
     if (info.delayMs > 0) await this.sleep(info.delayMs, req.signal);
   }
+}
+
+/** The transport's own words for a limit it enforced (the size, the deadline), else the kind's. */
+function detail(err: unknown, kind: NetworkFailureKind): string {
+  const code = errorCode(err);
+  if (code === TRANSPORT_CODES.deadline) return `timed out: ${(err as Error).message}`;
+  return NETWORK_TEXT[kind];
 }
 
 /** The path part of a route ("POST /v1/contacts" → "/v1/contacts"). */

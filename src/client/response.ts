@@ -106,16 +106,28 @@ export function unwrapObject<T>(body: unknown): T {
   return body as T;
 }
 
-/** The items of a list answer: `data`, `contacts`, or a bare array. */
-export function extractList<T>(body: unknown): T[] {
+/**
+ * The items of a list answer: `data`, `contacts`, or a bare array (open-points "client
+ * tolerance"); undefined for anything else (`{}`, `{"data": null}`, a text that is not JSON, a
+ * truncated body), which is no page and must not be read as an empty last one.
+ */
+export function extractList<T>(body: unknown): T[] | undefined {
   if (Array.isArray(body)) return body as T[];
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     if (Array.isArray(b.data)) return b.data as T[];
     if (Array.isArray(b.contacts)) return b.contacts as T[];
-    if (Array.isArray(b.items)) return b.items as T[];
   }
-  return [];
+  return undefined;
+}
+
+/** What a body that is no list looks like, for the error (never more than a short start of it). */
+export function describeNonList(body: unknown): string {
+  if (body === undefined) return 'an empty body';
+  if (typeof body === 'string')
+    return `a body that is not JSON (or was cut short): ${JSON.stringify(body.slice(0, 40))}${body.length > 40 ? '…' : ''}`;
+  const text = JSON.stringify(body);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 function at(obj: unknown, ...path: string[]): unknown {

@@ -33,8 +33,13 @@ export function classifyOutcome(outcome: AttemptOutcome, idempotency: Idempotenc
     if (AMBIGUOUS.has(outcome.status)) return { retry: idempotent, ambiguous: true };
     return { retry: false, ambiguous: false };
   }
-  // A failed TLS handshake will fail again; retrying hides a configuration problem.
-  if (outcome.network === 'tls') return { retry: false, ambiguous: false };
+  // A failed TLS handshake, an unreachable proxy or an answer over the size limit will fail again;
+  // retrying hides a configuration problem.
+  if (outcome.network === 'tls' || outcome.network === 'proxy') return { retry: false, ambiguous: false };
+  if (outcome.network === 'too_large') return { retry: false, ambiguous: outcome.sent };
+  // An answer that belongs to another request: whether this one was applied is unknown, and the
+  // connection it came on is no longer trusted; the caller decides (never counted as done).
+  if (outcome.network === 'protocol') return { retry: false, ambiguous: true };
   if (!outcome.sent) return { retry: true, ambiguous: false };
   return { retry: idempotent, ambiguous: true };
 }

@@ -1,6 +1,6 @@
 /**
  * The API client's public surface. Commands and the importer code against this interface;
- * client/ implements it on its own HTTP/1.1 pool (h1/). Knows nothing of terminals.
+ * client/ implements it on undici (transport.ts). Knows nothing of terminals.
  */
 import type { Operation } from '../contract/scopes.js';
 import type { Contact, ContactListFilter, ContactWrite, EventAccepted, EventInput, Order, OrderInput } from '../contract/types.js';

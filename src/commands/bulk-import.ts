@@ -12,18 +12,23 @@ import { openInput } from '../bulk/input.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
+import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkProgress, BulkRunResult, OutcomeLines } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
+import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
 import type { RecordField } from '../io/output.js';
 import { wrapHanging } from '../io/wrap.js';
+import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
   report?: string;
+  rejects?: string;
+  rejectsIncludeFailed?: boolean;
   dryRun?: boolean;
   resume?: boolean;
   journal?: string;
@@ -61,6 +66,7 @@ export async function checkImportInput(
     if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
   }
   if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
+  checkRejectsOptions(opts);
   // A pipe, FIFO or device can be read only once: it imports, but keeps no journal to resume.
   const resumable = !fromStdin && inputKind(file, 'the input') === 'file';
   if (!fromStdin && !resumable && (opts.resume || opts.journal !== undefined)) {
@@ -85,14 +91,27 @@ export async function openImportCsv(input: ImportInput, ctx: Context, delimiter:
 export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptions, ctx: Context): Promise<void> {
   const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
+  if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   if (input.journalPath !== undefined)
     outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: input.journalPath });
-  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, { createFolders: ['the journal', '--journal'] });
+  // The default journal's folder is created; one given with --journal must exist, as a report's must.
+  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, {
+    createFolders: ['the journal'],
+    regularFiles: ['the journal', '--journal'],
+  });
   if (input.resumable && (input.encoding ?? 'utf-8') === 'utf-8') {
     // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
     // merge different keys (a Latin-1 file's Müller-1 and Möller-1).
     const bad = await findInvalidUtf8(input.file, ctx.signal);
     if (bad) throw new InputError(`${input.file}: ${describeInvalid(bad)}`);
+  }
+  if (input.resumable && !/^utf-?16/i.test(input.encoding ?? '')) {
+    const mixed = await findMixedLineEnd(input.file, ctx.signal);
+    if (mixed)
+      throw new InputError(
+        describeMixedLineEnd(input.file, mixed),
+        'give it one kind of line end first (e.g. `dos2unix FILE`, or save it again from the spreadsheet)',
+      );
   }
 }
 
@@ -158,6 +177,40 @@ export async function openJournalAndReport(args: {
   return { journal, resume, report };
 }
 
+/** The rejects file of a CSV import (--rejects), in the input's format; undefined without --rejects. */
+export function openCsvRejects(opts: ImportIoOptions, source: CsvSource): RejectsWriter | undefined {
+  if (opts.rejects === undefined) return undefined;
+  return new RejectsWriter(
+    opts.rejects,
+    {
+      kind: 'csv',
+      header: source.headerCells,
+      delimiter: source.delimiter,
+      encoding: source.encoding,
+      bom: source.bom,
+      lineEnd: source.lineEnd,
+    },
+    { includeFailed: opts.rejectsIncludeFailed === true },
+  );
+}
+
+/**
+ * Opens the rejects file after the journal and report (so another run's journal lock is met
+ * first); when it cannot be opened, they are closed as they were (the journal kept to resume).
+ */
+export async function openRunRejects(
+  opened: { journal?: Journal; report?: ReportWriter<string> },
+  open: () => RejectsWriter | undefined,
+): Promise<RejectsWriter | undefined> {
+  try {
+    return open();
+  } catch (err) {
+    opened.report?.close({ complete: false });
+    await opened.journal?.close().catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
  * One count of a summary: name, value, how a terminal colours it (`good` always green, `warn`
  * yellow and `bad` red when not 0), and where a terminal shows it when not in order.
@@ -169,15 +222,22 @@ export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' 
  * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
  * `name<TAB>value` lines otherwise.
  */
-export function printSummaryFields(ctx: Context, fields: SummaryField[], interrupted: boolean, lines?: OutcomeLines): void {
+export function printSummaryFields(
+  ctx: Context,
+  fields: SummaryField[],
+  interrupted: boolean,
+  lines?: OutcomeLines,
+  rejects?: RejectsNote,
+): void {
   if (ctx.settings.json) {
-    const doc: Record<string, number | boolean | number[]> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
     if (lines) {
       const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
       doc.unconfirmed_lines = sorted(lines.unconfirmed);
       doc.rejected_lines = sorted(lines.rejected);
       doc.failed_lines = sorted(lines.failed);
     }
+    if (rejects) Object.assign(doc, rejects.fields);
     ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
     return;
   }
@@ -236,9 +296,12 @@ export async function finishImport(args: {
   input: ImportInput;
   report?: ReportWriter<string>;
   reportPath?: string;
+  rejects?: RejectsWriter;
+  /** The command that imports a (fixed) rejects file with this run's request-shaping options (with `rejects`). */
+  reimportCommand?: (file: string) => string;
   journal?: Journal;
   resumeCommand: string;
-  printSummary: (reportPath: string | undefined, interrupted: boolean) => void;
+  printSummary: (reportPath: string | undefined, interrupted: boolean, rejects?: RejectsNote) => void;
 }): Promise<number> {
   const { ctx, report, journal, input, reportPath } = args;
   const { journalPath, fromStdin } = input;
@@ -249,6 +312,7 @@ export async function finishImport(args: {
     args.stopProgress();
     await journal?.close().catch(() => undefined);
     report?.close({ complete: false });
+    args.rejects?.close();
     throw err;
   }
   args.stopProgress();
@@ -259,6 +323,12 @@ export async function finishImport(args: {
   } catch (err) {
     failure ??= err;
   }
+  try {
+    args.rejects?.close();
+  } catch (err) {
+    failure ??= err;
+  }
+  const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
   if (complete && failure === undefined) await journal?.remove();
   else
     await journal?.close().catch((err: unknown) => {
@@ -273,7 +343,7 @@ export async function finishImport(args: {
   if (failure !== undefined && !result.interrupted) {
     // The run itself failed (a full disk for the report or journal, an unreadable input): what
     // was done is counted and saved; say so, then how to go on.
-    args.printSummary(undefined, false);
+    args.printSummary(undefined, false, note);
     const reason = failure instanceof Error ? failure.message : String(failure);
     throw new CliError(`the import stopped after ${result.summary.rows} finished row(s): ${reason}`, {
       exitCode: EXIT.failure,
@@ -284,7 +354,8 @@ export async function finishImport(args: {
       cause: failure,
     });
   }
-  args.printSummary(reportPath, result.interrupted);
+  args.printSummary(reportPath, result.interrupted, note);
+  if (note) sayRejects(ctx, note);
   if (result.interrupted) {
     throw new Interrupted(
       `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
@@ -301,9 +372,10 @@ export async function finishImport(args: {
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
   if (s.rejected > 0 || s.failed > 0) {
+    const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}`,
-      reportPath ? undefined : reportHint(result.problems, s),
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
+      reportPath || rejectsHint ? undefined : reportHint(result.problems, s),
     );
   }
   return EXIT.ok;

@@ -7,20 +7,13 @@ import {
   SMS_CONSENT_READ_ONLY,
   SMS_CONSENT_WRITABLE,
 } from './consent.js';
+import { CONTACT_WRITE_FIELDS } from './contact-fields.js';
 import type { FieldError } from './errors.js';
 import { checkEmail, isE164 } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { ContactWrite } from './types.js';
 
-export const CONTACT_WRITE_FIELDS = [
-  'email',
-  'phone',
-  'first_name',
-  'last_name',
-  'email_consent',
-  'sms_consent',
-  'send_welcome_sms',
-] as const;
+export { CONTACT_WRITE_FIELDS } from './contact-fields.js';
 
 /** Explains why a consent value cannot be written (unknown or read-only), listing the allowed ones. */
 export function consentWriteError(field: 'email_consent' | 'sms_consent', value: unknown): string | undefined {

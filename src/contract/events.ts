@@ -1,10 +1,12 @@
 /** Validation of a custom event body (POST /v1/events), shared by the sandbox and the CLI. */
+import { CONTACT_KEY_FIELDS } from './contact-fields.js';
 import type { FieldError } from './errors.js';
 import { checkEmail, isE164, isRfc3339DateTime } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { EventInput } from './types.js';
 
-export const EVENT_FIELDS = ['event_type', 'email', 'phone', 'contact_id', 'properties', 'occurred_at', 'event_id'] as const;
+/** An event's fields: its type, its contact (a contact's key fields, or its id), and its own. */
+export const EVENT_FIELDS = ['event_type', ...CONTACT_KEY_FIELDS, 'contact_id', 'properties', 'occurred_at', 'event_id'] as const;
 
 /** Largest serialised `properties` object (sandbox decision). */
 export const MAX_EVENT_PROPERTIES_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@
  * Phone numbers typed by people ("(415) 555-0100", "0044 20 7946 0958") to E.164 with
  * libphonenumber-js. Used by the CLI and the importer; the sandbox only checks the E.164 format.
  */
-import { type CountryCode, isSupportedCountry, parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import { type CountryCode, isSupportedCountry, parsePhoneNumberWithError } from 'libphonenumber-js/max/es6';
 import { isE164 } from './formats.js';
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };

@@ -3,7 +3,9 @@
  * admin API. It keeps no state but the route (#/page?biz=...), so a reload shows the same view.
  */
 import { AdminError, api, business, h, href, notice, route } from './dom.js';
+import { flowsPage } from './flows.js';
 import { contactPage, contactsPage, eventsPage, orderPage, ordersPage, stopLive, timelinePage } from './pages.js';
+import { deprecationsPanel, requestPage, requestsPage, stopRequestsLive } from './requests.js';
 import { type Flash, settingsPage } from './settings.js';
 
 const PAGES = [
@@ -11,6 +13,8 @@ const PAGES = [
   ['orders', 'Orders'],
   ['events', 'Events'],
   ['timeline', 'Timeline'],
+  ['flows', 'Flows'],
+  ['requests', 'Requests'],
   ['settings', 'Settings'],
 ] as const;
 
@@ -50,6 +54,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   const { parts } = route();
   const [page = 'contacts', id] = parts;
   if (page !== 'timeline') stopLive();
+  if (page !== 'requests' || id) stopRequestsLive();
   drawNav(page);
   const title = PAGES.find(([p]) => p === page)?.[1] ?? 'Not found';
   const heading = id ? `${title.replace(/s$/, '')} ${id}` : title;
@@ -57,7 +62,9 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   let content: Node[];
   try {
     await drawSwitcher();
-    if (page === 'contacts') content = id ? await contactPage(id) : await contactsPage();
+    if (page === 'contacts') content = id ? await contactPage(id) : [await deprecationsPanel(), ...(await contactsPage())];
+    else if (page === 'flows') content = await flowsPage(() => void render());
+    else if (page === 'requests') content = id ? await requestPage(id) : await requestsPage();
     else if (page === 'orders') content = id ? await orderPage(id) : await ordersPage();
     else if (page === 'events') content = await eventsPage();
     else if (page === 'timeline') content = await timelinePage();

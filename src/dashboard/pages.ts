@@ -1,6 +1,7 @@
 /** The read pages: Contacts (and a contact), Orders (and an order), Events, Timeline (live). */
 import { EMAIL_CONSENT_VALUES, SMS_CONSENT_VALUES } from '../contract/consent.js';
 import { api, business, dl, h, href, input, pager, qs, type Rec, route, select, table, when } from './dom.js';
+import { flowNames } from './flows.js';
 
 const SIDE_EFFECTS = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'];
 
@@ -55,14 +56,21 @@ export async function contactsPage(): Promise<Node[]> {
   ];
 }
 
-function sideEffectRows(effects: Rec[]) {
+/** What set a side effect off; a flow run names its flow (linked to the Flows page). */
+function triggerCell(e: Rec, flows: Map<string, string>) {
+  if (e.type !== 'flow_run' || !e.flow_id) return e.trigger ?? '—';
+  const name = flows.get(e.flow_id) ?? `${e.flow_id} (deleted)`;
+  return h('span', {}, h('a', { href: href('flows') }, name), ` on ${e.trigger ?? '—'}`);
+}
+
+function sideEffectRows(effects: Rec[], flows: Map<string, string> = new Map()) {
   return effects.map((e) => [
     e.seq,
     h('span', { class: `badge ${e.type}` }, e.type),
     contactLink(e.contact_id),
     orderLink(e.order_id),
     e.event_id ?? '—',
-    e.trigger ?? '—',
+    triggerCell(e, flows),
     when(e.created_at),
   ]);
 }
@@ -70,10 +78,11 @@ const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger'
 
 export async function contactPage(id: string): Promise<Node[]> {
   const biz = business();
-  const [c, orders, effects] = await Promise.all([
+  const [c, orders, effects, flows] = await Promise.all([
     api('GET', `/contacts/${encodeURIComponent(id)}${qs({ business_id: biz })}`),
     api('GET', `/orders${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
     api('GET', `/outbox${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
+    flowNames(),
   ]);
   return [
     h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
@@ -98,7 +107,7 @@ export async function contactPage(id: string): Promise<Node[]> {
       'Orders',
     ),
     h('h2', {}, 'Side effects'),
-    table(SIDE_EFFECT_HEADERS, sideEffectRows(effects.data), 'Side effects'),
+    table(SIDE_EFFECT_HEADERS, sideEffectRows(effects.data, flows), 'Side effects'),
   ];
 }
 
@@ -183,23 +192,26 @@ export async function timelinePage(): Promise<Node[]> {
   const p = route().params;
   const type = p.get('type') ?? undefined;
   const biz = business();
-  const recent = await api('GET', `/outbox${qs({ business_id: biz, type, limit: 100 })}`);
+  const [recent, flows] = await Promise.all([api('GET', `/outbox${qs({ business_id: biz, type, limit: 100 })}`), flowNames()]);
   const body = h('tbody', {});
-  const add = (e: Rec) => {
-    const [cells] = sideEffectRows([e]);
-    body.prepend(h('tr', {}, ...(cells ?? []).map((c) => h('td', {}, c))));
+  const add = (e: Rec, fresh: boolean) => {
+    const [cells] = sideEffectRows([e], flows);
+    body.prepend(h('tr', { class: fresh ? 'new' : undefined }, ...(cells ?? []).map((c) => h('td', {}, c))));
   };
-  for (const e of recent.data) add(e);
+  for (const e of recent.data) add(e, false);
   const status = h('p', { class: 'live', role: 'status' }, 'Connecting…');
   stopLive();
-  live = new EventSource(`/_sandbox/outbox/stream${qs({ business_id: biz, type })}`);
+  // The stream starts right after the last side effect listed (0: none yet), so one recorded
+  // between the fetch above and the stream's start is not lost.
+  const last = recent.data.length > 0 ? recent.data[recent.data.length - 1].seq : 0;
+  live = new EventSource(`/_sandbox/outbox/stream${qs({ business_id: biz, type, after: last })}`);
   live.onopen = () => {
     status.textContent = 'Live: new side effects appear at the top.';
   };
   live.onerror = () => {
     status.textContent = 'Reconnecting…';
   };
-  live.onmessage = (m) => add(JSON.parse(m.data));
+  live.onmessage = (m) => add(JSON.parse(m.data), true);
   return [
     filterForm('timeline', 'Filter side effects', select('type', 'Type', SIDE_EFFECTS, type ?? '', 'all types')),
     status,

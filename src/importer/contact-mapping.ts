@@ -10,6 +10,7 @@
  * - every write carries `send_welcome_sms: false` unless `--welcome-sms`.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
+import { WRITABLE_CONTACT_FIELDS } from '../contract/contact-fields.js';
 import { consentWriteError, validateContactWrite } from '../contract/contacts.js';
 import type { FieldError } from '../contract/errors.js';
 import { normalizePhone } from '../contract/phone.js';
@@ -18,16 +19,7 @@ import { parseBoolean } from './formats.js';
 import { type ColumnChoice, cellOf, describeFieldErrors, type FieldLayout, phoneCountry, resolveFieldColumns } from './mapping.js';
 
 /** The fields a contacts CSV column can hold: every writable contact field, and the yes/no opt-ins. */
-export const CONTACT_CSV_FIELDS = [
-  'email',
-  'phone',
-  'first_name',
-  'last_name',
-  'email_consent',
-  'sms_consent',
-  'accepts_email_marketing',
-  'accepts_sms_marketing',
-] as const;
+export const CONTACT_CSV_FIELDS = [...WRITABLE_CONTACT_FIELDS, 'accepts_email_marketing', 'accepts_sms_marketing'] as const;
 export type ContactCsvField = (typeof CONTACT_CSV_FIELDS)[number];
 
 /** What a contacts mapping file or preset is checked against (importer/map-file.ts). */
@@ -62,7 +54,7 @@ export interface ContactRowOptions {
 /** One row read: the write to send (or the problems), and the person's email and phone for the report and affinity. */
 export interface ContactRow {
   write?: ContactWrite;
-  problem?: { code: string; message: string };
+  problem?: { code: string; message: string; field?: string };
   /** As sent (lower-cased e-mail, E.164 phone), or as written when it is invalid. */
   email: string;
   phone: string;
@@ -127,5 +119,5 @@ export function readContactRow(cells: readonly string[], layout: ContactLayout, 
     ...errors,
     ...(checked.ok ? [] : checked.errors.filter((e) => !seen.has(e.field) && !(e.field === 'email' && seen.has('phone')))),
   ];
-  return { email: shownEmail, phone, problem: { code: 'invalid_row', message: describeFieldErrors(all) } };
+  return { email: shownEmail, phone, problem: { code: 'invalid_row', message: describeFieldErrors(all), field: all[0]?.field } };
 }

@@ -12,6 +12,7 @@
 import { isFatalForRun } from '../bulk/classify.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
 import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import { ApiError } from '../client/errors.js';
@@ -52,6 +53,8 @@ export async function* readContactBatches(
   source: CsvSource,
   layout: ContactLayout,
   opts: ContactRowOptions,
+  /** Keep each row's original cells (WorkItem.original) for a rejects file. */
+  keepOriginal = false,
 ): AsyncGenerator<ContactWork[]> {
   let seq = 0;
   for await (const batch of source.batches as AsyncIterable<CsvItem[]>) {
@@ -68,11 +71,13 @@ export async function* readContactBatches(
           phone: guess.phone,
           ids: [guess.email, guess.phone, ''],
           problem: { code: item.code, message: item.message },
+          ...(keepOriginal && item.cells ? { original: { cells: [item.cells] } } : {}),
         });
         continue;
       }
       const row = readContactRow(item.cells, layout, opts);
       const work: ContactWork = { seq: ++seq, line: item.line, lines: 1, id: row.email || row.phone, email: row.email, phone: row.phone };
+      if (keepOriginal) work.original = { cells: [item.cells] };
       if (row.write) work.write = row.write;
       else {
         work.problem = row.problem;
@@ -106,6 +111,7 @@ export interface ContactImportOptions {
   concurrency: number;
   signal: AbortSignal;
   report?: ReportWriter<string>;
+  rejects?: RejectsWriter;
   journal?: Journal;
   resume?: ResumeState;
 }
@@ -121,7 +127,7 @@ const NO_MARKS: readonly string[] = [];
 function result(
   work: ContactWork,
   outcome: Outcome,
-  fields: { status?: number; contactId?: string; errorCode?: string; message?: string; marks?: readonly string[] },
+  fields: { status?: number; contactId?: string; errorCode?: string; message?: string; errorField?: string; marks?: readonly string[] },
 ): RowResult<Outcome> {
   const r: RowResult<Outcome> = {
     seq: work.seq,
@@ -133,6 +139,7 @@ function result(
   if (fields.status !== undefined) r.status = fields.status;
   if (fields.errorCode !== undefined) r.errorCode = fields.errorCode;
   if (fields.message !== undefined) r.message = fields.message;
+  if (fields.errorField !== undefined) r.errorField = fields.errorField;
   if (fields.marks && fields.marks.length > 0) r.marks = [...fields.marks];
   return r;
 }
@@ -224,6 +231,7 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
     concurrency: opts.concurrency,
     signal: opts.signal,
     report: opts.report,
+    rejects: opts.rejects,
     journal: opts.journal,
     resume: opts.resume,
     send,
@@ -253,7 +261,11 @@ export interface ContactDryRun {
 }
 
 /** Validates every row without sending. Memory grows with the number of distinct people. */
-export async function dryRunContacts(rows: AsyncIterable<ContactWork[]>, report?: ReportWriter<string>): Promise<ContactDryRun> {
+export async function dryRunContacts(
+  rows: AsyncIterable<ContactWork[]>,
+  report?: ReportWriter<string>,
+  rejects?: RejectsWriter,
+): Promise<ContactDryRun> {
   const summary = { ...emptySummary(), valid: 0 };
   const seen = new Map<string, number[]>();
   const rejected: RowResult<Outcome>[] = [];
@@ -266,7 +278,7 @@ export async function dryRunContacts(rows: AsyncIterable<ContactWork[]>, report?
         if (l) l.push(work.line);
         else seen.set(key, [work.line]);
       }
-      tallyDryRunRow(work, { summary, rejected, report }, () => result(work, 'valid' as Outcome, { message: 'would be sent' }));
+      tallyDryRunRow(work, { summary, rejected, report, rejects }, () => result(work, 'valid' as Outcome, { message: 'would be sent' }));
     }
   }
   const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([key, lines]) => ({ person: key.slice(2), lines }));

@@ -24,7 +24,9 @@ export type LineCountingOptions = ConstructorParameters<typeof Parser>[0] & {
  * are split here whenever csv-parse stands between two records; every other line (a quote, a stray
  * CR, a record that spans lines, a line too long) goes to csv-parse, one line at a time until it
  * stands between records again, so quoting, errors and line counts stay csv-parse's own.
- * test/importer/csv-parser.test.ts checks both give the same records, lines and errors.
+ * test/importer/csv-parser.test.ts checks both give the same records, lines and errors. What it
+ * reads of csv-parse (`state.quoting`, `state.stop`, `state.field`) is undocumented: csv-parse is
+ * pinned to an exact version in package.json, and the same test file fails when those change shape.
  */
 export class LineCountingParser extends Parser {
   /** The physical line is csv-parse's `info.lines` plus this (lines split here, less lines added). */

@@ -7,36 +7,12 @@
 import type { Readable } from 'node:stream';
 import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
 import { InputError } from '../bulk/errors.js';
+import { rejectsTrailer } from '../bulk/rejects.js';
+import type { CsvItem, CsvSource } from './csv-item.js';
 import { countNewlines, LIVE_FLUSH_MS, LineCountingParser, type ParsedRecord } from './csv-parser.js';
 import { delimiterHint, detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';
 
-export type CsvItem =
-  /** A data row: `line` is the physical line where it starts (1 = the header). */
-  | { kind: 'row'; line: number; cells: string[] }
-  /** A row that could not be read as one: ragged, or an unclosed quote swallowing the rest. */
-  | {
-      kind: 'error';
-      line: number;
-      code: 'ragged_row' | 'unclosed_quote' | 'record_too_large' | 'csv_error' | 'invalid_encoding';
-      message: string;
-      cells?: string[];
-    };
-
-export interface CsvSource {
-  header: string[];
-  delimiter: string;
-  /** The encoding read: UTF-8, UTF-16LE found by its byte-order mark, or the one given. */
-  encoding: InputEncoding;
-  /**
-   * The data rows in file order (blank lines skipped), as the parser has them at hand: one array
-   * per parsed chunk. Iterate once, and only one of `batches` and `items`.
-   */
-  batches: AsyncIterable<CsvItem[]>;
-  /** The same rows one by one. */
-  items: AsyncIterable<CsvItem>;
-  /** Bytes read from the input so far (for progress and ETA). */
-  bytesRead(): number;
-}
+export type { CsvItem, CsvSource } from './csv-item.js';
 
 const SNIFF_BYTES = 64 * 1024;
 /**
@@ -115,9 +91,10 @@ async function openStream(
   const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
   const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
 
+  const lineEnd = detectLineEnd(headText);
   const parser = new LineCountingParser({
     delimiter,
-    lineEnd: detectLineEnd(headText),
+    lineEnd,
     bom: true,
     relax_column_count: true,
     relax_quotes: true,
@@ -272,7 +249,10 @@ async function openStream(
     input.destroy();
     throw new InputError(`${opts.name}: ${describeInvalid(badHeader, 'the header line')}`);
   }
-  const header = first.record.map((h) => h.trim());
+  // A rejects file imported again: its own trailing columns are not the data's.
+  const trailer = rejectsTrailer(first.record);
+  const headerCells = trailer > 0 ? first.record.slice(0, -trailer) : first.record;
+  const header = headerCells.map((h) => h.trim());
   let lastEndLine = first.lines;
 
   /** The first invalid place on lines first..last, dropping those before (the decoder runs ahead of the parser). */
@@ -343,6 +323,7 @@ async function openStream(
             continue;
           }
           let cells = record;
+          if (trailer > 0 && cells.length === header.length + trailer) cells = cells.slice(0, header.length);
           if (cells.length > header.length && cells.slice(header.length).every((c) => c.trim() === ''))
             cells = cells.slice(0, header.length);
           if (cells.length !== header.length) {
@@ -383,6 +364,9 @@ async function openStream(
   };
   return {
     header,
+    headerCells,
+    bom: bomBytes > 0,
+    lineEnd: lineEnd ?? '\n',
     delimiter,
     encoding,
     batches: { [Symbol.asyncIterator]: () => take() },

@@ -21,13 +21,26 @@ export function parseBoolean(value: string): boolean | undefined | Error {
   return new Error(`must be true/false, yes/no or 1/0, got ${JSON.stringify(value.slice(0, 40))}`);
 }
 
+/** Spaces (plain, no-break, narrow no-break) and apostrophes people put between groups of thousands. */
+const GROUP_MARKS = /[\u00a0\u202f ']/;
+/** Those marks only between groups of exactly three digits, then an optional decimal part: 1 234,50 · 12 345 678.9 · 1'234.50. */
+const GROUPED = /^\d{1,3}(?:([\u00a0\u202f ']))\d{3}(?:\1\d{3})*(?:[.,]\d+)?$/;
+
 /**
  * A total as written in a spreadsheet: "49.90", " 49.90 ", "49,90" (decimal comma, when the file
- * is not comma-separated and there is no dot), "1,234.50" / "1 234,50" thousands separators.
- * Returns a plain decimal string; exactness is kept by never going through a float.
+ * is not comma-separated and there is no dot), "1,234.50" / "1 234,50" / "1'234.50" thousands
+ * separators. Spaces and apostrophes inside are accepted only as valid 3-digit grouping (one kind
+ * per amount): "5 5" or "1 0.5" is an error, never 55 or 10.5. Returns a plain decimal string;
+ * exactness is kept by never going through a float.
  */
-export function normalizeDecimalText(value: string, delimiter: string): string {
-  let v = value.trim().replace(/[\u00a0\u202f ]/g, '');
+export function normalizeDecimalText(value: string, delimiter: string): string | Error {
+  let v = value.trim();
+  if (GROUP_MARKS.test(v)) {
+    if (!GROUPED.test(v))
+      return new Error(`${JSON.stringify(v.slice(0, 40))} has spaces that do not group digits by three: write 1234.50 or 1 234,50`);
+    // Grouped by spaces, a comma can only be the decimal mark.
+    return v.replace(/[\u00a0\u202f ']/g, '').replace(',', '.');
+  }
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(v)) v = v.replace(/,/g, '');
   else if (/^\d{1,3}(\.\d{3})+,\d+$/.test(v)) v = v.replace(/\./g, '').replace(',', '.');
   else if (delimiter !== ',' && /^\d+,\d+$/.test(v)) v = v.replace(',', '.');
@@ -102,12 +115,15 @@ export function parseMoney(value: string, delimiter: string, currency: string | 
   const m = MONEY.exec(v);
   if (!m || (m[1] !== undefined && m[3] !== undefined)) return normalizeDecimalText(v, delimiter);
   const mark = (m[1] ?? m[3]) as string | undefined;
-  const amount = normalizeDecimalText((m[2] as string).replace(/'/g, ''), delimiter);
-  if (mark === undefined) return amount;
+  const amount = normalizeDecimalText((m[2] as string).trim(), delimiter);
+  if (mark === undefined || amount instanceof Error) return amount;
   const code = /^[A-Za-z]{3}$/.test(mark) ? normalizeCurrency(mark) : undefined;
   const means = code ? [code] : SYMBOLS[mark];
   // Not a currency mark (a typo such as 49,90x): left to the contract's "must be a decimal".
-  if (!means) return normalizeDecimalText(v, delimiter);
+  if (!means) {
+    const n = normalizeDecimalText(v, delimiter);
+    return n instanceof Error ? v : n;
+  }
   const rowCurrency = currency === undefined ? undefined : normalizeCurrency(currency);
   if (rowCurrency !== undefined && !means.includes(rowCurrency)) {
     const stands = means.length === 1 ? means[0] : `one of ${means.slice(0, 6).join(', ')}${means.length > 6 ? ', …' : ''}`;

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
 import { normalizeCountry } from '../contract/phone.js';
+import { formatLimit, ReadLimitError, readFileCapped } from '../util/read-capped.js';
 import type { DateOrder } from './formats.js';
 import { parseDelimiter } from './sniff.js';
 
@@ -132,12 +133,17 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
   return out;
 }
 
-/** Reads a user's mapping file (`--map-file FILE`). */
+/** The largest mapping file read: a real one is a few kilobytes; /dev/zero must not fill the memory. */
+export const MAP_FILE_LIMIT = 1024 * 1024;
+
+/** Reads a user's mapping file (`--map-file FILE`, at most MAP_FILE_LIMIT bytes). */
 export function loadMapFile(path: string, schema: MappingSchema): MapFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileCapped(path, MAP_FILE_LIMIT).toString('utf8');
   } catch (err) {
+    if (err instanceof ReadLimitError)
+      throw new InputError(`--map-file ${path} is larger than ${formatLimit(MAP_FILE_LIMIT)}: a mapping file is a few kilobytes of JSON`);
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(
       `--map-file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : (err as Error).message}`,

@@ -6,6 +6,7 @@
 import { isFatalForRun } from '../bulk/classify.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
 import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import type { ApiClient } from '../client/types.js';
@@ -25,7 +26,13 @@ export const DEFAULT_CONCURRENCY = 16;
  * Turns CSV items into orders, a batch of rows at a time: with line item columns, consecutive
  * rows of one order_id form one order (an order can span batches).
  */
-export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout, opts: MappingOptions): AsyncGenerator<OrderWork[]> {
+export async function* readOrderBatches(
+  source: CsvSource,
+  layout: ColumnLayout,
+  opts: MappingOptions,
+  /** Keep each order's original cells (WorkItem.original) for a rejects file. */
+  keepOriginal = false,
+): AsyncGenerator<OrderWork[]> {
   let seq = 0;
   const idOf = (cells: readonly string[] | undefined) => {
     const i = layout.index.order_id;
@@ -35,6 +42,7 @@ export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout,
   type Group = {
     line: number;
     lineNumbers: number[];
+    records?: string[][];
     fields: ReturnType<typeof readOrderFields>;
     id: string;
     items: Array<Record<string, unknown>>;
@@ -44,6 +52,7 @@ export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout,
   const finishGroup = (g: Group): OrderWork => {
     const built = buildOrder(g.fields, g.items.length > 0 ? g.items : undefined);
     const work: OrderWork = { seq: ++seq, line: g.line, lines: g.lineNumbers.length, id: g.id };
+    if (g.records) work.original = { cells: g.records };
     if (built.ok) work.order = built.order;
     else {
       // line_items[2].price → the physical line of that item
@@ -51,7 +60,7 @@ export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout,
         /line_items\[(\d+)\]/g,
         (_m, i: string) => `line item on line ${g.lineNumbers[Number(i)] ?? '?'}`,
       );
-      work.problem = { code: 'invalid_row', message };
+      work.problem = { code: 'invalid_row', message, field: built.errors[0]?.field };
     }
     return work;
   };
@@ -64,18 +73,35 @@ export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout,
           out.push(finishGroup(group));
           group = undefined;
         }
-        out.push({ seq: ++seq, line: item.line, lines: 1, id: idOf(item.cells), problem: { code: item.code, message: item.message } });
+        const work: OrderWork = {
+          seq: ++seq,
+          line: item.line,
+          lines: 1,
+          id: idOf(item.cells),
+          problem: { code: item.code, message: item.message },
+        };
+        if (keepOriginal && item.cells) work.original = { cells: [item.cells] };
+        out.push(work);
         continue;
       }
       const id = idOf(item.cells);
       if (!layout.hasLineItems) {
+        const fields = readOrderFields(item.cells, layout, opts);
         out.push(
-          finishGroup({ line: item.line, lineNumbers: [item.line], fields: readOrderFields(item.cells, layout, opts), id, items: [] }),
+          finishGroup({
+            line: item.line,
+            lineNumbers: [item.line],
+            records: keepOriginal ? [item.cells] : undefined,
+            fields,
+            id,
+            items: [],
+          }),
         );
         continue;
       }
       if (group && id !== '' && id === group.id) {
         group.lineNumbers.push(item.line);
+        group.records?.push(item.cells);
         const f = group.fields;
         const lineItem = readLineItem(item.cells, layout, opts.delimiter, f.body.currency, f.errors, group.items.length);
         if (lineItem) group.items.push(lineItem);
@@ -84,7 +110,14 @@ export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout,
       if (group) out.push(finishGroup(group));
       const fields = readOrderFields(item.cells, layout, opts);
       const lineItem = readLineItem(item.cells, layout, opts.delimiter, fields.body.currency, fields.errors, 0);
-      group = { line: item.line, lineNumbers: [item.line], fields, id, items: lineItem ? [lineItem] : [] };
+      group = {
+        line: item.line,
+        lineNumbers: [item.line],
+        records: keepOriginal ? [item.cells] : undefined,
+        fields,
+        id,
+        items: lineItem ? [lineItem] : [],
+      };
     }
     if (out.length > 0) yield out;
   }
@@ -92,8 +125,13 @@ export async function* readOrderBatches(source: CsvSource, layout: ColumnLayout,
 }
 
 /** The orders of a CSV source one by one (see readOrderBatches). */
-export async function* readOrders(source: CsvSource, layout: ColumnLayout, opts: MappingOptions): AsyncGenerator<OrderWork> {
-  for await (const batch of readOrderBatches(source, layout, opts)) yield* batch;
+export async function* readOrders(
+  source: CsvSource,
+  layout: ColumnLayout,
+  opts: MappingOptions,
+  keepOriginal = false,
+): AsyncGenerator<OrderWork> {
+  for await (const batch of readOrderBatches(source, layout, opts, keepOriginal)) yield* batch;
 }
 
 export interface ImportProgress extends BulkProgress {
@@ -109,6 +147,7 @@ export interface OrderImportOptions {
   concurrency: number;
   signal: AbortSignal;
   report?: ReportWriter<string>;
+  rejects?: RejectsWriter;
   journal?: Journal;
   resume?: ResumeState;
 }
@@ -117,12 +156,13 @@ export interface OrderImportOptions {
 export function createOrderImport(opts: OrderImportOptions): { progress: ImportProgress; run(): Promise<BulkRunResult> } {
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<OrderWork>({
-    rows: readOrderBatches(opts.source, opts.layout, opts.mapping),
+    rows: readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined),
     keyOf: (w) => w.id,
     concurrency: opts.concurrency,
     signal: opts.signal,
     countLines: opts.layout.hasLineItems,
     report: opts.report,
+    rejects: opts.rejects,
     journal: opts.journal,
     resume: opts.resume,
     async send(work, ctx): Promise<RowResult<Outcome>> {
@@ -175,12 +215,13 @@ export async function dryRunOrders(
   layout: ColumnLayout,
   mapping: MappingOptions,
   report?: ReportWriter<string>,
+  rejects?: RejectsWriter,
 ): Promise<DryRunResult> {
   const summary = { ...emptySummary(), valid: 0 } as Summary & { valid: number };
   if (layout.hasLineItems) summary.lines = 0;
   const seen = new Map<string, number[]>();
   const rejected: RowResult<Outcome>[] = [];
-  for await (const work of readOrders(source, layout, mapping)) {
+  for await (const work of readOrders(source, layout, mapping, rejects !== undefined)) {
     summary.rows++;
     if (summary.lines !== undefined) summary.lines += work.lines;
     if (work.id) {
@@ -188,7 +229,7 @@ export async function dryRunOrders(
       if (l) l.push(work.line);
       else seen.set(work.id, [work.line]);
     }
-    tallyDryRunRow(work, { summary, rejected, report }, () => ({
+    tallyDryRunRow(work, { summary, rejected, report, rejects }, () => ({
       seq: work.seq,
       line: work.line,
       id: work.id,

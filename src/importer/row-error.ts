@@ -5,13 +5,29 @@ import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.
 import { describeFieldErrors } from './mapping.js';
 
 /** A failed upsert's row: refused by the service (`rejected`) or not done now (`failed`; orders are idempotent). */
-export function classifyUpsertError(err: unknown): { outcome: Outcome; status?: number; errorCode: string; message: string } {
+export function classifyUpsertError(err: unknown): {
+  outcome: Outcome;
+  status?: number;
+  errorCode: string;
+  message: string;
+  errorField?: string;
+} {
   const { scope, status } = classifyError(err);
   const outcome: Outcome = scope === 'row' ? 'rejected' : 'failed';
   if (err instanceof ApiError) {
     const detail = err.details?.length ? `: ${describeFieldErrors(err.details)}` : '';
-    return { outcome, status, errorCode: err.code, message: `${err.message}${detail}` };
+    const field = err.details?.[0]?.field;
+    return {
+      outcome,
+      status,
+      errorCode: err.code,
+      message: `${err.message}${detail}`,
+      ...(field !== undefined ? { errorField: field } : {}),
+    };
   }
+  // An answer that belonged to another request (client/answer-identity.ts): may have been applied.
+  if (err instanceof NetworkError && err.kind === 'protocol')
+    return { outcome: 'unconfirmed', errorCode: 'answer_mismatch', message: err.message };
   if (err instanceof NetworkError)
     return { outcome, errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
   if (err instanceof RetryWaitTooLongError) return { outcome, status, errorCode: 'retry_wait_too_long', message: err.message };

@@ -8,7 +8,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerDeps } from './deps.js';
 import bodyParsers from './plugins/body-parsers.js';
 import errorHandler, { BODY_LIMIT, clientError, frameworkError } from './plugins/error-handler.js';
+import requestRecorder from './plugins/request-recorder.js';
 import { nextRequestId } from './request-id.js';
+import { CredentialNames } from './request-log/credentials.js';
 import { adminRoutes } from './routes/admin.js';
 import { contactRoutes } from './routes/contacts.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -31,6 +33,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         const id = nextRequestId();
         (req as IncomingMessage & { svcRequestId?: string }).svcRequestId = id;
         res.setHeader('x-request-id', id);
+        // No page may frame any of it (the dashboard's Reset and Reveal buttons under a decoy).
+        res.setHeader('x-frame-options', 'DENY');
+        res.setHeader('content-security-policy', "frame-ancestors 'none'");
         handler(req, res);
       }),
     genReqId: (req) => (req as IncomingMessage & { svcRequestId?: string }).svcRequestId ?? 'req_unknown',
@@ -54,14 +59,22 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       return payload;
     });
   }
-  await app.register(bodyParsers);
+  await app.register(bodyParsers, { keepRaw: deps.requestLog !== undefined });
   await app.register(errorHandler);
+  if (deps.requestLog && deps.deprecations) {
+    await app.register(requestRecorder, {
+      log: deps.requestLog,
+      tally: deps.deprecations,
+      names: new CredentialNames(deps.domain),
+      domain: deps.domain,
+    });
+  }
   await app.register(tokenRoutes, { deps });
   await app.register(contactRoutes, { deps });
   await app.register(orderRoutes, { deps });
   await app.register(eventRoutes, { deps });
   await app.register(openApiRoute);
   await app.register(adminRoutes, { deps, prefix: '/_sandbox' });
-  await app.register(dashboardRoutes);
+  await app.register(dashboardRoutes, { deps });
   return app;
 }

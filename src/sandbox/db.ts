@@ -2,6 +2,7 @@
  * The sandbox's storage: one better-sqlite3 database (WAL, synchronous=NORMAL) and a cache of
  * prepared statements, so that no request compiles SQL twice.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 const SCHEMA = `
@@ -56,12 +57,13 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_dedupe ON events (business_id, client_event_id) WHERE client_event_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS flows (
-  id TEXT PRIMARY KEY, business_id TEXT NOT NULL, event_type TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL
+  id TEXT PRIMARY KEY, business_id TEXT NOT NULL, event_type TEXT NOT NULL, name TEXT NOT NULL, created_at INTEGER NOT NULL,
+  trigger_type TEXT NOT NULL DEFAULT 'event', enabled INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS flows_type ON flows (business_id, event_type);
 CREATE TABLE IF NOT EXISTS outbox (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, business_id TEXT NOT NULL,
-  contact_id TEXT, order_id TEXT, event_id TEXT, trigger TEXT, created_at INTEGER NOT NULL
+  contact_id TEXT, order_id TEXT, event_id TEXT, trigger TEXT, created_at INTEGER NOT NULL, flow_id TEXT
 );
 `;
 
@@ -86,23 +88,90 @@ const keepAlive: object[] = [];
 
 export class SandboxDb {
   /** Read its state only: a statement prepared on it directly would escape keepAlive. */
-  readonly sql: Database.Database;
+  get sql(): Database.Database {
+    return this.connection;
+  }
+  private connection: Database.Database;
   private readonly cache = new Map<string, Database.Statement>();
 
-  constructor(file: string) {
-    this.sql = new Database(file);
-    keepAlive.push(this.sql);
-    this.sql.exec('PRAGMA journal_mode = WAL');
-    this.sql.exec('PRAGMA synchronous = NORMAL');
-    this.sql.exec('PRAGMA busy_timeout = 5000');
+  constructor(readonly file: string) {
+    this.connection = this.open(file);
+  }
+
+  private open(source: string | Buffer): Database.Database {
+    const sql = new Database(source);
+    keepAlive.push(sql);
+    if (typeof source === 'string') {
+      sql.exec('PRAGMA journal_mode = WAL');
+      sql.exec('PRAGMA synchronous = NORMAL');
+    }
+    sql.exec('PRAGMA busy_timeout = 5000');
     // A larger page cache and memory-mapped reads keep the hot path free of read() system calls.
-    this.sql.exec('PRAGMA cache_size = -65536');
-    this.sql.exec('PRAGMA mmap_size = 268435456');
-    this.sql.exec('PRAGMA temp_store = MEMORY');
+    sql.exec('PRAGMA cache_size = -65536');
+    sql.exec('PRAGMA mmap_size = 268435456');
+    sql.exec('PRAGMA temp_store = MEMORY');
     // Checkpoint every ~40 MB of WAL instead of 4 MB: hot pages rewritten by many commits are
     // copied back once, and the checkpoint's fsyncs are rarer. close() checkpoints fully.
-    this.sql.exec('PRAGMA wal_autocheckpoint = 10000');
-    this.sql.exec(SCHEMA);
+    sql.exec('PRAGMA wal_autocheckpoint = 10000');
+    sql.exec(SCHEMA);
+    this.addMissingColumns(sql);
+    return sql;
+  }
+
+  /** Whether a group-commit batch is open (its writes not yet committed). */
+  get batching(): boolean {
+    return this.batch !== undefined;
+  }
+
+  /** The whole database as one image (SQLite's serialization): a consistent copy, taken between batches. */
+  image(): Buffer {
+    if (this.batch || this.connection.inTransaction) throw new Error('image() inside a batch: wait for flushed() first');
+    const image = this.connection.serialize();
+    // A WAL database's header says so (bytes 18-19 = 2), and SQLite cannot open such an image in
+    // memory; the image holds every committed page (the WAL's too), so it is marked as a rollback-
+    // journal database (1), which opens anywhere. A file restored from it is set to WAL on open.
+    if (image[18] === 2 && image[19] === 2) {
+      image[18] = 1;
+      image[19] = 1;
+    }
+    return image;
+  }
+
+  /**
+   * Replaces the whole content with an image from image(), in one step: an in-memory database is
+   * opened from it; a file is closed, overwritten and opened again. Between batches only.
+   */
+  replaceWith(image: Buffer): void {
+    if (this.batch || this.connection.inTransaction) throw new Error('replaceWith() inside a batch: wait for flushed() first');
+    const inMemory = this.file === ':memory:' || this.file.startsWith('file:');
+    // Check the image before the live database is touched: a bad one fails here, the data intact.
+    const pageSize = image.length >= 100 ? image.readUInt16BE(16) : 0;
+    const size = pageSize === 1 ? 65536 : pageSize;
+    if (image.subarray(0, 16).toString('latin1') !== 'SQLite format 3\u0000' || size < 512 || image.length % size !== 0)
+      throw new Error('not an SQLite database image');
+    this.connection.close();
+    this.cache.clear();
+    this.rowCache.clear();
+    if (inMemory) {
+      this.connection = this.open(image);
+      return;
+    }
+    for (const suffix of ['-wal', '-shm']) rmSync(`${this.file}${suffix}`, { force: true });
+    writeFileSync(this.file, image);
+    this.connection = this.open(this.file);
+  }
+
+  /** Columns added after a table was first created: files of earlier versions get them on open. */
+  private addMissingColumns(sql: Database.Database): void {
+    const added: [string, string, string][] = [
+      ['flows', 'trigger_type', "TEXT NOT NULL DEFAULT 'event'"],
+      ['flows', 'enabled', 'INTEGER NOT NULL DEFAULT 1'],
+      ['outbox', 'flow_id', 'TEXT'],
+    ];
+    for (const [table, column, type] of added) {
+      const columns = sql.pragma(`table_info(${table})`) as { name: string }[];
+      if (!columns.some((c) => c.name === column)) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    }
   }
 
   /** A prepared statement, compiled on first use and reused afterwards. */

@@ -1,6 +1,9 @@
 /** What the sandbox's plugins and route modules are built from. */
 import type { Domain } from './domain/context.js';
 import type { Faults } from './faults.js';
+import type { AdminSecurity } from './plugins/admin-guard.js';
+import type { DeprecationTally } from './request-log/deprecations.js';
+import type { RequestLog } from './request-log/ring.js';
 
 export interface ServerDeps {
   domain: Domain;
@@ -9,6 +12,11 @@ export interface ServerDeps {
   baseUrl: () => string;
   /** Empties every table but biz_default, for POST /_sandbox/reset. */
   reset: () => void;
+  /** The request log (absent when turned off with a size of 0) and the deprecated usages seen. */
+  requestLog?: RequestLog;
+  deprecations?: DeprecationTally;
+  /** Who the admin API and the dashboard answer (Host names, admin token). */
+  security: AdminSecurity;
   /** Sees every answer fastify sends (tests check them against the OpenAPI document). */
   onAnswer?: AnswerHook;
 }

@@ -1,5 +1,5 @@
 /** Small HTTP helpers shared by the service routes and the admin routes. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FieldError } from '../contract/errors.js';
 import { invalidRequest, ServiceError } from './domain/errors.js';
 
@@ -94,15 +94,4 @@ export function parseFormBody(raw: Buffer): Record<string, string | string[]> {
 
 export function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1' || (address?.startsWith('127.') ?? false);
-}
-
-/** An onRequest hook answering 404 to any client not on the loopback interface (the admin API, the dashboard). */
-export function loopbackOnly(what: string) {
-  return (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
-    if (!isLoopback(req.socket.remoteAddress)) {
-      sendError(reply, new ServiceError(404, 'not_found', `${what} answers on the loopback interface only`));
-      return;
-    }
-    done();
-  };
 }

@@ -4,6 +4,7 @@
  */
 
 import { mkdirSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { buildServer } from './app.js';
 import { DEFAULT_BUSINESS_ID, SandboxDb } from './db.js';
@@ -11,6 +12,8 @@ import type { AnswerHook } from './deps.js';
 import { ensureDefaultBusiness } from './domain/auth.js';
 import { clearCaches, type Domain, newCache } from './domain/context.js';
 import { Faults } from './faults.js';
+import { DeprecationTally } from './request-log/deprecations.js';
+import { DEFAULT_LOG_BYTES, DEFAULT_LOG_ENTRIES, RequestLog } from './request-log/ring.js';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -25,6 +28,13 @@ export interface SandboxOptions {
   now?: () => number;
   /** Randomness of fault injection, for tests. */
   random?: () => number;
+  /** Request log ring: entries kept (default 10,000; 0 turns the log off) and bytes at most (default 64 MiB). */
+  logEntries?: number;
+  logBytes?: number;
+  /** More Host names the admin API and the dashboard answer to (a tunnel's), besides loopback names and `host`. */
+  allowedHosts?: string[];
+  /** When set, the admin API and the dashboard require it, and answer other machines with it. */
+  adminToken?: string;
   /** Sees every answer sent, for tests (e.g. a check against the OpenAPI document). */
   onAnswer?: AnswerHook;
 }
@@ -39,6 +49,10 @@ export interface RunningSandbox {
 
 const TABLES = ['apps', 'access_tokens', 'api_tokens', 'integrations', 'contacts', 'orders', 'events', 'flows', 'outbox'];
 
+function machineAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+}
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const file = opts.db ?? ':memory:';
   if (file !== ':memory:' && !file.startsWith('file:')) mkdirSync(dirname(resolve(file)), { recursive: true });
@@ -49,10 +63,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const faults = new Faults(now, opts.random);
   const host = opts.host ?? '127.0.0.1';
   let baseUrl = '';
+  const logEntries = opts.logEntries ?? DEFAULT_LOG_ENTRIES;
   const app = await buildServer({
     domain,
     faults,
+    requestLog: logEntries > 0 ? new RequestLog(logEntries, opts.logBytes ?? DEFAULT_LOG_BYTES) : undefined,
+    deprecations: new DeprecationTally(),
     baseUrl: () => baseUrl,
+    security: {
+      bindHost: host,
+      allowedHosts: opts.allowedHosts ?? [],
+      adminToken: opts.adminToken,
+      localAddresses: host === '0.0.0.0' || host === '::' ? machineAddresses() : undefined,
+    },
     onAnswer: opts.onAnswer,
     reset: () =>
       db.transaction(() => {

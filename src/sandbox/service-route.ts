@@ -72,6 +72,11 @@ interface Caller {
 /** Who is calling, per request, from the onRequest hook to the handler. */
 const callers = new WeakMap<FastifyRequest, Caller>();
 
+/** Who made a service request, once its token was accepted (for the request log). */
+export function principalOf(req: FastifyRequest): Principal | undefined {
+  return callers.get(req)?.principal;
+}
+
 /** Registers the service operation `operationId` (method, path and scope from routes.ts) with its handler. */
 export function serviceRoute<RG extends RouteGenericInterface>(
   app: FastifyInstance,

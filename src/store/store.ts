@@ -39,6 +39,8 @@ interface StoreShape {
   profiles: Record<string, Profile>;
   /** The profile used when neither --profile nor SVC_PROFILE names one (`svc auth switch`). */
   default_profile?: string;
+  /** Admin tokens of sandboxes started with --admin-token, by base URL, for `svc sandbox …` commands. */
+  sandbox_admin_tokens?: Record<string, string>;
 }
 
 /**
@@ -163,6 +165,24 @@ export class CredentialStore {
     all[name] = next as Profile;
     this.conf.set('profiles', all);
     return next as Profile;
+  }
+
+  /** The admin token saved by `svc sandbox start --admin-token` for the sandbox at this base URL. */
+  sandboxAdminToken(baseUrl: string): string | undefined {
+    if (!this.confInstance && !existsSync(this.path)) return undefined;
+    const token = this.conf.get('sandbox_admin_tokens')?.[baseUrl];
+    if (typeof token !== 'string') return undefined;
+    this.onSecret?.(token);
+    return token;
+  }
+
+  /** Saves (or, with undefined, forgets) the admin token of the sandbox at this base URL. */
+  setSandboxAdminToken(baseUrl: string, token: string | undefined): void {
+    if (token === undefined && !this.confInstance && !existsSync(this.path)) return;
+    const all = { ...(this.conf.get('sandbox_admin_tokens') ?? {}) };
+    if (token === undefined) delete all[baseUrl];
+    else all[baseUrl] = token;
+    this.conf.set('sandbox_admin_tokens', all);
   }
 
   deleteProfile(name: string): boolean {

@@ -7,10 +7,12 @@
 import type { Credentials } from '../client/auth.js';
 import { ServiceClient } from '../client/client.js';
 import { ApiError, CredentialsError } from '../client/errors.js';
+import { checkProxyUrl, displayProxy, type ProxySettings, proxyFor, proxySecrets, proxySettings } from '../client/proxy.js';
 import type { ClientLogger } from '../client/types.js';
 import { type ResolvedAuth, type ResolvedCredentials, resolveAuth } from '../store/credentials.js';
+import { SettingsError } from '../store/errors.js';
 import type { Redactor } from '../store/redact.js';
-import { type Env, type GlobalFlags, isLoopbackHost, type Settings, validateBaseUrl } from '../store/settings.js';
+import { type Env, envValue, type GlobalFlags, isLoopbackHost, parseSeconds, type Settings, validateBaseUrl } from '../store/settings.js';
 import type { CredentialStore } from '../store/store.js';
 import { createSandboxApp, EMBEDDED_SANDBOX_PROFILE, SANDBOX_PROFILE, startEmbeddedSandbox } from './sandbox.js';
 import { profileTokenCache } from './token-cache.js';
@@ -147,9 +149,61 @@ function userAgent(): string {
   return `svc/${version} (node ${process.versions.node})`;
 }
 
-/** The one place a client is constructed: options common to every client of the run. */
-function newClient(run: RunWiring, baseUrl: string, credentials: Credentials): ServiceClient {
+/**
+ * The run's proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, lower-case forms first), checked;
+ * the proxy's password goes to the run's redactor. Undefined when no proxy is set.
+ */
+export function runProxy(run: Pick<RunWiring, 'env' | 'redactor'>): ProxySettings | undefined {
+  const settings = proxySettings(run.env);
+  if (settings === undefined) return undefined;
+  for (const [url, name] of [
+    [settings.httpsProxy, run.env.https_proxy?.trim() ? 'https_proxy' : 'HTTPS_PROXY'],
+    [settings.httpProxy, run.env.http_proxy?.trim() ? 'http_proxy' : 'HTTP_PROXY'],
+  ] as const) {
+    if (url === undefined) continue;
+    for (const secret of proxySecrets(url)) run.redactor.add(secret);
+    const problem = checkProxyUrl(url, name);
+    if (problem !== undefined) throw new SettingsError(problem);
+  }
+  return settings;
+}
+
+/**
+ * What `svc auth status` says of the proxy for a base URL: undefined without proxy variables;
+ * else the proxy (scheme, host and port, no credentials) and the variable it comes from, or
+ * `bypassed` when NO_PROXY lists the host.
+ */
+export function proxyInUse(
+  run: Pick<RunWiring, 'env' | 'redactor'>,
+  baseUrl: string,
+): { proxy: string; variable: string } | { bypassed: true } | undefined {
+  const settings = runProxy(run);
+  if (settings === undefined) return undefined;
+  const proxy = proxyFor(baseUrl, settings);
+  if (proxy === undefined) return { bypassed: true };
+  const env = run.env;
+  const https = new URL(baseUrl).protocol === 'https:' && settings.httpsProxy !== undefined;
+  const variable = https ? (env.https_proxy?.trim() ? 'https_proxy' : 'HTTPS_PROXY') : env.http_proxy?.trim() ? 'http_proxy' : 'HTTP_PROXY';
+  return { proxy: displayProxy(proxy), variable };
+}
+
+/** SVC_REQUEST_TIMEOUT: the longest one attempt may take (the client's default when unset). */
+function requestTimeoutMs(env: Env): number | undefined {
+  const raw = envValue(env, 'SVC_REQUEST_TIMEOUT');
+  if (raw === undefined) return undefined;
+  const ms = parseSeconds(raw, 'SVC_REQUEST_TIMEOUT');
+  if (ms <= 0) throw new SettingsError('SVC_REQUEST_TIMEOUT must be more than 0 seconds');
+  return ms;
+}
+
+/**
+ * The one place a client is constructed: options common to every client of the run. `direct`:
+ * no proxy (the embedded sandbox, in this process, on loopback).
+ */
+function newClient(run: RunWiring, baseUrl: string, credentials: Credentials, direct = false): ServiceClient {
   return new ServiceClient({
+    proxy: direct ? undefined : runProxy(run),
+    requestTimeoutMs: requestTimeoutMs(run.env),
     baseUrl,
     credentials,
     logger: run.log,
@@ -175,12 +229,17 @@ async function openSandboxClient(run: RunWiring): Promise<OpenedClient> {
   try {
     const store = await run.store();
     const build = (clientId: string, clientSecret: string) =>
-      newClient(run, sandbox.baseUrl, {
-        kind: 'client_credentials',
-        clientId,
-        clientSecret,
-        cache: profileTokenCache(store, EMBEDDED_SANDBOX_PROFILE, clientId),
-      });
+      newClient(
+        run,
+        sandbox.baseUrl,
+        {
+          kind: 'client_credentials',
+          clientId,
+          clientSecret,
+          cache: profileTokenCache(store, EMBEDDED_SANDBOX_PROFILE, clientId),
+        },
+        true,
+      );
     const withSandbox = (client: ServiceClient): OpenedClient => ({
       client,
       close: async () => {

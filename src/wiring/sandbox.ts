@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../client/errors.js';
+import { plainRequest } from '../client/plain.js';
 import { SCOPES } from '../contract/scopes.js';
 import type { Redactor } from '../store/redact.js';
 
@@ -26,13 +27,14 @@ export async function startEmbeddedSandbox(dataDir: string): Promise<EmbeddedSan
 
 /** Creates an application with every scope through the sandbox's admin API. */
 export async function createSandboxApp(baseUrl: string, redactor: Redactor): Promise<{ client_id: string; client_secret: string }> {
-  // Node's fetch: one request to the sandbox's admin API on loopback, once per --sandbox run.
-  const res = await fetch(`${baseUrl}/_sandbox/apps`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'svc --sandbox', scopes: [...SCOPES] }),
-  });
-  const body = (await res.json()) as { client_id?: string; client_secret?: string };
+  // The client's transport (no proxy: the sandbox runs in this process), once per new database.
+  const res = await plainRequest({ method: 'POST', url: `${baseUrl}/_sandbox/apps`, json: { name: 'svc --sandbox', scopes: [...SCOPES] } });
+  let body: { client_id?: string; client_secret?: string } = {};
+  try {
+    body = JSON.parse(res.text) as typeof body;
+  } catch {
+    // Not JSON: refused below.
+  }
   if (res.status >= 300 || !body.client_id || !body.client_secret) {
     throw new ApiError({
       status: res.status,

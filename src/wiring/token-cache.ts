@@ -3,9 +3,10 @@
  * only code that writes a profile's token fields (token, expiry, issue time, granted scopes).
  */
 import type { CachedToken, TokenCache } from '../client/auth.js';
+import { takeRenewalLock } from '../store/renewal-lock.js';
 import type { CredentialStore } from '../store/store.js';
 
-/** Caches a profile's access token in the store, for the client id it was issued to. */
+/** Caches a profile's access token in the store, for the client id it was issued to; one renewal at a time across processes. */
 export function profileTokenCache(store: CredentialStore, profileName: string, clientId: string): TokenCache {
   return {
     load() {
@@ -28,6 +29,7 @@ export function profileTokenCache(store: CredentialStore, profileName: string, c
         granted_scopes: t.scopes,
       });
     },
+    lock: (signal) => takeRenewalLock(store.dir, profileName, { signal }),
   };
 }
 

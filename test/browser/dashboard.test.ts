@@ -27,9 +27,18 @@ const cfg = tempConfigDir();
 const api = (method: string, path: string, json?: unknown) => http(sb.baseUrl, method, path, { token, json });
 const at = (route: string) => `${sb.baseUrl}/#/${route}`;
 
+/** The page has drawn the route in the address bar (a function, not a string: the dashboard's CSP forbids eval). */
+const drawn = () => {
+  const page = globalThis as unknown as {
+    document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null };
+    location: { hash: string };
+  };
+  return page.document.getElementById('main')?.dataset.drawn === page.location.hash;
+};
+
 async function open(route: string): Promise<void> {
   await page.goto(at(route));
-  await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+  await page.waitForFunction(drawn);
 }
 
 async function accessible(name: string): Promise<void> {
@@ -60,10 +69,10 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     cfg.cleanup();
   });
 
-  it('every page has the five links, the business switcher and a favicon', async () => {
+  it('every page has the seven links, the business switcher and a favicon', async () => {
     await open('contacts');
     const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
-    expect(await links.allTextContents()).toEqual(['Contacts', 'Orders', 'Events', 'Timeline', 'Settings']);
+    expect(await links.allTextContents()).toEqual(['Contacts', 'Orders', 'Events', 'Timeline', 'Flows', 'Requests', 'Settings']);
     for (const route of ['orders', 'events', 'timeline', 'settings']) {
       await open(route);
       await expect.poll(() => page.getByRole('combobox', { name: 'Business' }).inputValue()).toBe('biz_default');
@@ -205,7 +214,7 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
   it('is keyboard navigable: Tab reaches the skip link, then the navigation', async () => {
     await open('contacts');
     await page.reload();
-    await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+    await page.waitForFunction(drawn);
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.keyboard.press('Tab');

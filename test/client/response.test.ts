@@ -52,7 +52,10 @@ describe('list and object tolerance', () => {
     expect(extractList({ data: [1, 2] })).toEqual([1, 2]);
     expect(extractList({ contacts: [3] })).toEqual([3]);
     expect(extractList([4])).toEqual([4]);
-    expect(extractList({})).toEqual([]);
+    expect(extractList({})).toBeUndefined();
+    expect(extractList({ data: null })).toBeUndefined();
+    expect(extractList({ items: [1] })).toBeUndefined();
+    expect(extractList('{"data":[')).toBeUndefined();
   });
 
   it('finds the next cursor in every known place', () => {

@@ -91,6 +91,8 @@ describe('auth login with client credentials', () => {
         'method',
         'profile',
         'profile_source',
+        'proxy',
+        'proxy_from',
         'requested_scopes',
         'scopes',
         'store',

@@ -144,17 +144,17 @@ describe('ids files', () => {
     const file = join(cfg.dir, 'ids.txt');
     writeFileSync(file, '\uFEFFid\n# to remove\nct_1\n\n  ct_2  \r\nct_3,a@example.com\n');
     const { ctx } = ctxWith();
-    expect(await readIds(ctx, file)).toEqual([
+    expect((await readIds(ctx, file)).ids).toEqual([
       { line: 3, id: 'ct_1' },
       { line: 5, id: 'ct_2' },
       { line: 6, id: 'ct_3' },
     ]);
   });
   it('reads - from stdin; a list without ids is empty (nothing to do, not an error)', async () => {
-    expect(await readIds(ctxWith({ stdin: 'ct_9\nct_8\n' }).ctx, '-')).toEqual([
+    expect((await readIds(ctxWith({ stdin: 'ct_9\nct_8\n' }).ctx, '-')).ids).toEqual([
       { line: 1, id: 'ct_9' },
       { line: 2, id: 'ct_8' },
     ]);
-    expect(await readIds(ctxWith({ stdin: '\n# nothing\n' }).ctx, '-')).toEqual([]);
+    expect((await readIds(ctxWith({ stdin: '\n# nothing\n' }).ctx, '-')).ids).toEqual([]);
   });
 });

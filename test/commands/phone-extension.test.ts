@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normalizePhone } from '../../src/contract/phone.js';
-import { parseEventLine } from '../../src/events/ndjson.js';
+import { parseEventLine } from '../../src/importer/event-lines.js';
 import { readOrderFields, resolveColumns } from '../../src/importer/mapping.js';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { runCli } from '../helpers/run-cli.js';

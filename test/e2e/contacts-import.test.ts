@@ -5,37 +5,30 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite();
 let env: Record<string, string>;
+beforeEach(async () => {
+  env = suite.env();
+});
 
 beforeAll(ensureBuilt, 60_000);
-beforeEach(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
-});
-afterEach(async () => {
-  await sb.close();
-  cfg.cleanup();
-});
 
 const N = 1000;
 
 describe('e2e: svc contacts import', () => {
   it('SIGKILL halfway, then --resume: one run’s totals, every contact present', async () => {
-    const file = join(cfg.dir, 'people.csv');
-    const report = join(cfg.dir, 'report.csv');
+    const file = join(suite.tmp.dir, 'people.csv');
+    const report = join(suite.tmp.dir, 'report.csv');
     // Every tenth line repeats the person five lines up: 900 people, 100 updates.
     const lines = ['email,first_name,accepts_email_marketing'];
     for (let i = 1; i <= N; i++) lines.push(`k${i % 10 === 0 ? i - 5 : i}@example.com,K${i},yes`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    await sb.admin.setFaults({ latency_ms: 5 });
+    await suite.sb.admin.setFaults({ latency_ms: 5 });
     const killed = await spawnSvc(['contacts', 'import', file, '--report', report, '--concurrency', '8'], env, {
       onSpawn: (kill) => {
         let done = false;
@@ -55,7 +48,7 @@ describe('e2e: svc contacts import', () => {
       },
     });
     expect(killed.signal).toBe('SIGKILL');
-    await sb.admin.setFaults({});
+    await suite.sb.admin.setFaults({});
     const resumed = await spawnSvc(['contacts', 'import', file, '--report', report, '--resume', '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     const s = JSON.parse(resumed.stdout);

@@ -5,37 +5,24 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
 import { root } from '../helpers/spawn-cli.js';
 import { exitOf, hasTmux, killSession, startSvc, tmux, waitFor } from '../helpers/tmux.js';
 
 const built = existsSync(join(root, 'dist', 'main.js'));
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite();
 let env: Record<string, string>;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
 beforeEach(async () => {
-  await sb.admin.reset();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes(), CI: '', NO_COLOR: '1' };
-  await sb.admin.setFaults({ latency_ms: 40 });
+  env = suite.env({ CI: '', NO_COLOR: '1' });
+  await suite.sb.admin.setFaults({ latency_ms: 40 });
 });
-afterEach(async () => {
-  await sb.admin.setFaults({});
-  cfg.cleanup();
-});
+afterEach(() => suite.sb.admin.setFaults({}));
 
 describe.skipIf(!built || !hasTmux)('Ctrl-C from the keyboard', () => {
   it('orders import: saves progress, prints the resume command, exit 130', async () => {
-    const file = join(cfg.dir, 'orders.csv');
+    const file = join(suite.tmp.dir, 'orders.csv');
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 2000; i++) lines.push(`C-${i},${i}.00,EUR,2024-01-01,c${i % 20}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
@@ -53,7 +40,7 @@ describe.skipIf(!built || !hasTmux)('Ctrl-C from the keyboard', () => {
   }, 40_000);
 
   it('events send --file: stops, says how to send the rest, exit 130', async () => {
-    const file = join(cfg.dir, 'events.ndjson');
+    const file = join(suite.tmp.dir, 'events.ndjson');
     const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ event_type: 'ctrl_c', email: `e${i % 20}@example.com` }));
     writeFileSync(file, `${lines.join('\n')}\n`);
     const session = startSvc(['events', 'send', '--file', file, '--concurrency', '2'], env);
@@ -69,7 +56,7 @@ describe.skipIf(!built || !hasTmux)('Ctrl-C from the keyboard', () => {
   }, 40_000);
 
   it('auth login: Ctrl-C at a prompt is exit 130 without an error', async () => {
-    const session = startSvc(['auth', 'login'], { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, CI: '', NO_COLOR: '1' });
+    const session = startSvc(['auth', 'login'], { SVC_CONFIG_DIR: suite.tmp.dir, SVC_BASE_URL: suite.sb.baseUrl, CI: '', NO_COLOR: '1' });
     try {
       await waitFor(session, /How do you want to authenticate\?/);
       tmux(['send-keys', '-t', session, 'C-c']);

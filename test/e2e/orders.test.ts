@@ -5,26 +5,17 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
 import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite();
 let env: Record<string, string>;
+beforeEach(async () => {
+  env = suite.env();
+});
 
 beforeAll(ensureBuilt, 60_000);
-
-beforeEach(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
-});
-afterEach(async () => {
-  await sb.close();
-  cfg.cleanup();
-});
 
 const N = 1000;
 function writeOrders(path: string): void {
@@ -42,7 +33,7 @@ function killWhenStored(orderId: string, signal: NodeJS.Signals): (kill: (s: Nod
     let done = false;
     const timer = setInterval(async () => {
       if (done) return;
-      if (await sb.admin.order(orderId).catch(() => undefined)) {
+      if (await suite.sb.admin.order(orderId).catch(() => undefined)) {
         done = true;
         clearInterval(timer);
         kill(signal);
@@ -57,15 +48,15 @@ function killWhenStored(orderId: string, signal: NodeJS.Signals): (kill: (s: Nod
 
 describe('e2e: svc orders import', () => {
   it('SIGKILL halfway, then --resume: the totals of one uninterrupted run, every order present', async () => {
-    const file = join(cfg.dir, 'orders.csv');
-    const report = join(cfg.dir, 'report.csv');
+    const file = join(suite.tmp.dir, 'orders.csv');
+    const report = join(suite.tmp.dir, 'report.csv');
     writeOrders(file);
-    await sb.admin.setFaults({ latency_ms: 5 });
+    await suite.sb.admin.setFaults({ latency_ms: 5 });
     const killed = await spawnSvc(['orders', 'import', file, '--report', report, '--concurrency', '8'], env, {
       onSpawn: killWhenStored('K-501', 'SIGKILL'),
     });
     expect(killed.signal).toBe('SIGKILL');
-    await sb.admin.setFaults({});
+    await suite.sb.admin.setFaults({});
     const resumed = await spawnSvc(['orders', 'import', file, '--report', report, '--resume', '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     const s = JSON.parse(resumed.stdout);
@@ -79,20 +70,20 @@ describe('e2e: svc orders import', () => {
     expect(s.resumed).toBeLessThan(N);
     // A killed run loses at most the rows in flight plus one journal batch; only those can be unconfirmed.
     expect(s.unconfirmed).toBeLessThanOrEqual(256 + 8);
-    for (let i = 1; i <= N; i++) if (i % 10 !== 0) expect(await sb.admin.order(`K-${i}`), `K-${i}`).toBeDefined();
+    for (let i = 1; i <= N; i++) if (i % 10 !== 0) expect(await suite.sb.admin.order(`K-${i}`), `K-${i}`).toBeDefined();
     const lines = readFileSync(report, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(N + 1);
   }, 60_000);
 
   it('SIGINT saves progress and exits 130 printing the resume command', async () => {
-    const file = join(cfg.dir, 'orders.csv');
+    const file = join(suite.tmp.dir, 'orders.csv');
     writeOrders(file);
-    await sb.admin.setFaults({ latency_ms: 5 });
+    await suite.sb.admin.setFaults({ latency_ms: 5 });
     const r = await spawnSvc(['orders', 'import', file, '--concurrency', '4'], env, { onSpawn: killWhenStored('K-101', 'SIGINT') });
     expect(r.code, r.stdout + r.stderr).toBe(130);
     expect(r.stderr).toMatch(/interrupted after \d+ finished row\(s\); progress saved in /);
     expect(r.stderr).toContain(`continue with: svc orders import ${file} --resume --concurrency 4`);
-    await sb.admin.setFaults({});
+    await suite.sb.admin.setFaults({});
     const resumed = await spawnSvc(['orders', 'import', file, '--resume', '--concurrency', '4', '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: N, rejected: 0, failed: 0 });

@@ -6,38 +6,24 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
 import { root } from '../helpers/spawn-cli.js';
 import { exitOf, hasTmux, killSession, screen, startSvc, waitFor } from '../helpers/tmux.js';
 
 const built = existsSync(join(root, 'dist', 'main.js'));
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite();
 let env: Record<string, string>;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
 beforeEach(async () => {
-  await sb.admin.reset();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes(), CI: '', NO_COLOR: '1' };
-  // Slow answers, so the run lasts long enough to be watched.
-  await sb.admin.setFaults({ latency_ms: 25 });
+  env = suite.env({ CI: '', NO_COLOR: '1' });
+  await suite.sb.admin.setFaults({ latency_ms: 25 });
 });
-afterEach(async () => {
-  await sb.admin.setFaults({});
-  cfg.cleanup();
-});
+afterEach(() => suite.sb.admin.setFaults({}));
 
 describe.skipIf(!built || !hasTmux)('progress on a terminal', () => {
   it('orders import: one redrawn status line while it runs, gone before the summary', async () => {
-    const file = join(cfg.dir, 'orders.csv');
+    const file = join(suite.tmp.dir, 'orders.csv');
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 300; i++) lines.push(`P-${i},${i}.00,EUR,2024-01-01,p${i % 20}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
@@ -65,7 +51,7 @@ describe.skipIf(!built || !hasTmux)('progress on a terminal', () => {
   });
 
   it('events send --file: the same redrawn status line as the import (lines, rate, share read, ETA, counts)', async () => {
-    const file = join(cfg.dir, 'events.ndjson');
+    const file = join(suite.tmp.dir, 'events.ndjson');
     const lines = Array.from({ length: 400 }, (_, i) => JSON.stringify({ event_type: 'tty_check', email: `t${i % 20}@example.com` }));
     writeFileSync(file, `${lines.join('\n')}\n`);
     const session = startSvc(['events', 'send', '--file', file, '--concurrency', '2'], env);

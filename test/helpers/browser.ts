@@ -20,8 +20,8 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a fresh profile folder (--user-data-dir), its window of the given size. */
-export async function launchBrowser(width = 1280, height = 900): Promise<TestBrowser> {
+/** Launches Chromium with a fresh profile folder (--user-data-dir), its window of the given size, and any more switches. */
+export async function launchBrowser(width = 1280, height = 900, extraArgs: string[] = []): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
   // A persistent context: playwright's way to give Chromium its own --user-data-dir.
   const context = await chromium.launchPersistentContext(profile, {
@@ -36,6 +36,7 @@ export async function launchBrowser(width = 1280, height = 900): Promise<TestBro
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
     timeout: 60_000,
     viewport: { width, height },

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { buildAdminOpenApi } from '../../src/sandbox/admin-openapi.js';
 import type { SentAnswer } from '../../src/sandbox/deps.js';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
@@ -21,18 +22,22 @@ addFormats(ajv);
 ajv.addFormat('idn-email', /^[^\s@]+@[^\s@]+$/u);
 ajv.addSchema({ $id: 'openapi.json', components: openApiDoc.components });
 
-/** The document's path templates as patterns, e.g. /v1/contacts/{id} → ^/v1/contacts/[^/]+$ */
-const templates = Object.keys(openApiDoc.paths).map((template) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-}));
+/** The admin API's document (GET /_sandbox/openapi.json): admin answers are checked against it. */
+export const adminOpenApiDoc = buildAdminOpenApi() as unknown as OpenApiDoc;
 
-/** The operation an answer belongs to: its path template and method, if the document has one. */
+/** A document's path templates as patterns, e.g. /v1/contacts/{id} → ^/v1/contacts/[^/]+$ (static paths first). */
+const templatesOf = (doc: OpenApiDoc) =>
+  Object.keys(doc.paths)
+    .sort((a, b) => Number(a.includes('{')) - Number(b.includes('{')))
+    .map((template) => ({ doc, template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+const templates = [...templatesOf(openApiDoc), ...templatesOf(adminOpenApiDoc)];
+
+/** The operation an answer belongs to: its path template and method, if a document has one. */
 export function operationOf(method: string, url: string): { template: string; op: Operation } | undefined {
   const path = url.split('?', 1)[0] as string;
   for (const t of templates) {
     if (!t.pattern.test(path)) continue;
-    const op = openApiDoc.paths[t.template]?.[method.toLowerCase()];
+    const op = t.doc.paths[t.template]?.[method.toLowerCase()];
     return op ? { template: t.template, op } : undefined;
   }
   return undefined;
@@ -57,7 +62,7 @@ export function answerProblem(a: SentAnswer): string | undefined {
   const found = operationOf(a.method, a.url);
   if (!found) return undefined;
   const where = `${a.method} ${found.template} answered ${a.status}`;
-  const res = found.op.responses[String(a.status)];
+  const res = found.op.responses[String(a.status)] ?? found.op.responses.default;
   if (!res) return `${where}, a status the document does not list: ${a.body.slice(0, 300)}`;
   const schema = res.content?.['application/json']?.schema;
   if (!schema) return a.body === '' ? undefined : `${where} with a body the document does not describe`;

@@ -3,6 +3,7 @@
  * admin API (`/_sandbox/...`) over real HTTP, as a user of the dashboard would. Every answer is
  * checked against the OpenAPI document; close() fails the test file when one was off it.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
 import type { FaultSettings } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -183,4 +184,17 @@ export function tokenRequest(baseUrl: string, form: Record<string, string>, head
     raw: new URLSearchParams(form).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
   });
+}
+
+/**
+ * One sandbox for a whole test file (started before its tests, stopped after) and a token with
+ * every scope, handed to `set` once started: `useSandbox((s) => ({ sb, token } = s));`.
+ */
+export function useSandbox(set: (s: { sb: TestSandbox; token: string }) => void): void {
+  let sb: TestSandbox | undefined;
+  beforeAll(async () => {
+    sb = await withSandbox();
+    set({ sb, token: await sb.tokenWithAllScopes() });
+  });
+  afterAll(() => sb?.close());
 }

@@ -148,3 +148,51 @@ describe('detectLineEnd (the line end the quote-free path splits at, as csv-pars
     expect(detectLineEnd('"Name",Email\r\n#1,x\r\n')).toBeUndefined();
   });
 });
+
+/**
+ * The quote-free splitter and the in-place field decoding read csv-parse's undocumented state
+ * (`state.quoting`, `state.stop`, `state.field` with its `buf`, `length` and `toString`). csv-parse
+ * is pinned to an exact version in package.json; these checks fail the day an upgrade changes what
+ * the reader relies on, before it silently misreads a file.
+ */
+describe('csv-parse internals the reader relies on', () => {
+  it('csv-parse is pinned to the exact version installed', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const installed = JSON.parse(readFileSync(new URL('../../node_modules/csv-parse/package.json', import.meta.url), 'utf8'));
+    expect(pkg.dependencies['csv-parse']).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(installed.version).toBe(pkg.dependencies['csv-parse']);
+  });
+
+  it('a parser has state.quoting and state.stop (booleans) and state.field, a buffer with buf, length and toString(encoding)', async () => {
+    const parser = new Parser(OPTIONS) as unknown as {
+      state: { quoting: unknown; stop: unknown; field: { buf: unknown; length: unknown; toString: (e?: string) => unknown } };
+      write(s: string): void;
+    };
+    expect(parser.state.quoting).toBe(false);
+    expect(parser.state.stop).toBe(false);
+    expect(Buffer.isBuffer(parser.state.field.buf)).toBe(true);
+    expect(parser.state.field.length).toBe(0);
+    parser.write('h1,h2\nab,"cdefgh');
+    await new Promise((r) => setImmediate(r));
+    // Inside a quoted field: quoting; the field a Buffer view and its length.
+    expect(parser.state.quoting).toBe(true);
+    expect(typeof parser.state.field.length).toBe('number');
+    expect(Buffer.isBuffer(parser.state.field.buf)).toBe(true);
+    parser.write('"\nx,y\nz,w\n');
+    await new Promise((r) => setImmediate(r));
+    expect(parser.state.quoting).toBe(false);
+    // The method replaced in place (decodeFieldsInPlace) turns the bytes up to length into a string.
+    expect(String(Object.getPrototypeOf(parser.state.field).toString)).toContain('this.buf.slice(0, this.length).toString(encoding)');
+  });
+
+  it('a parser that stops (here at its `to` record) sets state.stop', async () => {
+    const parser = new Parser({ ...OPTIONS, to: 1 }) as unknown as Parser & { state: { stop: boolean } };
+    parser.on('error', () => undefined);
+    parser.on('data', () => undefined);
+    expect(parser.state.stop).toBe(false);
+    parser.write('a,b\nc,d\ne,f\n');
+    await new Promise((r) => setImmediate(r));
+    expect(parser.state.stop).toBe(true);
+  });
+});

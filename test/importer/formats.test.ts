@@ -49,7 +49,21 @@ describe('cell formats of real exports', () => {
       '"$1,234.50" is in one of USD, CAD, AUD, NZD, SGD, HKD, …, but the row\'s currency is EUR',
     );
     expect((parseMoney('EUR 12.00', ',', 'USD') as Error).message).toBe('"EUR 12.00" is in EUR, but the row\'s currency is USD');
-    expect(parseMoney('12.00 ZZZ', ',', 'USD')).toBe('12.00ZZZ');
+    expect(parseMoney('12.00 ZZZ', ',', 'USD')).toBe('12.00 ZZZ');
     expect(parseMoney('49,90x', ';', 'EUR')).toBe('49,90x');
+  });
+
+  it('spaces in an amount only as 3-digit grouping (issue 26: "5 5" was stored as 55.00, "1 0.5" as 10.50)', () => {
+    expect(parseMoney('1 234,50', ';', 'EUR')).toBe('1234.50');
+    expect(parseMoney('1 234,50', ',', 'EUR')).toBe('1234.50');
+    expect(parseMoney('12 345 678.9', ',', 'USD')).toBe('12345678.9');
+    expect(parseMoney('1\u202f234,50 €', ';', 'EUR')).toBe('1234.50');
+    expect(parseMoney("1'234.50", ',', 'CHF')).toBe('1234.50');
+    expect(parseMoney('1 234', ';', undefined)).toBe('1234');
+    for (const bad of ['5 5', '1 0.5', '12 34', '1 2345', '1 234 5', '1234 567', '1 234.567,50', '1 234\u00a0567', '€ 5 5'])
+      expect(parseMoney(bad, ';', 'EUR'), bad).toBeInstanceOf(Error);
+    expect((parseMoney('5 5', ';', 'EUR') as Error).message).toBe(
+      '"5 5" has spaces that do not group digits by three: write 1234.50 or 1 234,50',
+    );
   });
 });

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readLineBatches } from '../../src/bulk/ndjson-source.js';
 import { openReport } from '../../src/bulk/report.js';
-import { parseEventLine, readLineBatches } from '../../src/events/ndjson.js';
 import { type CsvItem, openCsv } from '../../src/importer/csv-source.js';
+import { parseEventLine } from '../../src/importer/event-lines.js';
 import { parseMaps, resolveColumns } from '../../src/importer/mapping.js';
 import { dryRunOrders } from '../../src/importer/orders.js';
 

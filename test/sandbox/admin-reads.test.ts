@@ -1,16 +1,12 @@
 /** The admin API's reads for the dashboard, the live outbox stream, and the dashboard's files (loopback only). */
 import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 const admin = (path: string) => http(sb.baseUrl, 'GET', `/_sandbox${path}`);
 const v1 = (method: string, path: string, json?: unknown) => http(sb.baseUrl, method, path, { token, json });

@@ -1,6 +1,6 @@
 /** Spec "Contact", "States and transitions", contact endpoints; open-points "Contacts". */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
@@ -8,11 +8,7 @@ let n = 0;
 const email = () => `person${++n}@example.com`;
 const phone = () => `+1415555${String(1000 + ++n).padStart(4, '0')}`;
 
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 const post = (json: unknown) => http(sb.baseUrl, 'POST', '/v1/contacts', { token, json });
 const patch = (id: string, json: unknown) => http(sb.baseUrl, 'PATCH', `/v1/contacts/${id}`, { token, json });

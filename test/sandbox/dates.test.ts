@@ -1,16 +1,11 @@
 /** Date-times at the edges of RFC 3339 (open-points "Timestamps", order_date, occurred_at, updated_since). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRfc3339DateTime, orderDateToUtc, rfc3339ToMs } from '../../src/contract/formats.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
-
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 const order = (order_id: string, order_date: string) =>
   http(sb.baseUrl, 'POST', '/v1/orders/placed', {

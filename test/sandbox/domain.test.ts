@@ -14,7 +14,8 @@ import {
 import { createContact, deleteContact, forceConsent, patchContact } from '../../src/sandbox/domain/contacts.js';
 import { type Domain, newCache } from '../../src/sandbox/domain/context.js';
 import { ServiceError } from '../../src/sandbox/domain/errors.js';
-import { createFlow, sendEvent } from '../../src/sandbox/domain/events.js';
+import { sendEvent } from '../../src/sandbox/domain/events.js';
+import { createFlow } from '../../src/sandbox/domain/flows.js';
 import { createIntegration, resolveIntegration, setIntegrationActive } from '../../src/sandbox/domain/integrations.js';
 import { upsertOrder } from '../../src/sandbox/domain/orders.js';
 import { listSideEffects } from '../../src/sandbox/domain/outbox.js';
@@ -142,7 +143,7 @@ describe('integrations', () => {
 
 describe('events', () => {
   it('runs each flow on the event type and deduplicates event_id', () => {
-    createFlow(d, B, 'signup', 'Welcome');
+    createFlow(d, B, { event_type: 'signup' }, 'Welcome');
     const a = sendEvent(d, B, { event_type: 'signup', email: 'e@example.com', event_id: 'x' });
     const b = sendEvent(d, B, { event_type: 'signup', email: 'e@example.com', event_id: 'x' });
     expect(b).toEqual({ id: a.id, duplicate: true });

@@ -3,18 +3,14 @@
  * invisible characters refused naming the field; fullwidth forms not folded. The same rule for
  * the sandbox and the CLI's own checks (contract/formats.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkEmail } from '../../src/contract/formats.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 const NFC = 'jos\u00e9@example.com';
 const NFD = 'jose\u0301@example.com';

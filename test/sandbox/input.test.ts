@@ -1,15 +1,10 @@
 /** open-points "General": media types, body size, invalid JSON, unknown fields, odd strings, request ids, 404s. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
-
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 const contacts = async () => (await http(sb.baseUrl, 'GET', '/v1/contacts', { token })).body.data.length;
 const raw = (path: string, body: string | Buffer, contentType?: string) =>

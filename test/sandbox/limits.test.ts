@@ -1,16 +1,12 @@
 /** Oversized bodies and headers: the promised answer arrives, in the service's error shape. */
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 interface RawAnswer {
   status?: number;

@@ -1,17 +1,13 @@
 /** Spec "POST /v1/orders/placed" rules 1–7 and open-points "Orders". */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox, withSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
 let n = 0;
 const uid = () => `${++n}`;
 
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 const upsert = (json: unknown, headers?: Record<string, string>) => http(sb.baseUrl, 'POST', '/v1/orders/placed', { token, json, headers });
 const base = (over: Record<string, unknown> = {}) => ({

@@ -5,13 +5,13 @@
  * the error JSON with --json), and the exit code is 3 for authentication failures (401,
  * insufficient_scope) and 1 otherwise.
  */
-import { readFileSync } from 'node:fs';
+
 import { ApiError } from '../../client/errors.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { ApiResult } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readAll } from '../auth/shared.js';
+import { formatLimit, ReadLimitError, readFileCapped, readStreamCapped, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { PropError, parseProps } from '../props.js';
 import { paginate } from './paginate.js';
 
@@ -78,8 +78,14 @@ export async function run(args: string[], opts: ApiOptions, ctx: Context): Promi
   }
   if (opts.input !== undefined) {
     try {
-      rawBody = opts.input === '-' ? await readAll(ctx.io.stdin) : readFileSync(opts.input, 'utf8');
+      const bytes =
+        opts.input === '-' ? await readStreamCapped(ctx.io.stdin, SERVICE_BODY_LIMIT) : readFileCapped(opts.input, SERVICE_BODY_LIMIT);
+      rawBody = bytes.toString('utf8');
     } catch (e) {
+      if (e instanceof ReadLimitError)
+        throw new UsageError(
+          `--input ${opts.input} is larger than ${formatLimit(e.limit)}, the service's body limit: it would be refused (413 payload_too_large)`,
+        );
       throw new UsageError(`cannot read --input ${opts.input}: ${(e as Error).message}`);
     }
   }

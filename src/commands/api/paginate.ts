@@ -20,14 +20,6 @@ export interface PaginateRequest {
   ndjson: boolean;
 }
 
-/** True when a body is a listing: an array, or an object holding one under `data`, `contacts` or `items`. */
-function isListing(body: unknown): boolean {
-  if (Array.isArray(body)) return true;
-  if (!body || typeof body !== 'object') return false;
-  const b = body as Record<string, unknown>;
-  return Array.isArray(b.data) || Array.isArray(b.contacts) || Array.isArray(b.items);
-}
-
 export async function paginate(ctx: Context, client: ApiClient, req: PaginateRequest): Promise<number> {
   const pretty = ctx.io.stdoutIsTTY && !req.ndjson;
   let count = 0;
@@ -44,13 +36,13 @@ export async function paginate(ctx: Context, client: ApiClient, req: PaginateReq
       if (res.body !== undefined) ctx.out.stdout(`${text || JSON.stringify(res.body)}\n`);
       throw new ApiError({ ...parseErrorBody(res.status, res.body, text, res.headers), method: 'GET', path: path.split('?')[0] });
     }
-    if (!isListing(res.body)) {
+    const items = extractList<unknown>(res.body);
+    if (items === undefined) {
       throw new UsageError(
         `${req.path.split('?')[0]} did not answer a listing (page ${page}): --paginate and --ndjson need a list path`,
         'for example: svc api GET /v1/contacts --paginate',
       );
     }
-    const items = extractList<unknown>(res.body);
     for (const item of items) {
       if (req.ndjson) ctx.out.stdout(`${JSON.stringify(item)}\n`);
       else {

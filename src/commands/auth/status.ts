@@ -9,7 +9,7 @@ import { ApiError, CredentialsError, NetworkError } from '../../client/errors.js
 import type { Context } from '../../context.js';
 import { maskSecret } from '../../store/redact.js';
 import { envCredential } from '../../store/settings.js';
-import { openClient, resolveRunAuth } from '../../wiring/client.js';
+import { openClient, proxyInUse, resolveRunAuth } from '../../wiring/client.js';
 import { EMBEDDED_SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 import { secondsUntil } from './shared.js';
 
@@ -41,6 +41,7 @@ export async function run(_args: string[], opts: StatusOptions, ctx: Context): P
     store: store.path,
     error: null,
   };
+  addProxy(ctx, report);
 
   let failure: unknown;
   if (creds && auth.baseUrl && !opts.offline) {
@@ -137,6 +138,7 @@ async function sandboxStatus(ctx: Context): Promise<number> {
       store: store.path,
       error: null,
     };
+    addProxy(ctx, report);
     await addTokenState(ctx, client, report);
     if (ctx.settings.json) ctx.out.json(report);
     else printHuman(ctx, report);
@@ -144,6 +146,18 @@ async function sandboxStatus(ctx: Context): Promise<number> {
   } finally {
     await close();
   }
+}
+
+/**
+ * The proxy requests to the base URL go through (never its credentials): `proxy` (null when
+ * direct) and `proxy_from` (the variable, or NO_PROXY when it lists the host). The embedded
+ * sandbox is always reached directly.
+ */
+function addProxy(ctx: Context, report: Record<string, unknown>): void {
+  const baseUrl = report.base_url;
+  const use = typeof baseUrl === 'string' && report.base_url_source !== 'sandbox' ? proxyInUse(ctx, baseUrl) : undefined;
+  report.proxy = use !== undefined && 'proxy' in use ? use.proxy : null;
+  report.proxy_from = use === undefined ? null : 'proxy' in use ? use.variable : 'NO_PROXY';
 }
 
 function printHuman(ctx: Context, r: Record<string, unknown>): void {
@@ -177,6 +191,8 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
           : '(none stated)',
     ],
   ];
+  if (r.proxy) fields.push(['proxy', `${r.proxy} (from ${r.proxy_from})`]);
+  else if (r.proxy_from === 'NO_PROXY') fields.push(['proxy', 'none: NO_PROXY lists the host']);
   if (r.requested_scopes) fields.push(['requested', (r.requested_scopes as string[]).join(' ')]);
   if (r.token_expires_in !== null)
     fields.push(['token expires', `in ${humanDuration(r.token_expires_in as number)} (${r.token_expires_at})`]);

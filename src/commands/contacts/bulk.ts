@@ -1,58 +1,47 @@
 /**
- * Many ids from a file (delete/unsubscribe --ids-file): read the ids, run one request per id on the
- * bulk engine (bounded concurrency, the one error classifier, the report writer), count outcomes.
+ * The --ids-file verbs (contacts delete|unsubscribe) as commands see them: read and decode the id
+ * list, run it through the ids adapter on the bulk engine (importer/contact-ids.ts), and print the
+ * summary, the report and the rejects file's closing line.
  */
 import { readFile } from 'node:fs/promises';
-import { classifyError } from '../../bulk/classify.js';
 import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
+import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/id-source.js';
 import { checkRunPaths } from '../../bulk/paths.js';
+import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
-import { createScheduler } from '../../bulk/scheduler.js';
-import { ApiError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
-import { Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { createIdsRun, type DoneWord, dryRunIds, type IdsRunResult } from '../../importer/contact-ids.js';
 import { readAllBytes } from '../../io/read-all.js';
+import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 
-export interface IdLine {
-  line: number;
-  id: string;
+export type { IdLine } from '../../bulk/id-source.js';
+
+/** The options every --ids-file verb takes for its input and outputs. */
+export interface IdsFileOptions {
+  report?: string;
+  rejects?: string;
+  rejectsIncludeFailed?: boolean;
+  dryRun?: boolean;
+  encoding?: string;
 }
 
-/** Per-id outcome; `done` is the verb's success word (deleted, unsubscribed). */
-export interface BulkRow {
-  line: number;
-  id: string;
-  outcome: 'done' | 'not_found' | 'rejected' | 'failed';
-  status?: number;
-  errorCode?: string;
-  message?: string;
+/** An id list read: its ids, and what a rejects file needs to write back in its format. */
+export interface IdList {
+  ids: IdLine[];
+  encoding: string;
+  lineEnd: '\n' | '\r\n';
 }
 
-export interface BulkSummary {
-  rows: number;
-  done: number;
-  not_found: number;
-  rejected: number;
-  failed: number;
-}
-
-/** How many requests run at once: enough to be quick, few enough to stay polite. */
-export const BULK_CONCURRENCY = 4;
-
-const ID_OK = /^[^\s/?#]+$/;
-
-/**
- * Reads ids, one per line (`-` = stdin). Blank lines and `#` comments are skipped, and so is a
- * header line `id`, so the first column of `svc contacts list --format csv` works as input; only
- * the first comma-separated field of a line is taken.
- */
-export async function readIds(ctx: Context, file: string, opts: { report?: string; encoding?: string } = {}): Promise<IdLine[]> {
-  // Before anything is read or written: the report must not be the ids file (or a link to it).
-  checkRunPaths(
-    file === '-' ? [] : [{ what: '--ids-file', path: file }],
-    opts.report !== undefined ? [{ what: '--report', path: opts.report }] : [],
-  );
+/** Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). */
+export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}): Promise<IdList> {
+  checkRejectsOptions(opts);
+  // Before anything is read or written: no output may be the ids file (or a link to it).
+  const outputs = [];
+  if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
+  if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
+  checkRunPaths(file === '-' ? [] : [{ what: '--ids-file', path: file }], outputs);
   const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
   let bytes: Buffer;
   if (file === '-') bytes = await readAllBytes(ctx.io.stdin);
@@ -69,84 +58,68 @@ export async function readIds(ctx: Context, file: string, opts: { report?: strin
   const bad = decoder.invalid[0];
   // A mangled id would not be found (or, worse, be another contact's): refuse the file.
   if (bad) throw new InputError(`--ids-file ${file === '-' ? 'stdin' : file}: ${describeInvalid(bad)}`);
-  const ids: IdLine[] = [];
-  text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .forEach((raw, i) => {
-      const first = (raw.split(',')[0] ?? '').trim().replace(/^"(.*)"$/, '$1');
-      if (first === '' || first.startsWith('#')) return;
-      if (ids.length === 0 && first.toLowerCase() === 'id') return;
-      ids.push({ line: i + 1, id: first });
-    });
   // No ids (a pipeline that matched nobody) is nothing to do, as with `xargs -r`: see finishEmpty.
-  return ids;
+  return { ids: parseIdLines(text), encoding, lineEnd: lineEndOf(text) };
 }
 
-/** A failed request's row; authentication problems stop the whole run instead (exit 3). */
-function rowOfError(item: IdLine, err: unknown): BulkRow {
-  const { scope, status } = classifyError(err);
-  if (err instanceof ApiError) {
-    if (err.status === 404) return { ...item, outcome: 'not_found', status: 404, errorCode: err.code, message: 'no such contact' };
-    if (scope === 'row') {
-      const message = err.status === 422 ? 'suppressed by the system (compliance_suppressed); cannot be changed' : err.message;
-      return { ...item, outcome: 'rejected', status, errorCode: err.code, message };
-    }
-    return { ...item, outcome: 'failed', status, errorCode: err.code, message: err.message };
-  }
-  if (err instanceof NetworkError) return { ...item, outcome: 'failed', errorCode: 'network_error', message: err.message };
-  if (err instanceof RetryWaitTooLongError)
-    return { ...item, outcome: 'failed', status, errorCode: 'retry_wait_too_long', message: err.message };
-  return { ...item, outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
-}
-
-/**
- * Runs `op` for every id on the bulk engine (bounded concurrency), results in file order. Stops
- * launching new requests on Ctrl-C; what finished is still summarised.
- */
-export async function runBulk(
+/** Runs `op` for every id on the bulk engine (the ids adapter), then ends the run as finishBulk says. */
+export async function runIds(
   ctx: Context,
-  ids: IdLine[],
-  op: (id: string) => Promise<void>,
-): Promise<{ rows: BulkRow[]; interrupted: boolean }> {
-  const results: Array<BulkRow | undefined> = new Array(ids.length);
-  const stop = new AbortController();
-  let fatal: unknown;
-  const scheduler = createScheduler<number, void>((i) => op((ids[i] as IdLine).id), {
-    concurrency: BULK_CONCURRENCY,
-    signal: AbortSignal.any([ctx.signal, stop.signal]),
-  });
-  const indexes = (async function* () {
-    const batch: number[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const item = ids[i] as IdLine;
-      if (ID_OK.test(item.id)) batch.push(i);
-      else results[i] = { ...item, outcome: 'rejected', errorCode: 'invalid_id', message: `invalid id ${JSON.stringify(item.id)}` };
-    }
-    yield batch;
-  })();
-  await scheduler.runBatches(indexes, (i, settled) => {
-    const item = ids[i] as IdLine;
-    if (settled.ok) {
-      results[i] = { ...item, outcome: 'done' };
-      return;
-    }
-    if (classifyError(settled.error).scope === 'fatal') {
-      fatal ??= settled.error;
-      stop.abort();
-      return;
-    }
-    if (ctx.signal.aborted && !(settled.error instanceof ApiError)) return;
-    results[i] = rowOfError(item, settled.error);
-  });
-  if (fatal !== undefined) throw fatal;
-  return { rows: results.filter((r): r is BulkRow => r !== undefined), interrupted: ctx.signal.aborted };
+  list: IdList,
+  op: (id: string, signal: AbortSignal) => Promise<unknown>,
+  opts: IdsFileOptions,
+  how: { doneWord: DoneWord; report?: ReportWriter<string>; reimport: ((file: string) => string) | 'dry-run' },
+): Promise<number> {
+  const rejects =
+    opts.rejects === undefined
+      ? undefined
+      : new RejectsWriter(
+          opts.rejects,
+          { kind: 'ids', encoding: list.encoding, lineEnd: list.lineEnd },
+          { includeFailed: opts.rejectsIncludeFailed === true },
+        );
+  const { doneWord, report } = how;
+  if (opts.dryRun) return checkIds(ctx, list, { doneWord, report, rejects });
+  const job = createIdsRun({ ids: list.ids, doneWord, op, signal: ctx.signal, report, rejects });
+  let result: IdsRunResult<DoneWord>;
+  try {
+    result = await job.run();
+  } finally {
+    report?.close({ complete: false });
+    rejects?.close();
+  }
+  if (result.fatal !== undefined) throw result.fatal;
+  if (result.failure !== undefined) throw result.failure;
+  const note = rejects ? rejectsNote(rejects, how.reimport) : undefined;
+  return finishBulk(ctx, result, { doneWord, report, total: list.ids.length, note });
 }
 
-export function summarise(rows: BulkRow[]): BulkSummary {
-  const s: BulkSummary = { rows: rows.length, done: 0, not_found: 0, rejected: 0, failed: 0 };
-  for (const r of rows) s[r.outcome]++;
-  return s;
+/** --dry-run: every id checked, nothing sent; exit 4 when one would be rejected. */
+function checkIds(ctx: Context, list: IdList, out: { doneWord: DoneWord; report?: ReportWriter<string>; rejects?: RejectsWriter }): number {
+  let rejected: ReturnType<typeof dryRunIds>;
+  try {
+    rejected = dryRunIds(list.ids, out);
+  } finally {
+    out.report?.close({ complete: false });
+    out.rejects?.close();
+  }
+  const note = out.rejects ? rejectsNote(out.rejects, 'dry-run') : undefined;
+  const valid = list.ids.length - rejected.length;
+  if (ctx.settings.json)
+    ctx.out.json({
+      dry_run: true,
+      rows: list.ids.length,
+      valid,
+      rejected: rejected.length,
+      rejected_lines: rejected.map((r) => r.line),
+      ...(note ? note.fields : {}),
+    });
+  else {
+    for (const r of rejected.slice(0, 20)) ctx.out.info(`line ${r.line}: ${r.id}: rejected: ${r.message ?? ''}`);
+    ctx.out.info(`dry run: ${list.ids.length} id(s), ${valid} valid, ${rejected.length} rejected; nothing was ${out.doneWord}`);
+    if (note) sayRejects(ctx, note);
+  }
+  return rejected.length > 0 ? EXIT.partial : EXIT.ok;
 }
 
 /**
@@ -165,47 +138,45 @@ export function openIdsReport(path: string | undefined): ReportWriter<string> | 
 export async function finishEmpty(
   ctx: Context,
   file: string,
-  opts: { doneWord: 'deleted' | 'unsubscribed'; report?: ReportWriter<string> },
+  opts: { doneWord: DoneWord; report?: ReportWriter<string> },
 ): Promise<number> {
   if (!ctx.settings.json) ctx.out.info(`--ids-file ${file === '-' ? 'stdin' : file} holds no ids: nothing to do`);
-  return finishBulk(ctx, { rows: [], interrupted: false }, { ...opts, total: 0 });
-}
-
-/** Writes `line,id,outcome,status,error_code,message`, one line per id in file order. */
-function writeReport(report: ReportWriter<string>, rows: BulkRow[], doneWord: string): void {
-  rows.forEach((r, i) => {
-    report.add({ ...r, seq: i + 1, outcome: r.outcome === 'done' ? doneWord : r.outcome });
-  });
-  report.close();
+  opts.report?.close();
+  const summary = { rows: 0, [opts.doneWord]: 0, not_found: 0, rejected: 0, failed: 0 };
+  if (ctx.settings.json) ctx.out.json(summary);
+  else ctx.out.info(`rows 0  ${opts.doneWord} 0  not_found 0  rejected 0  failed 0${opts.report ? `  (report: ${opts.report.path})` : ''}`);
+  return 0;
 }
 
 /**
- * Prints the summary (JSON on stdout with --json, lines on stderr otherwise), writes the report,
- * and ends the run: exit 0, 4 when any id was rejected or failed (not_found is not an error:
- * the contact is not there either way), 130 when interrupted.
+ * Prints the summary (JSON on stdout with --json, lines on stderr otherwise) and ends the run:
+ * exit 0, 4 when any id was rejected or failed (not_found is not an error: the contact is not
+ * there either way), 130 when interrupted.
  */
-export async function finishBulk(
+function finishBulk(
   ctx: Context,
-  result: { rows: BulkRow[]; interrupted: boolean },
-  opts: { doneWord: 'deleted' | 'unsubscribed'; report?: ReportWriter<string>; total: number },
-): Promise<number> {
-  const s = summarise(result.rows);
-  const summary = { rows: s.rows, [opts.doneWord]: s.done, not_found: s.not_found, rejected: s.rejected, failed: s.failed };
-  if (opts.report) writeReport(opts.report, result.rows, opts.doneWord);
+  result: IdsRunResult<DoneWord>,
+  opts: { doneWord: DoneWord; report?: ReportWriter<string>; total: number; note?: RejectsNote },
+): number {
+  const s = result.summary as Record<string, number>;
+  const done = s[opts.doneWord] ?? 0;
+  const [rows, notFound, rejected, failed] = [s.rows ?? 0, s.not_found ?? 0, s.rejected ?? 0, s.failed ?? 0];
+  const summary = { rows, [opts.doneWord]: done, not_found: notFound, rejected, failed };
   const reportPath = opts.report?.path;
-  if (ctx.settings.json) ctx.out.json(summary);
+  if (ctx.settings.json) ctx.out.json(opts.note ? { ...summary, ...opts.note.fields } : summary);
   else {
-    const problems = result.rows.filter((r) => r.outcome !== 'done');
+    const problems = result.notDone;
     for (const r of problems.slice(0, 20)) {
       ctx.out.info(`line ${r.line}: ${r.id}: ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}${r.message ? `: ${r.message}` : ''}`);
     }
     if (problems.length > 20)
       ctx.out.info(`… and ${problems.length - 20} more${reportPath ? ` (see ${reportPath})` : ' (use --report FILE for all)'}`);
     ctx.out.info(
-      `rows ${s.rows}  ${opts.doneWord} ${s.done}  not_found ${s.not_found}  rejected ${s.rejected}  failed ${s.failed}${reportPath ? `  (report: ${reportPath})` : ''}`,
+      `rows ${rows}  ${opts.doneWord} ${done}  not_found ${notFound}  rejected ${rejected}  failed ${failed}${reportPath ? `  (report: ${reportPath})` : ''}`,
     );
   }
-  if (result.interrupted) throw new Interrupted(`interrupted after ${s.rows} of ${opts.total} ids`, 'run again with the remaining ids');
-  if (s.rejected + s.failed > 0) throw new PartialFailure(`${s.rejected + s.failed} of ${s.rows} ids were not ${opts.doneWord}`);
+  if (opts.note) sayRejects(ctx, opts.note);
+  if (result.interrupted) throw new Interrupted(`interrupted after ${rows} of ${opts.total} ids`, 'run again with the remaining ids');
+  if (rejected + failed > 0) throw new PartialFailure(`${rejected + failed} of ${rows} ids were not ${opts.doneWord}`);
   return 0;
 }

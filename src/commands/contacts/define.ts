@@ -131,6 +131,8 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
     .option('--report <file>', 'write a CSV report (columns line, email, phone, contact_id, outcome, status, error_code, message)')
+    .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
+    .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')
     .option('--dry-run', 'check every row and list people on several lines without sending')
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
@@ -154,6 +156,9 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--legacy', 'use the deprecated unsubscribe endpoint')
     .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
+    .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
+    .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(
       'after',
@@ -171,6 +176,9 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('-y, --yes', 'do not ask; required without a terminal')
     .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
+    .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
+    .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
     .addHelpText(
       'after',

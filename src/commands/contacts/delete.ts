@@ -6,14 +6,13 @@ import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../errors.js';
-import { finishBulk, finishEmpty, openIdsReport, readIds, runBulk } from './bulk.js';
+import { shellQuote } from '../../io/shell-quote.js';
+import { finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
-export interface DeleteOptions {
+export interface DeleteOptions extends IdsFileOptions {
   yes?: boolean;
   idsFile?: string;
-  report?: string;
-  encoding?: string;
 }
 
 function isPromptAbort(err: unknown): boolean {
@@ -37,32 +36,42 @@ function cancelled(what: string): CliError {
 
 export async function run(args: [id: string | undefined], opts: DeleteOptions, ctx: Context): Promise<number> {
   if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
-  if (opts.report !== undefined && opts.idsFile === undefined) throw new UsageError('--report goes with --ids-file');
+  for (const [flag, given] of [
+    ['--report', opts.report],
+    ['--rejects', opts.rejects],
+    ['--dry-run', opts.dryRun],
+  ] as const)
+    if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
   if (opts.idsFile === undefined && args[0] === undefined)
     throw new UsageError('missing contact id', 'svc contacts delete ID, or --ids-file FILE --yes for many');
   const single = opts.idsFile === undefined ? parseContactId(args[0]) : undefined;
-  if (!opts.yes && !ctx.policy.canPrompt) {
+  if (!opts.yes && !opts.dryRun && !ctx.policy.canPrompt) {
     const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');
   }
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, { report: opts.report, encoding: opts.encoding }) : undefined;
-  if (ids?.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'deleted', report: openIdsReport(opts.report) });
+  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts) : undefined;
+  if (ids?.ids.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'deleted', report: openIdsReport(opts.report) });
 
+  // A dry run checks the ids alone: no credentials, nothing asked, nothing sent.
+  if (ids && opts.dryRun)
+    return runIds(ctx, ids, async () => {}, opts, { doneWord: 'deleted', report: openIdsReport(opts.report), reimport: 'dry-run' });
   const client = await ctx.client();
   await client.ensureScope('deleteContact');
 
   if (ids) {
     if (
       !opts.yes &&
-      !(await confirm(ctx, `Delete ${ids.length} contact${ids.length === 1 ? '' : 's'} listed in ${opts.idsFile}? This cannot be undone.`))
+      !opts.dryRun &&
+      !(await confirm(
+        ctx,
+        `Delete ${ids.ids.length} contact${ids.ids.length === 1 ? '' : 's'} listed in ${opts.idsFile}? This cannot be undone.`,
+      ))
     ) {
-      throw cancelled(`${ids.length} contacts`);
+      throw cancelled(`${ids.ids.length} contacts`);
     }
     const report = openIdsReport(opts.report);
-    const result = await runBulk(ctx, ids, async (id) => {
-      await deleteOne(client, id, ctx.signal);
-    });
-    return finishBulk(ctx, result, { doneWord: 'deleted', report, total: ids.length });
+    const again = (f: string) => `svc contacts delete --ids-file ${shellQuote(f)} --yes`;
+    return runIds(ctx, ids, (id, signal) => deleteOne(client, id, signal), opts, { doneWord: 'deleted', report, reimport: again });
   }
 
   const id = single as string;

@@ -32,12 +32,15 @@ import {
   checkImportOutputs,
   finishImport,
   type ImportIoOptions,
+  openCsvRejects,
   openImportCsv,
   openJournalAndReport,
+  openRunRejects,
   printSummaryFields,
   type SummaryField,
   showImportProgress,
 } from '../bulk-import.js';
+import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 
 export interface ContactImportOptions extends ImportIoOptions {
   concurrency?: number;
@@ -59,9 +62,13 @@ function noMeans(opts: ContactImportOptions): ContactRowOptions['noMeans'] {
   return opts.means === 'unsubscribed' ? 'unsubscribed' : 'nothing';
 }
 
-/** The command that continues this import (request-shaping options included). */
-function resumeCommand(file: string, opts: ContactImportOptions): string {
-  const parts = ['svc', 'contacts', 'import', shellQuote(file), '--resume'];
+/**
+ * The command that continues this import (`resume`), or imports another file (a fixed rejects
+ * file) the same way: request-shaping options included, and the outputs only to resume.
+ */
+function commandFor(file: string, opts: ContactImportOptions, resume: boolean): string {
+  const parts = ['svc', 'contacts', 'import', shellQuote(file)];
+  if (resume) parts.push('--resume');
   if (opts.preset) parts.push('--preset', shellQuote(opts.preset));
   if (opts.mapFile) parts.push('--map-file', shellQuote(opts.mapFile));
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
@@ -72,8 +79,10 @@ function resumeCommand(file: string, opts: ContactImportOptions): string {
   if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
   if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
   if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  if (opts.report) parts.push('--report', shellQuote(opts.report));
-  if (opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  if (resume && opts.report) parts.push('--report', shellQuote(opts.report));
+  if (resume && opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
+  if (resume && opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
+  if (resume && opts.journal) parts.push('--journal', shellQuote(opts.journal));
   return parts.join(' ');
 }
 
@@ -119,14 +128,17 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     ctx.log.warn(
       `ignoring column${layout.ignored.length > 1 ? 's' : ''} ${layout.ignored.map((c) => JSON.stringify(c)).join(', ')} (not contact fields)`,
     );
-  const rows = readContactBatches(source, layout, rowOptions);
+  const rows = readContactBatches(source, layout, rowOptions, opts.rejects !== undefined);
   const totalBytes = resumable ? statSync(file).size : undefined;
 
   if (opts.dryRun) {
     const report = openReportOf(opts.report);
-    const result = await dryRunContacts(rows, report);
+    const rejects = openCsvRejects(opts, source);
+    const result = await dryRunContacts(rows, report, rejects);
     report?.close();
+    rejects?.close();
     printDryRun(ctx, result, opts.report);
+    if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
@@ -135,7 +147,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   await client.ensureScope('createContact');
   if (ifExists === 'update') await client.ensureScope('patchContact');
 
-  const { journal, resume, report } = await openJournalAndReport({
+  const opened = await openJournalAndReport({
     ctx,
     journalPath,
     resume: opts.resume === true,
@@ -157,6 +169,8 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
       },
     }),
   });
+  const { journal, resume, report } = opened;
+  const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
   const job = createContactImport({
     rows,
     bytesRead: () => source.bytesRead(),
@@ -166,6 +180,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     concurrency,
     signal: ctx.signal,
     report,
+    rejects,
     journal,
     resume,
   });
@@ -183,10 +198,12 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     input,
     report,
     reportPath: opts.report,
+    rejects,
+    reimportCommand: (f) => commandFor(f, opts, false),
     journal,
-    resumeCommand: resumeCommand(file, opts),
-    printSummary: (reportPath, interrupted) =>
-      printSummary(ctx, job.progress.summary, job.progress.lines, rowOptions.welcomeSms, reportPath, interrupted),
+    resumeCommand: commandFor(file, opts, true),
+    printSummary: (reportPath, interrupted, note) =>
+      printSummary(ctx, job.progress.summary, job.progress.lines, rowOptions.welcomeSms, reportPath, interrupted, note),
   });
 }
 
@@ -197,6 +214,7 @@ function printSummary(
   welcomeSms: boolean,
   reportPath: string | undefined,
   interrupted: boolean,
+  rejects: RejectsNote | undefined,
 ): void {
   printSummaryFields(
     ctx,
@@ -215,6 +233,7 @@ function printSummary(
     ],
     interrupted,
     lines,
+    rejects,
   );
   if (s.smsSubscribed > 0 || s.smsUnknown > 0) {
     const moved = `${s.smsSubscribed} contact(s) moved to SMS subscribed`;

@@ -4,6 +4,7 @@
  */
 
 import { once } from 'node:events';
+import { CursorGuard } from '../../client/contacts.js';
 import type { Context } from '../../context.js';
 import type { ContactListFilter } from '../../contract/types.js';
 import { Interrupted, UsageError } from '../../errors.js';
@@ -73,6 +74,8 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
   const writer = await ctx.out.list(format, shown, contactFieldColumns(fields), fields ? (c) => pickFields(c, fields) : undefined);
   let cursor: string | undefined;
   let more = false;
+  // A cursor given twice would list the same pages forever: an error (the listing is incomplete).
+  const cursors = new CursorGuard();
   // writer.end() (the closing `]`, or the CSV header of an empty list) only after the last page:
   // a list that fails leaves nothing on stdout before its first page, and after it a JSON array
   // without its end, so no script mistakes a failure for a short or empty result.
@@ -91,6 +94,7 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
     more = cursor !== undefined || rows.length < page.data.length;
     if (!cursor) break;
     if (limit !== undefined && writer.count >= limit) break;
+    cursors.check(cursor, writer.count);
     // A slow reader (`| less`, a slow pipe) sets the pace: the next page is fetched only once
     // stdout has taken this one, so memory stays at one page however long the list.
     if (ctx.io.stdout.writableNeedDrain) await once(ctx.io.stdout, 'drain', { signal: ctx.signal });

@@ -19,6 +19,7 @@ import {
   type WritableEmailConsent,
   type WritableSmsConsent,
 } from '../../contract/consent.js';
+import { CONTACT_FIELDS as CONTACT_FIELD_NAMES } from '../../contract/contact-fields.js';
 import { consentWriteError } from '../../contract/contacts.js';
 import { checkEmail, isRfc3339DateTime } from '../../contract/formats.js';
 import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
@@ -54,20 +55,7 @@ export function relativeTime(value: string | null | undefined, now: number): str
 }
 
 /** Every field of the contact, in the order of the Contact object (CSV, records, --fields). */
-export const CONTACT_FIELDS = [
-  'id',
-  'email',
-  'phone',
-  'first_name',
-  'last_name',
-  'email_consent',
-  'sms_consent',
-  'created_at',
-  'updated_at',
-  'orders_count',
-  'total_spent',
-  'last_order_at',
-] as const satisfies ReadonlyArray<keyof Contact>;
+export const CONTACT_FIELDS = CONTACT_FIELD_NAMES satisfies ReadonlyArray<keyof Contact>;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 /** total_spent for people: `12.50 USD, 3.00 EUR`. */

@@ -5,39 +5,41 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { finishBulk, finishEmpty, openIdsReport, readIds, runBulk } from './bulk.js';
+import { shellQuote } from '../../io/shell-quote.js';
+import { finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
-export interface UnsubscribeOptions {
+export interface UnsubscribeOptions extends IdsFileOptions {
   legacy?: boolean;
   idsFile?: string;
-  report?: string;
-  encoding?: string;
 }
 
 export async function run(args: [id: string | undefined], opts: UnsubscribeOptions, ctx: Context): Promise<number> {
   if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
-  if (opts.report !== undefined && opts.idsFile === undefined) throw new UsageError('--report goes with --ids-file');
+  for (const [flag, given] of [
+    ['--report', opts.report],
+    ['--rejects', opts.rejects],
+    ['--dry-run', opts.dryRun],
+  ] as const)
+    if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
   if (opts.idsFile === undefined && args[0] === undefined) {
     throw new UsageError('missing contact id', 'svc contacts unsubscribe ID, or --ids-file FILE for many');
   }
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, { report: opts.report, encoding: opts.encoding }) : undefined;
+  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts) : undefined;
   const report = openIdsReport(opts.report);
-  if (ids?.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'unsubscribed', report });
+  if (ids?.ids.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'unsubscribed', report });
   const single = ids ? undefined : parseContactId(args[0]);
 
+  // A dry run checks the ids alone: no credentials, nothing sent.
+  if (ids && opts.dryRun) return runIds(ctx, ids, async () => {}, opts, { doneWord: 'unsubscribed', report, reimport: 'dry-run' });
   const client = await ctx.client();
   await client.ensureScope('unsubscribeContact');
-  const unsubscribe = (id: string) =>
-    opts.legacy
-      ? client.unsubscribeContactLegacy(id, { signal: ctx.signal })
-      : client.patchContact(id, { email_consent: 'unsubscribed' }, { signal: ctx.signal });
+  const unsubscribe = (id: string, signal = ctx.signal) =>
+    opts.legacy ? client.unsubscribeContactLegacy(id, { signal }) : client.patchContact(id, { email_consent: 'unsubscribed' }, { signal });
 
   if (ids) {
-    const result = await runBulk(ctx, ids, async (id) => {
-      await unsubscribe(id);
-    });
-    return finishBulk(ctx, result, { doneWord: 'unsubscribed', report, total: ids.length });
+    const again = (f: string) => `svc contacts unsubscribe --ids-file ${shellQuote(f)}${opts.legacy ? ' --legacy' : ''}`;
+    return runIds(ctx, ids, unsubscribe, opts, { doneWord: 'unsubscribed', report, reimport: again });
   }
 
   const id = single as string;

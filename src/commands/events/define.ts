@@ -27,6 +27,9 @@ export function defineEvents(program: Command, action: ActionFactory): void {
     .option('--file <file>', 'send every event of an NDJSON file (- for stdin)')
     .option('--concurrency <n>', 'with --file: most requests in flight (default 16)', positiveInt('--concurrency'))
     .option('--report <file>', 'with --file: write a CSV report, one line per input line (line,id,outcome,status,error_code,message)')
+    .option('--dry-run', 'with --file: check every line, send nothing (exit 4 if a line would be rejected)')
+    .option('--rejects <file>', 'with --file: write the rejected lines back (NDJSON, each with an _error member) to fix and send again')
+    .option('--rejects-include-failed', 'with --rejects: also write the lines that failed (not processed; gave up after retries)')
     .option(
       '--unconfirmed-out <file>',
       'with --file: write the lines whose events may or may not have been stored (NDJSON), to resend after checking',

@@ -1,6 +1,7 @@
 /**
- * svc events send --file: every line of an NDJSON file (or stdin) through the bulk sender, with a
- * report, the unconfirmed lines collected, and the exact commands to send the rest.
+ * svc events send --file: every line of an NDJSON file (or stdin) through the events adapter of
+ * the bulk engine (importer/events.ts), with a report, a rejects file, the unconfirmed lines
+ * collected, and the exact commands to send the rest.
  */
 import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -10,15 +11,17 @@ import { InputError } from '../../bulk/errors.js';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { openInput } from '../../bulk/input.js';
 import { LineWriter } from '../../bulk/line-writer.js';
+import { readLineBatches } from '../../bulk/ndjson-source.js';
 import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
+import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { type BulkSummary, sendEventLines } from '../../events/bulk.js';
-import { readLineBatches } from '../../events/ndjson.js';
-import type { EventOutcome } from '../../events/outcome.js';
+import { type EventSendSummary as BulkSummary, createEventSend } from '../../importer/events.js';
 import { shellQuote } from '../../io/shell-quote.js';
+import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import { showProgress } from '../progress.js';
+import { checkEventLines } from './send-file-dry-run.js';
 import { ACCEPTED_NOTE, DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
 
 /** The report's second column: the accepted event's id (`ev_…`), empty for other outcomes. */
@@ -56,28 +59,46 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     if (!existsSync(file)) throw new UsageError(`no such file: --file ${file}`);
     if (statSync(file).isDirectory()) throw new UsageError(`--file ${file} is a folder, not an NDJSON file`);
   }
+  checkRejectsOptions(opts);
   const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   // Nothing is opened before every output is known not to be the input or another output.
   const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
   if (opts.unconfirmedOut !== undefined) outputs.push({ what: '--unconfirmed-out', path: opts.unconfirmedOut });
+  if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs);
   if (file !== '-' && (encoding ?? 'utf-8') === 'utf-8' && statSync(file).isFile()) {
     // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
     const bad = await findInvalidUtf8(file, ctx.signal);
     if (bad) throw new InputError(`--file ${file}: ${describeInvalid(bad)}`);
   }
-  const report = opts.report !== undefined ? openReport<EventOutcome>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined;
+  const report = opts.report !== undefined ? openReport<string>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined;
   let unconfirmedOut: LineWriter | undefined;
+  let rejects: RejectsWriter | undefined;
   let input: Readable;
+  // The input's line end is known once its first line is read: the rejects file learns it then.
+  const read: { bytes: number; lineEnd?: '\n' | '\r\n' } = { bytes: 0 };
   try {
     unconfirmedOut = opts.unconfirmedOut !== undefined ? new LineWriter(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
+    if (opts.rejects !== undefined) {
+      const format = {
+        kind: 'ndjson' as const,
+        encoding: encoding ?? 'utf-8',
+        get lineEnd() {
+          return read.lineEnd ?? '\n';
+        },
+      };
+      rejects = new RejectsWriter(opts.rejects, format, { includeFailed: opts.rejectsIncludeFailed === true });
+    }
     input = await openEventsInput(file, ctx);
   } catch (err) {
     report?.close({ complete: false });
     unconfirmedOut?.close();
+    rejects?.close();
     throw err;
   }
+
+  if (opts.dryRun) return checkEventLines(ctx, { input, read, encoding, country, report, rejects, opts });
 
   const client = await ctx.client();
   await client.ensureScope('sendEvent');
@@ -86,56 +107,45 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   const human = !ctx.settings.json;
   let listed = 0;
   let unlisted = 0;
+  const job = createEventSend({
+    client,
+    lines: readLineBatches(input, encoding, read),
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    defaultCountry: country,
+    signal: ctx.signal,
+    report,
+    rejects,
+    // The ids go to the report only: without one, answers are not parsed.
+    ids: report !== undefined,
+    onRetry: (info, line) => logRetry(ctx, info, line),
+    onResult(result, work) {
+      if (result.outcome === 'unconfirmed') unconfirmedOut?.write(work.raw.text);
+      if (human && result.outcome !== 'accepted') {
+        if (listed < MAX_LISTED) {
+          listed++;
+          const status = result.status !== undefined ? ` (HTTP ${result.status})` : '';
+          ctx.out.warn(`line ${result.line}: ${result.outcome}${status}: ${result.message ?? result.errorCode ?? ''}`);
+        } else unlisted++;
+      }
+    },
+  });
   // What the progress line shows, as the lines settle (the summary comes at the end).
-  const read = { bytes: 0 };
-  const tally = { done: 0, accepted: 0, rejected: 0, failed: 0, unconfirmed: 0, rateLimited: 0 };
+  const p = job.progress;
   const stopProgress = await showProgress(
     ctx,
     {
-      done: () => tally.done,
+      done: () => p.summary.rows,
       resumed: () => 0,
       bytesRead: () => read.bytes,
-      rateLimited: () => tally.rateLimited,
-      counts: () => `${tally.accepted} accepted, ${tally.rejected} rejected, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`,
+      rateLimited: () => p.rateLimited,
+      counts: () =>
+        `${p.summary.accepted} accepted, ${p.summary.rejected} rejected, ${p.summary.failed} failed, ${p.summary.unconfirmed} unconfirmed`,
     },
     { unit: 'lines', totalBytes: file !== '-' && statSync(file).isFile() ? statSync(file).size : undefined, starting: 'sending events…' },
   );
   let summary: BulkSummary | undefined;
   try {
-    summary = await sendEventLines({
-      client,
-      lines: readLineBatches(input, encoding, read),
-      concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-      defaultCountry: country,
-      signal: ctx.signal,
-      // The ids go to the report only: without one, answers are not parsed.
-      ids: report !== undefined,
-      onRetry: (info, line) => {
-        if (info.status === 429) tally.rateLimited++;
-        logRetry(ctx, info, line);
-      },
-      onResult(result, raw, seq) {
-        tally.done++;
-        tally[result.outcome]++;
-        report?.add({
-          seq,
-          line: result.line,
-          id: result.id ?? '',
-          outcome: result.outcome,
-          status: result.status,
-          errorCode: result.errorCode,
-          message: result.message,
-        });
-        if (result.outcome === 'unconfirmed') unconfirmedOut?.write(raw.text);
-        if (human && result.outcome !== 'accepted') {
-          if (listed < MAX_LISTED) {
-            listed++;
-            const status = result.status !== undefined ? ` (HTTP ${result.status})` : '';
-            ctx.out.warn(`line ${result.line}: ${result.outcome}${status}: ${result.message ?? result.errorCode ?? ''}`);
-          } else unlisted++;
-        }
-      },
-    });
+    summary = await job.run();
   } finally {
     // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
     // or the process would not exit.
@@ -148,12 +158,18 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
       // Without a summary an error is already on its way out; this one would only hide it.
       if (summary) summary.failure ??= err;
     }
+    try {
+      rejects?.close();
+    } catch (err) {
+      if (summary) summary.failure ??= err;
+    }
   }
+  const note = rejects ? rejectsNote(rejects, (f) => reimportCommand(f, opts)) : undefined;
 
   if (summary.failure !== undefined) {
     // The run itself failed (a full disk for the report, an unreadable input): what was sent is
     // counted; say so, then how to send the rest.
-    printSummary(ctx, summary, opts, file, unlisted);
+    printSummary(ctx, summary, opts, file, unlisted, note);
     const reason = summary.failure instanceof Error ? summary.failure.message : String(summary.failure);
     throw new CliError(`the run stopped after line ${summary.lastLine}: ${reason}`, {
       exitCode: EXIT.failure,
@@ -166,7 +182,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   // Stopped by the credentials before anything could have been stored: a plain credential error
   // (the whole input can be sent again as it is once they are fixed).
   if (summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed === 0) throw summary.stoppedBy;
-  printSummary(ctx, summary, opts, file, unlisted);
+  printSummary(ctx, summary, opts, file, unlisted, note);
   if (summary.stoppedBy !== undefined) {
     // The credentials stopped working mid-run: the summary above says what was sent; say how to
     // send the rest once they are fixed, then fail with the credential error itself (exit 3).
@@ -236,7 +252,23 @@ function resendOf(summary: BulkSummary, opts: SendOptions, file: string): { hint
   return { hint: 'rerun with --unconfirmed-out FILE next time to collect them; the --report lists them with outcome "unconfirmed"' };
 }
 
-function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, file: string, unlisted: number): void {
+/** The command that sends a (fixed) rejects file with this run's line-shaping options. */
+function reimportCommand(file: string, opts: SendOptions): string {
+  const parts = ['svc', 'events', 'send', '--file', shellQuote(file)];
+  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
+  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
+  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
+  return parts.join(' ');
+}
+
+function printSummary(
+  ctx: Context,
+  summary: BulkSummary,
+  opts: SendOptions,
+  file: string,
+  unlisted: number,
+  rejects: RejectsNote | undefined,
+): void {
   const counts = {
     rows: summary.rows,
     accepted: summary.accepted,
@@ -261,6 +293,7 @@ function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, fil
     if (opts.report) doc.report = opts.report;
     if (opts.unconfirmedOut) doc.unconfirmed_out = opts.unconfirmedOut;
     if (summary.interrupted) doc.interrupted_after_line = summary.lastLine;
+    if (rejects) Object.assign(doc, rejects.fields);
     if (summary.stoppedBy !== undefined) {
       doc.stopped_after_line = summary.lastLine;
       const rest = restOf(summary, file);
@@ -283,4 +316,5 @@ function printSummary(ctx: Context, summary: BulkSummary, opts: SendOptions, fil
     ctx.out.info(`hint: ${resendOf(summary, opts, file).hint}`);
   }
   if (summary.accepted > 0) ctx.out.info(`note: ${ACCEPTED_NOTE}`);
+  if (rejects) sayRejects(ctx, rejects);
 }

@@ -2,16 +2,16 @@
  * svc events send: one event from flags, or every line of an NDJSON file (--file, send-file.ts).
  * Events are not idempotent: nothing here ever resends an event whose fate is unknown.
  */
-import { readFileSync } from 'node:fs';
+
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Context } from '../../context.js';
 import { validateEventInput } from '../../contract/events.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../../contract/json-depth.js';
 import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, UsageError, ValidationError } from '../../errors.js';
-import { sendOne } from '../../events/bulk.js';
-import type { LineResult } from '../../events/outcome.js';
-import { readAll } from '../../io/read-all.js';
+import type { LineResult } from '../../importer/event-outcome.js';
+import { sendOne } from '../../importer/events.js';
+import { formatLimit, ReadLimitError, readFileCapped, readStreamCapped, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { mergeProperties, PropError, type Properties, parseProps } from '../props.js';
 import { sendFile } from './send-file.js';
 import { ACCEPTED_NOTE, kebab, logRetry, MAX_CONCURRENCY, type SendOptions } from './shared.js';
@@ -34,7 +34,7 @@ export async function run(_args: string[], opts: SendOptions, ctx: Context): Pro
     throw new UsageError(`--concurrency must be at most ${MAX_CONCURRENCY}`, 'more requests in flight than that only queue up');
   }
   if (opts.file !== undefined) return sendFile(opts, ctx, country);
-  for (const flag of ['concurrency', 'report', 'unconfirmedOut', 'encoding'] as const) {
+  for (const flag of ['concurrency', 'report', 'rejects', 'rejectsIncludeFailed', 'dryRun', 'unconfirmedOut', 'encoding'] as const) {
     if (opts[flag] !== undefined) throw new UsageError(`--${kebab(flag)} only applies with --file`);
   }
   return sendSingle(opts, ctx, country);
@@ -59,8 +59,14 @@ async function readPropertiesOption(value: string, ctx: Context): Promise<Proper
     const path = value.slice(1);
     where = `--properties ${value}`;
     try {
-      text = path === '-' ? await readAll(ctx.io.stdin) : readFileSync(path, 'utf8');
+      const bytes = path === '-' ? await readStreamCapped(ctx.io.stdin, SERVICE_BODY_LIMIT) : readFileCapped(path, SERVICE_BODY_LIMIT);
+      text = bytes.toString('utf8');
     } catch (err) {
+      if (err instanceof ReadLimitError)
+        throw new ValidationError(
+          `${where} is larger than ${formatLimit(err.limit)}, the service's body limit: the event would be refused (413)`,
+          { field: 'properties' },
+        );
       throw new UsageError(`cannot read ${where}: ${(err as Error).message}`);
     }
   }

@@ -14,6 +14,9 @@ export interface SendOptions {
   file?: string;
   concurrency?: number;
   report?: string;
+  rejects?: string;
+  rejectsIncludeFailed?: boolean;
+  dryRun?: boolean;
   unconfirmedOut?: string;
   defaultCountry?: string;
   encoding?: string;

@@ -52,6 +52,8 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--initial-sync', 'historical import: no flows, automations or revenue attribution')
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
     .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
+    .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
+    .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)

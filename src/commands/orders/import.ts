@@ -18,12 +18,15 @@ import {
   checkImportInput,
   checkImportOutputs,
   finishImport,
+  openCsvRejects,
   openImportCsv,
   openJournalAndReport,
+  openRunRejects,
   printSummaryFields,
   type SummaryField,
   showImportProgress,
 } from '../bulk-import.js';
+import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import {
   describeMapping,
   importLayout,
@@ -40,6 +43,8 @@ export interface ImportOptions {
   initialSync?: boolean;
   concurrency?: number;
   report?: string;
+  rejects?: string;
+  rejectsIncludeFailed?: boolean;
   dryRun?: boolean;
   resume?: boolean;
   map?: string[];
@@ -53,9 +58,13 @@ export interface ImportOptions {
   dateOrder?: string;
 }
 
-/** The command that continues this import (request-shaping options included). */
-function resumeCommand(file: string, opts: ImportOptions): string {
-  const parts = ['svc', 'orders', 'import', shellQuote(file), '--resume'];
+/**
+ * The command that continues this import (`resume`), or imports another file (a fixed rejects
+ * file) the same way: request-shaping options included, and the outputs only to resume.
+ */
+function commandFor(file: string, opts: ImportOptions, resume: boolean): string {
+  const parts = ['svc', 'orders', 'import', shellQuote(file)];
+  if (resume) parts.push('--resume');
   if (opts.initialSync) parts.push('--initial-sync');
   parts.push(...mappingResumeArgs(opts, shellQuote));
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
@@ -63,8 +72,10 @@ function resumeCommand(file: string, opts: ImportOptions): string {
   if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
   if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
   if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  if (opts.report) parts.push('--report', shellQuote(opts.report));
-  if (opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  if (resume && opts.report) parts.push('--report', shellQuote(opts.report));
+  if (resume && opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
+  if (resume && opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
+  if (resume && opts.journal) parts.push('--journal', shellQuote(opts.journal));
   if (opts.integrationTokenStdin) parts.push('--integration-token-stdin');
   return parts.join(' ');
 }
@@ -105,10 +116,13 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   let report: ReportWriter<string> | undefined;
   if (opts.dryRun) {
     report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+    const rejects = openCsvRejects(opts, source);
     ctx.out.info(describeMapping(layout, mapFile, dateOrder));
-    const result = await dryRunOrders(source, layout, mapping, report);
+    const result = await dryRunOrders(source, layout, mapping, report, rejects);
     report?.close();
+    rejects?.close();
     printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report);
+    if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
@@ -137,6 +151,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   });
   const { journal, resume } = opened;
   report = opened.report;
+  const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
   const job = createOrderImport({
     source,
     layout,
@@ -146,6 +161,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     concurrency,
     signal: ctx.signal,
     report,
+    rejects,
     journal,
     resume,
   });
@@ -162,13 +178,21 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     input,
     report,
     reportPath: opts.report,
+    rejects,
+    reimportCommand: (f) => commandFor(f, opts, false),
     journal,
-    resumeCommand: resumeCommand(file, opts),
-    printSummary: (reportPath, interrupted) => printSummary(ctx, job.progress, reportPath, interrupted),
+    resumeCommand: commandFor(file, opts, true),
+    printSummary: (reportPath, interrupted, note) => printSummary(ctx, job.progress, reportPath, interrupted, note),
   });
 }
 
-function printSummary(ctx: Context, progress: BulkProgress, reportPath: string | undefined, interrupted: boolean): void {
+function printSummary(
+  ctx: Context,
+  progress: BulkProgress,
+  reportPath: string | undefined,
+  interrupted: boolean,
+  rejects: RejectsNote | undefined,
+): void {
   const s = progress.summary;
   const fields: SummaryField[] = [
     ['rows', s.rows],
@@ -181,7 +205,7 @@ function printSummary(ctx: Context, progress: BulkProgress, reportPath: string |
   ];
   // Orders with line items: `lines` comes second on a terminal, last in JSON and TSV.
   if (s.lines !== undefined) fields.push(['lines', s.lines, undefined, 1]);
-  printSummaryFields(ctx, fields, interrupted, progress.lines);
+  printSummaryFields(ctx, fields, interrupted, progress.lines, rejects);
   if (s.unconfirmed > 0) {
     ctx.out.info(
       `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,

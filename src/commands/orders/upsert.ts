@@ -2,13 +2,13 @@
  * svc orders upsert: one order from flags or --input FILE|- (JSON), through the idempotent upsert.
  * Prints the stored order and whether it was created (201) or updated (200).
  */
-import { readFileSync } from 'node:fs';
+
 import type { Context } from '../../context.js';
 import { validateOrderInput } from '../../contract/orders.js';
 import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import { EXIT, UsageError, ValidationError } from '../../errors.js';
 import { normalizeOrderDate } from '../../importer/formats.js';
-import { readAll } from '../../io/read-all.js';
+import { formatLimit, ReadLimitError, readFileCapped, readStreamCapped, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { resolveIntegrationToken } from './token.js';
 
 export interface UpsertOptions {
@@ -40,14 +40,16 @@ const FLAG_OF: Record<string, string> = {
 
 async function readInput(path: string, ctx: Context): Promise<Record<string, unknown>> {
   let text: string;
-  if (path === '-') {
-    text = await readAll(ctx.io.stdin);
-  } else {
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read --input ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
+  try {
+    text = (path === '-' ? await readStreamCapped(ctx.io.stdin, SERVICE_BODY_LIMIT) : readFileCapped(path, SERVICE_BODY_LIMIT)).toString(
+      'utf8',
+    );
+  } catch (err) {
+    if (err instanceof ReadLimitError)
+      throw new UsageError(
+        `--input ${path} is larger than ${formatLimit(err.limit)}, the service's body limit: it would be refused (413 payload_too_large)`,
+      );
+    throw new UsageError(`cannot read --input ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   let value: unknown;
   try {

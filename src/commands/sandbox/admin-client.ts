@@ -1,8 +1,12 @@
 /** Talks to a running sandbox's admin API (`/_sandbox/...`) for `svc sandbox outbox` and `reset`. */
+import { plainRequest } from '../../client/plain.js';
+import { displayProxy, proxyFor } from '../../client/proxy.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
+import { runProxy } from '../../wiring/client.js';
 import { SANDBOX_PROFILE } from '../../wiring/sandbox.js';
+import { ADMIN_TOKEN_ENV, adminTokenHeaders } from './admin-token.js';
 
 export { SANDBOX_PROFILE };
 
@@ -33,39 +37,45 @@ export async function sandboxBaseUrl(ctx: Context): Promise<string> {
 
 /** One admin call; the answer's JSON, or a CliError (exit 1) naming what failed. */
 export async function adminCall(ctx: Context, baseUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  let res: Response;
+  let res: { status: number; text: string };
+  // The embedded sandbox (--sandbox) runs in this process: always reached directly.
+  const proxy = ctx.settings.sandbox ? undefined : runProxy(ctx);
   ctx.log.debug(`${method} ${baseUrl}/_sandbox${path}`);
+  const tokenHeaders = await adminTokenHeaders(ctx, baseUrl);
   try {
-    res = await fetch(`${baseUrl}/_sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: ctx.signal,
-    });
+    res = await plainRequest({ method, url: `${baseUrl}/_sandbox${path}`, json: body, headers: tokenHeaders, signal: ctx.signal, proxy });
   } catch (e) {
-    throw new CliError(
-      `no sandbox answers at ${baseUrl} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`,
-      {
-        exitCode: EXIT.failure,
-        code: 'sandbox_unreachable',
-        hint: 'start one with `svc sandbox start`, or point --base-url at a running sandbox',
-        cause: e,
-      },
-    );
+    if (ctx.signal.aborted) throw e;
+    const through =
+      proxy !== undefined && proxyFor(baseUrl, proxy) !== undefined
+        ? ` through the proxy ${displayProxy(proxyFor(baseUrl, proxy) as string)}`
+        : '';
+    throw new CliError(`no sandbox answers at ${baseUrl}${through} (${(e as Error).message})`, {
+      exitCode: EXIT.failure,
+      code: 'sandbox_unreachable',
+      hint: 'start one with `svc sandbox start`, or point --base-url at a running sandbox',
+      cause: e,
+    });
   }
-  const text = await res.text();
+  ctx.log.debug(`${method} ${baseUrl}/_sandbox${path} → ${res.status}`);
+  const text = res.text;
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     parsed = undefined;
   }
-  if (!res.ok) {
+  if (res.status < 200 || res.status >= 300) {
     const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
     throw new CliError(`the sandbox at ${baseUrl} answered ${res.status}${err?.message ? `: ${err.message}` : ''}`, {
       exitCode: res.status === 400 ? EXIT.usage : EXIT.failure,
       code: err?.code ?? `http_${res.status}`,
-      hint: res.status === 404 ? 'is this address a svc sandbox? the admin API answers on loopback only' : undefined,
+      hint:
+        res.status === 404
+          ? 'is this address a svc sandbox? the admin API answers on loopback only'
+          : res.status === 401
+            ? `set ${ADMIN_TOKEN_ENV} to the admin token \`svc sandbox start --admin-token\` printed`
+            : undefined,
     });
   }
   return parsed;

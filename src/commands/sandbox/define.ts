@@ -23,11 +23,25 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
       '--seed',
       'create an OAuth app, an API token and a Custom Integration, print them once and save them in the `sandbox` profile (`sandbox-2`, … while that one serves a running sandbox; --profile NAME to choose)',
     )
+    .option(
+      '--log-size <n>',
+      'requests kept in the request log (default 10000; 0 turns it off), or a byte budget such as 16MiB (default 64MiB)',
+    )
+    .option(
+      '--allowed-host <name>',
+      'one more Host name the dashboard and admin API answer to (a tunnel, a proxy); repeat for more',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--admin-token',
+      'require an admin token (made up, or SVC_SANDBOX_ADMIN_TOKEN) for the dashboard and admin API; needed to reach them from another machine',
+    )
     .addHelpText(
       'after',
       examples([
         'svc sandbox start --seed          # the address, the credentials once, a profile',
         'svc sandbox start --port 8787 --memory',
+        'svc sandbox start --host 0.0.0.0 --admin-token   # the dashboard from another machine, with the token printed once',
         'svc sandbox start --json --port 0 > sandbox.json &   # in a script: read base_url from the JSON line',
       ]),
     )
@@ -65,6 +79,80 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
       ]),
     )
     .action(action(() => import('./outbox.js')));
+  sandbox
+    .command('logs')
+    .description('the requests the sandbox answered: status, credential, error and why it was refused (newest last)')
+    .option('--follow', 'print each request as it is answered, until interrupted (NDJSON with --json)')
+    .option('--status <status>', 'only this status (401) or class (4xx)')
+    .option('--path <prefix>', 'only paths starting with this prefix (/v1/orders)')
+    .option('--method <method>', 'only this HTTP method')
+    .option('--credential <id-or-name>', 'only requests made with this API token or OAuth app (id or name)')
+    .option('--request-id <id>', 'show this request in full: bodies, the error, which rule refused it and what to change')
+    .option('--since <when>', 'only requests since a duration ago (10m, 30s) or a date-time')
+    .addOption(
+      new Option('--kind <kind>', 'api (service and token calls, the default), service, token, admin or all').choices([
+        'api',
+        'service',
+        'token',
+        'admin',
+        'all',
+      ]),
+    )
+    .option('--business-id <id>', 'only this business')
+    .option('--limit <n>', 'the N most recent (default 20, at most 1000)')
+    .addHelpText(
+      'after',
+      examples([
+        'svc sandbox logs --status 4xx',
+        'svc sandbox logs --request-id req_0f3a9c2e00000042',
+        'svc sandbox logs --follow --path /v1/orders',
+        'svc sandbox logs --since 10m --json',
+      ]),
+    )
+    .action(action(() => import('./logs.js')));
+  sandbox
+    .command('deprecations')
+    .description('deprecated or removed usages the sandbox saw, per credential (exit 1 with --fail-on-any when there is one)')
+    .option('--business-id <id>', 'only this business')
+    .option('--fail-on-any', 'exit 1 when any deprecated or removed usage was seen (for CI)')
+    .addHelpText('after', examples(['svc sandbox deprecations', 'svc sandbox deprecations --json --fail-on-any']))
+    .action(action(() => import('./deprecations.js')));
+  const snapshot = sandbox
+    .command('snapshot')
+    .description('save and restore consistent copies of the whole sandbox state (for CI: restore between test cases)')
+    .addHelpText(
+      'after',
+      examples([
+        'svc sandbox snapshot save seeded',
+        'svc sandbox snapshot restore seeded',
+        'svc sandbox snapshot list',
+        'svc sandbox snapshot delete seeded',
+      ]),
+    );
+  const snapshotModule = () => import('./snapshot.js');
+  snapshot
+    .command('save')
+    .description('save the whole state under NAME (replaces a snapshot of that name)')
+    .argument('<name>', 'letters, digits, dots, dashes, underscores (64 at most)')
+    .addHelpText('after', examples(['svc sandbox snapshot save seeded', 'svc --sandbox sandbox snapshot save before-import']))
+    .action(action(async () => ({ run: (await snapshotModule()).save })));
+  snapshot
+    .command('restore')
+    .description('replace the whole state with snapshot NAME, atomically (requests wait)')
+    .argument('<name>', 'a saved snapshot')
+    .addHelpText('after', examples(['svc sandbox snapshot restore seeded            # between two test cases']))
+    .action(action(async () => ({ run: (await snapshotModule()).restore })));
+  snapshot
+    .command('list')
+    .description('the saved snapshots')
+    .addHelpText('after', examples(['svc sandbox snapshot list', 'svc sandbox snapshot list --json']))
+    .action(action(async () => ({ run: (await snapshotModule()).list })));
+  snapshot
+    .command('delete')
+    .description('delete snapshot NAME')
+    .argument('<name>', 'a saved snapshot')
+    .addHelpText('after', examples(['svc sandbox snapshot delete seeded']))
+    .action(action(async () => ({ run: (await snapshotModule()).remove })));
   sandbox
     .command('reset')
     .description('empty all data and faults of a running sandbox (asks first on a terminal)')

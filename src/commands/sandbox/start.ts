@@ -11,7 +11,9 @@ import { CliError, EXIT, UsageError } from '../../errors.js';
 import { isLoopbackHost } from '../../store/settings.js';
 import type { CredentialStore } from '../../store/store.js';
 import { adminCall } from './admin-client.js';
+import { newAdminToken } from './admin-token.js';
 import { chooseSeedProfile, type SeedProfileChoice, savedProfileMessage } from './seed-profile.js';
+import { ADMIN_TOKEN_PARAM, allowedHosts, printDashboard } from './start-security.js';
 
 export interface StartOptions {
   port?: string;
@@ -20,6 +22,9 @@ export interface StartOptions {
   memory?: boolean;
   tokenTtl?: string;
   seed?: boolean;
+  logSize?: string;
+  allowedHost?: string[];
+  adminToken?: boolean;
 }
 
 export interface SeededCredentials {
@@ -44,6 +49,21 @@ function parseTtl(value: string | undefined): number | undefined {
   if (!/^\d{1,9}$/.test(value) || Number(value) < 1)
     throw new UsageError(`--token-ttl must be a whole number of seconds (1 or more), got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1000, mb: 1000 ** 2, gb: 1000 ** 3 };
+
+/** --log-size: a number of entries (0 turns the log off) or a byte budget (16MiB). */
+export function parseLogSize(value: string | undefined): { logEntries?: number; logBytes?: number } {
+  if (value === undefined) return {};
+  if (/^\d{1,7}$/.test(value)) return { logEntries: Number(value) };
+  const m = /^(\d+(?:\.\d+)?) ?([kmg]i?b|b)$/i.exec(value);
+  const bytes = m ? Math.floor(Number(m[1]) * (BYTE_UNITS[(m[2] as string).toLowerCase()] as number)) : Number.NaN;
+  if (!(bytes >= 1024 && bytes <= 4 * 1024 ** 3))
+    throw new UsageError(
+      `--log-size must be a number of requests (0 to 9999999; 0 turns the log off) or a size from 1KiB to 4GiB such as 16MiB, got ${JSON.stringify(value)}`,
+    );
+  return { logBytes: bytes, logEntries: 1_000_000 };
 }
 
 /** Creates an OAuth app and an API token with every scope, and one Custom Integration, through the admin API. */
@@ -126,14 +146,27 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     db = opts.db ?? join(ctx.dataDir, 'sandbox.db');
     if (opts.db === undefined) mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
   }
-  if (!isLoopbackHost(host) && host !== '127.0.0.1') {
-    ctx.log.warn(`binding ${host}: the service answers other machines too; the admin API (/_sandbox) still answers loopback clients only`);
+  const allowed = allowedHosts(opts.allowedHost ?? []);
+  const adminToken = opts.adminToken ? newAdminToken(ctx.env) : undefined;
+  if (adminToken) ctx.redactor.add(adminToken);
+  if (!isLoopbackHost(host) && host !== '127.0.0.1' && !adminToken) {
+    ctx.log.warn(
+      `binding ${host}: the service answers other machines too; the admin API (/_sandbox) and the dashboard still answer loopback clients only (add --admin-token to reach them from another machine)`,
+    );
   }
 
   const { startSandbox } = await import('../../sandbox/index.js');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({ port, host, db, tokenTtlSeconds: ttl });
+    sandbox = await startSandbox({
+      port,
+      host,
+      db,
+      tokenTtlSeconds: ttl,
+      allowedHosts: allowed,
+      adminToken,
+      ...parseLogSize(opts.logSize),
+    });
   } catch (e) {
     const code = (e as { code?: string }).code;
     const reason =
@@ -152,22 +185,27 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     });
   }
 
+  const store = adminToken ? await ctx.store() : undefined;
   try {
+    // Saved first: --seed's own admin calls below need it, as `svc sandbox …` commands do later.
+    store?.setSandboxAdminToken(sandbox.baseUrl, adminToken);
     const seed = opts.seed ? await seedAndSaveProfile(ctx, sandbox.baseUrl) : undefined;
     if (ctx.settings.json) {
       // One line, even on a terminal: scripts read it with a line reader.
+      const dashboard = adminToken ? `${sandbox.baseUrl}/?${ADMIN_TOKEN_PARAM}=${adminToken}` : `${sandbox.baseUrl}/`;
       ctx.out.stdout(
-        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: `${sandbox.baseUrl}/`, port: sandbox.port, db, ...(seed ? { seed: seed.seeded, profile: seed.profile.name } : {}) })}\n`,
+        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: dashboard, port: sandbox.port, db, ...(adminToken ? { admin_token: adminToken } : {}), ...(seed ? { seed: seed.seeded, profile: seed.profile.name } : {}) })}\n`,
       );
     } else {
       ctx.out.stdout(`Sandbox listening on ${sandbox.baseUrl}\n`);
-      ctx.out.stdout(`Dashboard: ${sandbox.baseUrl}/ (from this machine only)\n`);
+      printDashboard(ctx, sandbox.baseUrl, host, sandbox.port, adminToken);
       if (seed) printSeeded(ctx, seed.seeded, seed.profile);
       ctx.out.info(`data: ${db === ':memory:' ? 'in memory (lost on exit)' : db}; press Ctrl-C to stop`);
     }
     await waitForAbort(ctx.signal);
   } finally {
     await sandbox.close();
+    store?.setSandboxAdminToken(sandbox.baseUrl, undefined);
   }
   if (!ctx.settings.json) ctx.out.info('sandbox stopped');
   return 0;

@@ -15,15 +15,18 @@ export interface DomainCache {
   principals: Map<string, { businessId: string; scopes: ReadonlySet<string>; expiresAt: number; tokenHash: string }>;
   /** Business → the integration an order without header is tied to (null: none). */
   defaultIntegration: Map<string, string | null>;
+  /** Business and trigger (an event type, order_placed, order_updated) → the enabled flows it runs. */
+  flows: Map<string, { id: string }[]>;
 }
 
 export function newCache(): DomainCache {
-  return { principals: new Map(), defaultIntegration: new Map() };
+  return { principals: new Map(), defaultIntegration: new Map(), flows: new Map() };
 }
 
 export function clearCaches(d: Domain): void {
   d.cache.principals.clear();
   d.cache.defaultIntegration.clear();
+  d.cache.flows.clear();
   d.db.rowCache.clear();
 }
 

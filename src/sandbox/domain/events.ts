@@ -1,32 +1,14 @@
-/** Custom events and the flows keyed on them (spec "POST /v1/events", open-points "Events"). */
+/** Custom events (their flows: flows.ts) (spec "POST /v1/events", open-points "Events"). */
 import { rfc3339ToMs } from '../../contract/formats.js';
 import type { EventInput } from '../../contract/types.js';
 import { newId } from '../ids.js';
-import { getBusiness } from './auth.js';
 import { findByEmail, findByPhone, findContact, insertContact } from './contacts.js';
 import type { Domain } from './context.js';
 import { iso } from './context.js';
-import { notFound, ServiceError } from './errors.js';
-import { recordSideEffect } from './outbox.js';
+import { notFound } from './errors.js';
+import { runEventFlows } from './flows.js';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-export function createFlow(d: Domain, businessId: string, eventType: string, name: string) {
-  getBusiness(d, businessId);
-  if (eventType.length < 1 || eventType.length > 255)
-    throw new ServiceError(400, 'invalid_request', 'event_type must be 1 to 255 characters');
-  const id = newId('flow');
-  const now = d.now();
-  d.db.run(
-    'INSERT INTO flows (id, business_id, event_type, name, created_at) VALUES (?, ?, ?, ?, ?)',
-    id,
-    businessId,
-    eventType,
-    name,
-    now,
-  );
-  return { id, business_id: businessId, event_type: eventType, name, created_at: iso(now) };
-}
 
 /** Accepts an event: identifies (or creates) the contact, stores it, runs the flows keyed on its type. */
 export function sendEvent(d: Domain, businessId: string, e: EventInput): { id: string; duplicate: boolean } {
@@ -66,12 +48,7 @@ export function sendEvent(d: Domain, businessId: string, e: EventInput): { id: s
       e.event_id ?? null,
       now,
     );
-    const flows = d.db.all<{ id: string }>(
-      'SELECT id FROM flows WHERE business_id = ? AND event_type = ? ORDER BY created_at',
-      businessId,
-      e.event_type,
-    );
-    for (const _flow of flows) recordSideEffect(d, businessId, 'flow_run', { contact_id: contactId, event_id: id, trigger: e.event_type });
+    runEventFlows(d, businessId, e.event_type, contactId, id);
     return { id, duplicate: false };
   });
 }

@@ -10,6 +10,7 @@ import type { Order } from '../../contract/types.js';
 import { findByPhone, findContact, insertContact } from './contacts.js';
 import type { Domain } from './context.js';
 import { iso } from './context.js';
+import { runOrderFlows } from './flows.js';
 import { resolveIntegration } from './integrations.js';
 import { recordSideEffect } from './outbox.js';
 
@@ -309,6 +310,7 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
     }
     if (merged.initialSync !== 1) {
       recordSideEffect(d, businessId, 'flow_trigger', { contact_id: contact.id, order_id: input.order_id, trigger: 'order_updated' });
+      runOrderFlows(d, businessId, 'order_updated', contact.id, input.order_id);
     }
     return { created: false, order: orderRow(businessId, input, merged, contact, integrationId, prev.created_at, now, orderDate, orderTs) };
   });
@@ -343,6 +345,7 @@ function created(
        VALUES ('flow_trigger', @biz, @contact, @order, 'order_placed', @now), ('revenue_attribution', @biz, @contact, @order, NULL, @now)`,
       { biz: businessId, contact: contact.id, order: input.order_id, now },
     );
+    runOrderFlows(d, businessId, 'order_placed', contact.id, input.order_id);
   }
   return { created: true, order: orderRow(businessId, input, merged, contact, integrationId, now, now, orderDate, orderTs) };
 }

@@ -10,11 +10,12 @@ export interface SideEffectRef {
   order_id?: string | null;
   event_id?: string | null;
   trigger?: string | null;
+  flow_id?: string | null;
 }
 
 export function recordSideEffect(d: Domain, businessId: string, type: SideEffectType, ref: SideEffectRef): void {
   d.db.run(
-    'INSERT INTO outbox (type, business_id, contact_id, order_id, event_id, trigger, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO outbox (type, business_id, contact_id, order_id, event_id, trigger, created_at, flow_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     type,
     businessId,
     ref.contact_id ?? null,
@@ -22,6 +23,7 @@ export function recordSideEffect(d: Domain, businessId: string, type: SideEffect
     ref.event_id ?? null,
     ref.trigger ?? null,
     d.now(),
+    ref.flow_id ?? null,
   );
 }
 
@@ -34,6 +36,7 @@ interface OutboxRow {
   event_id: string | null;
   trigger: string | null;
   created_at: number;
+  flow_id: string | null;
 }
 
 export interface OutboxFilter {
@@ -65,6 +68,7 @@ export function listSideEffects(d: Domain, filter: OutboxFilter) {
     if (r.order_id !== null) out.order_id = r.order_id;
     if (r.event_id !== null) out.event_id = r.event_id;
     if (r.trigger !== null) out.trigger = r.trigger;
+    if (r.flow_id !== null) out.flow_id = r.flow_id;
     out.created_at = iso(r.created_at);
     return out;
   });

@@ -81,7 +81,9 @@ export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void
     const raw = (req.query ?? {}) as Record<string, unknown>;
     const errors: FieldError[] = [];
     for (const k of Object.keys(raw))
-      if (!['business_id', 'type'].includes(k)) errors.push({ field: k, message: 'is not a filter (business_id, type)' });
+      if (!['business_id', 'type', 'after'].includes(k)) errors.push({ field: k, message: 'is not a filter (business_id, type, after)' });
+    if (raw.after !== undefined && !(typeof raw.after === 'string' && /^\d{1,15}$/.test(raw.after)))
+      errors.push({ field: 'after', message: 'must be a sequence number (the last one the page shows)' });
     const type = raw.type;
     if (type !== undefined && !(typeof type === 'string' && (SIDE_EFFECT_TYPES as readonly string[]).includes(type)))
       errors.push({ field: 'type', message: `must be one of: ${SIDE_EFFECT_TYPES.join(', ')}` });
@@ -90,10 +92,14 @@ export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void
     if (errors.length > 0) throw invalidRequest(errors);
     const filter = { type: type as string | undefined, business_id: (raw.business_id as string | undefined) ?? DEFAULT_BUSINESS_ID };
     const lastId = req.headers['last-event-id'];
+    // After Last-Event-ID (a reconnect), else after `after` (the last side effect the page
+    // showed: nothing recorded between its fetch and this stream is lost), else from now.
     let after =
       typeof lastId === 'string' && /^\d{1,15}$/.test(lastId)
         ? Number(lastId)
-        : (d.db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM outbox')?.seq ?? 0);
+        : raw.after !== undefined
+          ? Number(raw.after)
+          : (d.db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM outbox')?.seq ?? 0);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });

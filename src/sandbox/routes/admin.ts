@@ -1,23 +1,27 @@
 /**
  * The admin surface (`/_sandbox/...`): the sandbox's stand-in for the dashboard, plus outbox,
- * fault injection and reset. Not part of the service; needs no token; loopback only.
+ * fault injection and reset. Not part of the service; needs no token unless started with one; loopback only unless then (plugins/admin-guard.ts).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
 import type { FieldError } from '../../contract/errors.js';
+import { buildAdminOpenApi } from '../admin-openapi.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
 import type { RouteOptions, ServerDeps } from '../deps.js';
 import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from '../domain/auth.js';
 import { contactView, forceConsent } from '../domain/contacts.js';
 import { invalidRequest, ServiceError } from '../domain/errors.js';
-import { createFlow } from '../domain/events.js';
+import { createFlow, deleteFlow, listFlows, updateFlow } from '../domain/flows.js';
 import { createIntegration, revealIntegrationToken, setIntegrationActive } from '../domain/integrations.js';
 import { findOrder, orderView } from '../domain/orders.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
-import { loopbackOnly } from '../http.js';
+import { adminGuard } from '../plugins/admin-guard.js';
+import { Snapshots } from '../snapshots.js';
 import { registerAdminReads } from './admin-reads.js';
+import { registerRequestLog } from './admin-requests.js';
 import { adminRouter, pageLimit } from './admin-route.js';
+import { registerSnapshots } from './admin-snapshots.js';
 
 type Body = Record<string, unknown>;
 
@@ -40,6 +44,19 @@ function str(b: Body, field: string, opts: { required?: boolean; fallback?: stri
     throw invalidRequest([{ field, message: v === undefined ? 'is required' : 'must be a string of 1 to 255 characters' }]);
   }
   return v;
+}
+
+/** `{data, total}` of a short list (no paging). */
+const withTotal = (data: unknown[]) => ({ data, total: data.length });
+
+/** The business_id of a query (the only parameter of a short admin list), biz_default by default. */
+function businessOf(query: unknown): string {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(q).filter((k) => k !== 'business_id');
+  if (unknown.length > 0) throw invalidRequest(unknown.map((k) => ({ field: k, message: 'is not a parameter (business_id)' })));
+  if (q.business_id !== undefined && typeof q.business_id !== 'string')
+    throw invalidRequest([{ field: 'business_id', message: 'must be given once' }]);
+  return (q.business_id as string | undefined) ?? DEFAULT_BUSINESS_ID;
 }
 
 function business(b: Body): string {
@@ -94,9 +111,25 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     return { status: 200, body: contactView(row) };
   });
   route('POST', '/flows', (req) => {
-    const b = bodyOf(req, ['business_id', 'event_type', 'name']);
-    const eventType = str(b, 'event_type', { required: true });
-    return { status: 201, body: createFlow(d, business(b), eventType, str(b, 'name', { fallback: `Flow on ${eventType}` })) };
+    const b = bodyOf(req, ['business_id', 'event_type', 'order_trigger', 'name']);
+    const key = {
+      event_type: b.event_type === undefined ? undefined : str(b, 'event_type'),
+      order_trigger: b.order_trigger === undefined ? undefined : str(b, 'order_trigger'),
+    };
+    return { status: 201, body: createFlow(d, business(b), key, b.name === undefined ? undefined : str(b, 'name')) };
+  });
+  route('GET', '/flows', (req) => ({ status: 200, body: withTotal(listFlows(d, businessOf(req.query))) }));
+  route('PATCH', '/flows/:id', (req) => {
+    const b = bodyOf(req, ['enabled', 'name']);
+    if (b.enabled !== undefined && typeof b.enabled !== 'boolean')
+      throw invalidRequest([{ field: 'enabled', message: 'must be a boolean' }]);
+    if (b.enabled === undefined && b.name === undefined) throw invalidRequest([{ field: '(body)', message: 'give enabled or name' }]);
+    const change = { enabled: b.enabled as boolean | undefined, name: b.name === undefined ? undefined : str(b, 'name') };
+    return { status: 200, body: updateFlow(d, param(req, 'id'), change) };
+  });
+  route('DELETE', '/flows/:id', (req) => {
+    deleteFlow(d, param(req, 'id'));
+    return { status: 204 };
   });
   route('GET', '/outbox', (req) => {
     const q = req.query as Record<string, unknown>;
@@ -143,9 +176,16 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
   });
 }
 
-/** The admin surface, registered under /_sandbox: answers loopback clients only. */
+/** The admin surface, registered under /_sandbox: guarded against other sites and machines (plugins/admin-guard.ts). */
 export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { deps }) => {
-  admin.addHook('onRequest', loopbackOnly('the admin API'));
+  admin.addHook('onRequest', adminGuard(deps.security, 'admin'));
   registerAdmin(admin, deps);
   registerAdminReads(admin, deps);
+  registerRequestLog(admin, deps);
+  registerSnapshots(admin, deps, new Snapshots(deps.domain.db, deps.domain.now));
+  let openapi: string | undefined;
+  admin.get('/openapi.json', (_req, reply) => {
+    openapi ??= JSON.stringify(buildAdminOpenApi(), null, 2);
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(openapi);
+  });
 };

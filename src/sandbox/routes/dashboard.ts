@@ -1,14 +1,15 @@
 /**
  * The dashboard: a small static page at / (built by build.mjs into dist/dashboard/) that reads
- * and writes through the admin API and holds no state of its own. Loopback clients only, as the
- * admin API. The files are read once, from the package's dist/dashboard/, found from this module
+ * and writes through the admin API and holds no state of its own. Guarded as the admin API is
+ * (plugins/admin-guard.ts). The files are read once, from the package's dist/dashboard/, found from this module
  * whether it runs from src/ (tests) or from dist/ (the built CLI).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
-import { loopbackOnly } from '../http.js';
+import type { RouteOptions } from '../deps.js';
+import { adminGuard } from '../plugins/admin-guard.js';
 
 const ASSETS: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
@@ -41,8 +42,15 @@ function asset(name: string): Buffer | undefined {
   return cache.get(name);
 }
 
-export const dashboardRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', loopbackOnly('the dashboard'));
+/**
+ * Everything the page loads comes from here and it talks only to its own origin: no inline
+ * script or style, no framing (clickjacking of Reset or Reveal).
+ */
+export const DASHBOARD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+export const dashboardRoutes: FastifyPluginAsync<RouteOptions> = async (app, { deps }) => {
+  app.addHook('onRequest', adminGuard(deps.security, 'dashboard'));
   const serve = (url: string, file: string) =>
     app.get(url, (_req, reply) => {
       const body = asset(file);
@@ -52,6 +60,8 @@ export const dashboardRoutes: FastifyPluginAsync = async (app) => {
         .header('content-type', ASSETS[file] as string)
         .header('cache-control', 'no-cache')
         .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', DASHBOARD_CSP)
+        .header('referrer-policy', 'no-referrer')
         .send(body);
     });
   serve('/', 'index.html');

@@ -1,6 +1,7 @@
 /**
- * What became of one event. Events are not idempotent, so a send that may have reached the
- * service without a definite answer is `unconfirmed` and is never sent again automatically.
+ * What became of one event (the events adapter's outcome words). Events are not idempotent, so a
+ * send that may have reached the service without a definite answer is `unconfirmed` and is never
+ * sent again automatically.
  */
 import { classifyError } from '../bulk/classify.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
@@ -25,7 +26,7 @@ export interface LineResult {
   requestId?: string;
 }
 
-export type ClassifiedError = Omit<LineResult, 'line' | 'eventType' | 'id'>;
+export type ClassifiedError = Omit<LineResult, 'line' | 'eventType' | 'id'> & { errorField?: string };
 
 /**
  * The line a fatal error hit: refused before any processing (401, 403, no usable credentials),
@@ -52,6 +53,8 @@ export function classifySendError(err: unknown): ClassifiedError {
 function describe(err: unknown, outcome: EventOutcome, status: number | undefined): ClassifiedError {
   if (err instanceof ApiError) {
     const message = messageWithDetails(err.message, err.details);
+    const field = err.details?.[0]?.field;
+    if (outcome === 'rejected' && field !== undefined) return { outcome, status, errorCode: err.code, message, errorField: field };
     if (outcome === 'unconfirmed') {
       return {
         outcome,

@@ -1,7 +1,8 @@
-/** sendEventLines (events/bulk.ts) with a stand-in client: which parts of the answers it reads. */
+/** The events adapter (importer/events.ts) with a stand-in client: which parts of the answers it reads. */
 import { describe, expect, it } from 'vitest';
-import { type EventSender, sendEventLines } from '../../src/events/bulk.js';
-import type { LineResult } from '../../src/events/outcome.js';
+import type { RowResult } from '../../src/bulk/outcome.js';
+import type { EventOutcome } from '../../src/importer/event-outcome.js';
+import { createEventSend, type EventSender } from '../../src/importer/events.js';
 
 /** A client whose answers count the reads of their body (the id is parsed from it). */
 function countingClient() {
@@ -30,11 +31,13 @@ async function* lines(n: number) {
   }));
 }
 
-describe('sendEventLines and the answers’ ids', () => {
+const signal = new AbortController().signal;
+
+describe('the events adapter and the answers’ ids', () => {
   it('reads each id by default (the report has an id column)', async () => {
     const { client, reads } = countingClient();
-    const results: LineResult[] = [];
-    const summary = await sendEventLines({ client, lines: lines(5), concurrency: 2, onResult: (r) => results.push(r) });
+    const results: RowResult<EventOutcome>[] = [];
+    const summary = await createEventSend({ client, lines: lines(5), concurrency: 2, signal, onResult: (r) => results.push(r) }).run();
     expect(summary.accepted).toBe(5);
     expect(reads.body).toBe(5);
     expect(results.map((r) => r.id).sort()).toEqual(['ev_1', 'ev_2', 'ev_3', 'ev_4', 'ev_5']);
@@ -42,10 +45,17 @@ describe('sendEventLines and the answers’ ids', () => {
 
   it('with ids: false (no report) never reads an answer’s body, and counts the same', async () => {
     const { client, reads } = countingClient();
-    const results: LineResult[] = [];
-    const summary = await sendEventLines({ client, lines: lines(5), concurrency: 2, ids: false, onResult: (r) => results.push(r) });
+    const results: RowResult<EventOutcome>[] = [];
+    const summary = await createEventSend({
+      client,
+      lines: lines(5),
+      concurrency: 2,
+      signal,
+      ids: false,
+      onResult: (r) => results.push(r),
+    }).run();
     expect(summary.accepted).toBe(5);
     expect(reads.body).toBe(0);
-    expect(results.every((r) => r.outcome === 'accepted' && r.id === undefined)).toBe(true);
+    expect(results.every((r) => r.outcome === 'accepted' && r.id === '')).toBe(true);
   });
 });

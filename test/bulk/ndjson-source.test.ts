@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { MAX_LINE_CHARS, type RawLine, readLines } from '../../src/bulk/ndjson-source.js';
 import { normalizePhone } from '../../src/contract/phone.js';
-import { MAX_LINE_CHARS, parseEventLine, type RawLine, readLines } from '../../src/events/ndjson.js';
+import { parseEventLine } from '../../src/importer/event-lines.js';
 
 async function collect(chunks: Array<string | Buffer>): Promise<RawLine[]> {
   const out: RawLine[] = [];

@@ -1,0 +1,139 @@
+/**
+ * Whether an answer belongs to its request. HTTP/1.1 pairs answers with requests by their order
+ * on a connection only: a server (or a middlebox) that sends an answer nobody asked for, or one
+ * before the request, shifts every later answer on that connection onto the wrong request. Where
+ * the service echoes what identifies a request, the client checks it:
+ * - an order upsert: the answer's `order_id` is the one sent;
+ * - a contact create: its `email` (compared lower-cased) and `phone` (E.164, when one was sent
+ *   as such) are the ones sent; a contact patch: its `id` is the one in the path;
+ * - an event: the answer's `id` was not answered before in this run (AnswerLedger), unless both
+ *   requests carried the same `event_id` (the sandbox's deduplication answers the first id again).
+ * Each check returns why the answer does not match, or undefined. Pure: no I/O.
+ */
+
+/** The object of an answer, bare or wrapped as {"data": {...}}. */
+function objectOf(body: unknown): Record<string, unknown> | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const b = body as Record<string, unknown>;
+  const data = b.data;
+  if (data && typeof data === 'object' && !Array.isArray(data) && !('id' in b) && !('order_id' in b))
+    return data as Record<string, unknown>;
+  return b;
+}
+
+function shown(v: unknown): string {
+  return v === undefined ? 'none' : JSON.stringify(v);
+}
+
+/**
+ * An order's answer. `bytes` first: the answer's JSON holding `"order_id":"<sent>"` is taken as
+ * is (inside a JSON string quotes are escaped, so the sequence is the field itself); otherwise the
+ * body is parsed (`body()`) and compared.
+ */
+export function orderAnswerMismatch(orderId: unknown, bytes: Buffer, body: () => unknown): string | undefined {
+  const sent = String(orderId);
+  if (bytes.includes(`"order_id":${JSON.stringify(sent)}`)) return undefined;
+  const answered = objectOf(body())?.order_id;
+  if (answered !== undefined && answered !== null && String(answered) === sent) return undefined;
+  return `sent order_id ${JSON.stringify(sent)}, answered ${shown(answered)}`;
+}
+
+/** A contact create's answer: the e-mail (lower-cased) and the E.164 phone sent are the ones answered. */
+export function createdContactMismatch(sent: { email?: unknown; phone?: unknown }, body: unknown): string | undefined {
+  const c = objectOf(body);
+  if (c === undefined) return 'the answer holds no contact';
+  if (typeof sent.email === 'string' && sent.email !== '') {
+    const answered = c.email;
+    if (typeof answered !== 'string' || answered.toLowerCase() !== sent.email.toLowerCase()) {
+      return `sent email ${JSON.stringify(sent.email)}, answered ${shown(answered)}`;
+    }
+  }
+  if (typeof sent.phone === 'string' && /^\+[1-9]\d{7,14}$/.test(sent.phone)) {
+    const answered = c.phone;
+    if (answered !== sent.phone) return `sent phone ${sent.phone}, answered ${shown(answered)}`;
+  }
+  return undefined;
+}
+
+/** A contact's answer to a request naming it by id (PATCH /v1/contacts/{id}, the legacy unsubscribe). */
+export function contactIdMismatch(id: string, body: unknown): string | undefined {
+  const answered = objectOf(body)?.id;
+  return answered === id ? undefined : `sent to contact ${JSON.stringify(id)}, answered for ${shown(answered)}`;
+}
+
+/** The `id` of an event's answer, read from its bytes without parsing when it has the usual shape. */
+export function eventAnswerId(bytes: Buffer, body: () => unknown): string | undefined {
+  const at = bytes.indexOf('"id":"');
+  if (at >= 0 && bytes.indexOf('"id":"', at + 6) < 0) {
+    const end = bytes.indexOf('"', at + 6);
+    const text = bytes.toString('utf8', at + 6, end);
+    if (end > at && !text.includes('\\')) return text;
+  }
+  const id = objectOf(body())?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 code units, from a given basis. */
+function fnv(text: string, basis: number): number {
+  let h = basis;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A 53-bit hash (never 0), exact in a double. */
+function hash53(text: string): number {
+  return fnv(text, 0x811c9dc5) * 2 ** 21 + (fnv(text, 0x050c5d1f) >>> 11) + 1;
+}
+
+/**
+ * The event ids answered in a run, kept as 53-bit hashes in one open-addressing table (8 bytes a
+ * slot, at most half full: about 16 MiB for a million events, not a Set of strings). Two different
+ * ids share a hash with a probability of about n²/2⁵⁴ (5·10⁻⁵ for a million): such a pair would be
+ * reported as a repeated answer, never the other way round.
+ */
+export class AnswerLedger {
+  private slots = new Float64Array(1024);
+  private count = 0;
+  /** The hash of the `event_id` sent, for the answers of requests that carried one. */
+  private readonly tags = new Map<number, number>();
+
+  /**
+   * Notes an event's answer `id` for a request that carried `eventId` (or none); returns why it
+   * does not belong to its request (the id was answered before, and not for the same event_id).
+   */
+  note(id: string, eventId?: string): string | undefined {
+    const key = hash53(id);
+    const tag = eventId === undefined || eventId === '' ? 0 : fnv(eventId, 0x811c9dc5) + 1;
+    const mask = this.slots.length - 1;
+    let i = key % this.slots.length;
+    for (;;) {
+      const slot = this.slots[i] as number;
+      if (slot === 0) break;
+      if (slot === key) {
+        const before = this.tags.get(key) ?? 0;
+        if (tag !== 0 && before === tag) return undefined;
+        return `the event id ${id} was already answered to another request of this run`;
+      }
+      i = (i + 1) & mask;
+    }
+    this.slots[i] = key;
+    if (tag !== 0) this.tags.set(key, tag);
+    if (++this.count * 2 > this.slots.length) this.grow();
+    return undefined;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Float64Array(old.length * 2);
+    const mask = this.slots.length - 1;
+    for (const key of old) {
+      if (key === 0) continue;
+      let i = key % this.slots.length;
+      while (this.slots[i] !== 0) i = (i + 1) & mask;
+      this.slots[i] = key;
+    }
+  }
+}

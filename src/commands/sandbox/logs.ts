@@ -1,0 +1,171 @@
+/**
+ * svc sandbox logs: the request log of a running sandbox (GET /_sandbox/requests), found as
+ * `svc sandbox outbox` finds it. Lists the most recent requests (oldest first, like a log tail),
+ * one request in full with --request-id (bodies and the refusal explained), or each request as it
+ * is answered with --follow (GET /_sandbox/requests/stream).
+ */
+import type { Context } from '../../context.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import type { Column } from '../../io/output.js';
+import { parseSeconds } from '../../store/settings.js';
+import { adminCall, sandboxBaseUrl } from './admin-client.js';
+import { credentialText, type LoggedRequest } from './request-lines.js';
+
+export interface LogsOptions {
+  follow?: boolean;
+  status?: string;
+  path?: string;
+  method?: string;
+  credential?: string;
+  requestId?: string;
+  since?: string;
+  kind?: string;
+  businessId?: string;
+  limit?: string;
+}
+
+const KINDS = ['api', 'service', 'token', 'admin', 'all'];
+const MAX_LIMIT = 1000;
+
+const pathOf = (e: LoggedRequest) => (e.query ? `${e.path}?${e.query}` : e.path);
+const errorText = (e: LoggedRequest) =>
+  e.error ? `${e.error.code}: ${e.error.message}` : e.deprecations.length > 0 ? 'deprecated usage' : '';
+
+const COLUMNS: Column<LoggedRequest>[] = [
+  { header: 'TIME', get: (e) => e.time, noTruncate: true, priority: 60 },
+  { header: 'STATUS', get: (e) => e.status, priority: 100 },
+  { header: 'METHOD', get: (e) => e.method, priority: 95 },
+  { header: 'PATH', get: (e) => pathOf(e), maxWidth: 48, priority: 90 },
+  { header: 'CREDENTIAL', get: (e) => credentialText(e.credential), maxWidth: 32, priority: 50 },
+  { header: 'ERROR', get: (e) => errorText(e), maxWidth: 60, priority: 70 },
+  { header: 'MS', get: (e) => e.duration_ms, priority: 30 },
+  { header: 'REQUEST ID', get: (e) => e.request_id, noTruncate: true, priority: 80 },
+];
+
+/** The admin API's query for the options (validated here so mistakes are usage errors, exit 2). */
+export function logQuery(opts: LogsOptions, now: number): URLSearchParams {
+  const q = new URLSearchParams();
+  if (opts.status !== undefined) {
+    if (!/^([1-5]xx|[1-5]\d\d)$/i.test(opts.status))
+      throw new UsageError(`--status must be a status (401) or a class (4xx), got ${JSON.stringify(opts.status)}`);
+    q.set('status', opts.status.toLowerCase());
+  }
+  if (opts.path !== undefined) {
+    if (!opts.path.startsWith('/'))
+      throw new UsageError(`--path must start with / (a prefix such as /v1/orders), got ${JSON.stringify(opts.path)}`);
+    q.set('path', opts.path);
+  }
+  if (opts.method !== undefined) q.set('method', opts.method.toUpperCase());
+  if (opts.credential !== undefined) q.set('credential', opts.credential);
+  if (opts.requestId !== undefined) q.set('request_id', opts.requestId);
+  if (opts.businessId !== undefined) q.set('business_id', opts.businessId);
+  if (opts.kind !== undefined) {
+    if (!KINDS.includes(opts.kind)) throw new UsageError(`--kind must be one of: ${KINDS.join(', ')}; got ${JSON.stringify(opts.kind)}`);
+    q.set('kind', opts.kind);
+  }
+  if (opts.since !== undefined) {
+    // A duration back from now (10m, 30s) or a date-time.
+    const relative = /^\d+(\.\d+)?(ms|s|m)?$/i.test(opts.since);
+    const ms = relative ? now - parseSeconds(opts.since, '--since') : Date.parse(opts.since);
+    if (!Number.isFinite(ms))
+      throw new UsageError(
+        `--since must be a duration (10m, 30s) or a date-time (2026-11-26T09:30:00Z), got ${JSON.stringify(opts.since)}`,
+      );
+    q.set('since', new Date(ms).toISOString());
+  }
+  return q;
+}
+
+/** One request in full: what was refused, why, what to change, and both bodies. */
+function printDetail(ctx: Context, e: LoggedRequest): void {
+  ctx.out.record([
+    ['request_id', e.request_id],
+    ['time', e.time],
+    ['kind', e.kind],
+    ['business', e.business_id ?? '-'],
+    ['credential', credentialText(e.credential)],
+    ['request', `${e.method} ${pathOf(e)}`],
+    ['status', e.status],
+    ['duration', `${e.duration_ms} ms`],
+    ['error', e.error ? `${e.error.code}: ${e.error.message}` : '-'],
+    ...(e.explanation
+      ? ([
+          ['why', e.explanation.rule],
+          ['fix', e.explanation.fix],
+        ] as [string, string][])
+      : []),
+    ...e.deprecations.map((d): [string, string] => ['deprecated', `${d.what}; use ${d.replacement}`]),
+  ]);
+  const body = (title: string, b: LoggedRequest['request']) => {
+    const text =
+      b.body === null
+        ? b.bytes > 0
+          ? `(${b.bytes} bytes, not read: the request was refused before its body was read)`
+          : '(none)'
+        : `${pretty(b.body)}${b.truncated ? `\n… (cut at 16 KiB of ${b.bytes} bytes)` : ''}`;
+    ctx.out.stdout(`\n${title}${b.content_type ? ` (${b.content_type})` : ''}:\n${text}\n`);
+  };
+  body('Request body', e.request);
+  body('Answer body', e.response);
+}
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+export async function run(_args: string[], opts: LogsOptions, ctx: Context): Promise<number> {
+  let limit = 20;
+  if (opts.limit !== undefined) {
+    if (!/^\d{1,4}$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > MAX_LIMIT)
+      throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got ${JSON.stringify(opts.limit)}`);
+    limit = Number(opts.limit);
+  }
+  if (opts.follow && opts.requestId !== undefined) throw new UsageError('--request-id shows one request; it does not go with --follow');
+  const query = logQuery(opts, ctx.now());
+  const baseUrl = await sandboxBaseUrl(ctx);
+  const json = ctx.settings.json;
+
+  if (opts.requestId !== undefined && [...query.keys()].length === 1) {
+    const e = (await adminCall(ctx, baseUrl, 'GET', `/requests/${encodeURIComponent(opts.requestId)}`)) as LoggedRequest;
+    if (json) ctx.out.json(e);
+    else printDetail(ctx, e);
+    return EXIT.ok;
+  }
+  if (opts.follow) {
+    const { follow } = await import('./logs-follow.js');
+    return follow(ctx, baseUrl, query);
+  }
+  const rows: LoggedRequest[] = [];
+  let cursor: string | null = null;
+  do {
+    const q = new URLSearchParams(query);
+    q.set('limit', String(Math.min(100, limit - rows.length)));
+    if (cursor) q.set('cursor', cursor);
+    const page = (await adminCall(ctx, baseUrl, 'GET', `/requests?${q}`)) as { data: LoggedRequest[]; next_cursor: string | null };
+    rows.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor && rows.length < limit);
+  rows.reverse();
+  if (opts.requestId !== undefined) {
+    // --request-id with other filters: the one request if it matches them.
+    const e = rows[0];
+    if (!e)
+      throw new CliError(`request ${opts.requestId} is not in the request log, or does not match the filters`, {
+        exitCode: EXIT.failure,
+        code: 'not_found',
+      });
+    if (json) ctx.out.json(e);
+    else printDetail(ctx, e);
+    return EXIT.ok;
+  }
+  const writer = await ctx.out.list(ctx.out.defaultFormat(json), COLUMNS);
+  if (rows.length > 0) ctx.startPager();
+  writer.writePage(rows);
+  writer.end();
+  if (rows.length === 0 && !json && ctx.policy.humanStdout) ctx.out.info('no requests logged that match');
+  return EXIT.ok;
+}

@@ -1,0 +1,36 @@
+/** A logged request as the admin API shows it, and how svc prints its parts (sandbox logs, deprecations). */
+
+/** A logged request, as GET /_sandbox/requests lists it (the fields printed). */
+export interface LoggedRequest {
+  seq: number;
+  request_id: string;
+  time: string;
+  kind: string;
+  business_id: string | null;
+  credential: { kind: string; id: string | null; name: string | null };
+  method: string;
+  path: string;
+  query: string | null;
+  status: number;
+  duration_ms: number;
+  error: { code: string; message: string } | null;
+  explanation: { rule: string; fix: string } | null;
+  deprecations: { code: string; what: string; replacement: string }[];
+  request: { content_type: string | null; bytes: number; body: string | null; truncated: boolean };
+  response: { content_type: string | null; bytes: number; body: string | null; truncated: boolean };
+}
+
+export function credentialText(c: LoggedRequest['credential']): string {
+  if (c.kind === 'none') return '-';
+  if (c.kind === 'unknown_token') return 'unknown token';
+  if (c.kind === 'unknown_client') return `unknown client ${c.id}`;
+  return `${c.name} (${c.kind === 'api_token' ? 'API token' : 'OAuth app'})`;
+}
+
+/** One request on one line, as `--follow` prints it. */
+export function logLine(e: LoggedRequest): string {
+  const what = e.error ? `  ${e.error.code}: ${e.error.message}` : '';
+  const dep = e.deprecations.length > 0 ? `  deprecated: ${e.deprecations.map((d) => d.code).join(', ')}` : '';
+  const path = e.query ? `${e.path}?${e.query}` : e.path;
+  return `${e.time}  ${e.status} ${e.method} ${path}  ${credentialText(e.credential)}  ${e.duration_ms}ms  ${e.request_id}${what}${dep}\n`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The --ids-file adapter of the bulk engine (`contacts delete|unsubscribe --ids-file`): each id
+ * (bulk/id-source.ts) → one request (the verb's `op`) on the one run (bulk/run.ts) → the verb's
+ * success word (`deleted`, `unsubscribed`), `not_found`, `rejected` or `failed`. An id that cannot
+ * be a contact id is rejected before sending. Prints nothing.
+ */
+import { classifyError, isFatalForRun } from '../bulk/classify.js';
+import type { IdLine } from '../bulk/id-source.js';
+import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
+import type { RejectsWriter } from '../bulk/rejects.js';
+import type { ReportWriter } from '../bulk/report.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+
+export type DoneWord = 'deleted' | 'unsubscribed';
+export type IdOutcome<D extends DoneWord = DoneWord> = D | 'not_found' | 'rejected' | 'failed';
+
+/** How many requests run at once: enough to be quick, few enough to stay polite. */
+export const IDS_CONCURRENCY = 4;
+
+const ID_OK = /^[^\s/?#]+$/;
+
+/** A failed request's row (a fatal error stops the run instead). */
+function rowOfError<D extends DoneWord>(w: WorkItem, err: unknown): RowResult<IdOutcome<D>> {
+  const base = { seq: w.seq, line: w.line, id: w.id };
+  const { scope, status } = classifyError(err);
+  if (err instanceof ApiError) {
+    if (err.status === 404) return { ...base, outcome: 'not_found', status: 404, errorCode: err.code, message: 'no such contact' };
+    if (scope === 'row') {
+      const message = err.status === 422 ? 'suppressed by the system (compliance_suppressed); cannot be changed' : err.message;
+      return { ...base, outcome: 'rejected', status, errorCode: err.code, message };
+    }
+    return { ...base, outcome: 'failed', status, errorCode: err.code, message: err.message };
+  }
+  if (err instanceof NetworkError) return { ...base, outcome: 'failed', errorCode: 'network_error', message: err.message };
+  if (err instanceof RetryWaitTooLongError)
+    return { ...base, outcome: 'failed', status, errorCode: 'retry_wait_too_long', message: err.message };
+  return { ...base, outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
+}
+
+export interface IdsRunOptions<D extends DoneWord> {
+  ids: IdLine[];
+  doneWord: D;
+  /** The verb's request for one id. */
+  op: (id: string, signal: AbortSignal) => Promise<unknown>;
+  signal: AbortSignal;
+  report?: ReportWriter<string>;
+  rejects?: RejectsWriter;
+}
+
+/** The run's rows that were not done (input order), beside the engine's result. */
+export interface IdsRunResult<D extends DoneWord> extends BulkRunResult<IdOutcome<D>> {
+  notDone: RowResult<IdOutcome<D>>[];
+}
+
+/** The ids as the engine's rows: an id that cannot be a contact id is rejected before sending. */
+function idRows(ids: IdLine[], keepOriginal: boolean): WorkItem[] {
+  return ids.map((item, i) => {
+    const w: WorkItem = { seq: i + 1, line: item.line, lines: 1, id: item.id };
+    if (keepOriginal) w.original = { text: item.id };
+    if (!ID_OK.test(item.id)) w.problem = { code: 'invalid_id', message: `invalid id ${JSON.stringify(item.id)}`, field: 'id' };
+    return w;
+  });
+}
+
+/** Checks every id without sending: the rows that would be rejected (the report lists the others as `valid`). */
+export function dryRunIds(ids: IdLine[], out: { report?: ReportWriter<string>; rejects?: RejectsWriter }): RowResult<Outcome>[] {
+  const summary = { ...emptySummary(), valid: 0 };
+  const rejected: RowResult<Outcome>[] = [];
+  for (const w of idRows(ids, out.rejects !== undefined)) {
+    summary.rows++;
+    tallyDryRunRow(w, { summary, rejected, ...out }, () => ({
+      seq: w.seq,
+      line: w.line,
+      id: w.id,
+      outcome: 'valid',
+      message: 'would be sent',
+    }));
+  }
+  return rejected;
+}
+
+/** Creates the run over the ids (bounded concurrency); `progress` can be read while `run()` works. */
+export function createIdsRun<D extends DoneWord>(
+  opts: IdsRunOptions<D>,
+): { progress: BulkProgress<IdOutcome<D>>; run(): Promise<IdsRunResult<D>> } {
+  const rows = idRows(opts.ids, opts.rejects !== undefined);
+  const notDone: RowResult<IdOutcome<D>>[] = [];
+  const job = createBulkRun<WorkItem, IdOutcome<D>>({
+    outcomes: [opts.doneWord, 'not_found', 'rejected', 'failed'],
+    rows: (async function* () {
+      yield rows;
+    })(),
+    concurrency: IDS_CONCURRENCY,
+    signal: opts.signal,
+    report: opts.report,
+    rejects: opts.rejects,
+    async send(w, ctx) {
+      try {
+        await opts.op(w.id, ctx.signal);
+        return { seq: w.seq, line: w.line, id: w.id, outcome: opts.doneWord };
+      } catch (err) {
+        // A fatal error stops the run; a request cut by Ctrl-C has no outcome.
+        if (isFatalForRun(err) || (ctx.signal.aborted && !(err instanceof ApiError))) throw err;
+        return rowOfError<D>(w, err);
+      }
+    },
+    tally(r) {
+      if (r.outcome !== opts.doneWord) notDone.push(r);
+    },
+  });
+  return {
+    progress: job.progress,
+    async run() {
+      const result = await job.run();
+      notDone.sort((a, b) => a.seq - b.seq);
+      return { ...result, notDone };
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The request log and the deprecations seen, on the admin API: GET /requests (filters, cursor
+ * paging, newest first), GET /requests/stream (server-sent events), GET /requests/{request_id},
+ * GET /deprecations. Registered inside the admin plugin: loopback clients only.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { FieldError } from '../../contract/errors.js';
+import { isRfc3339DateTime, rfc3339ToMs } from '../../contract/formats.js';
+import type { ServerDeps } from '../deps.js';
+import { invalidRequest, ServiceError } from '../domain/errors.js';
+import { decodeCursor, encodeCursor } from '../list-query.js';
+import { countMatching, matches, type RequestFilter } from '../request-log/ring.js';
+import { viewOf } from '../request-log/view.js';
+import { adminRouter, pageLimit } from './admin-route.js';
+
+const FILTERS = ['status', 'path', 'method', 'credential', 'request_id', 'since', 'kind', 'business_id'];
+const KINDS = ['api', 'service', 'token', 'admin', 'all'];
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const STREAM_KEEPALIVE_MS = 15_000;
+
+/** The filters of a request-log query (and of its stream), checked; throws a 400 naming every bad one. */
+export function requestFilter(query: unknown, extra: readonly string[]): { filter: RequestFilter; values: Record<string, string> } {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const known = [...FILTERS, ...extra];
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q)) {
+    if (!known.includes(k)) errors.push({ field: k, message: `is not a parameter of the request log (${known.join(', ')})` });
+    else if (typeof v !== 'string') errors.push({ field: k, message: 'must be given once' });
+    else values[k] = v;
+  }
+  const filter: RequestFilter = {};
+  const { status, path, method, credential, request_id, since, kind, business_id } = values;
+  if (status !== undefined) {
+    if (/^[1-5]xx$/i.test(status)) filter.statusClass = Number(status[0]);
+    else if (/^[1-5]\d\d$/.test(status)) filter.status = Number(status);
+    else errors.push({ field: 'status', message: 'must be a status (401) or a class (4xx)' });
+  }
+  if (path !== undefined) {
+    if (path.startsWith('/')) filter.pathPrefix = path;
+    else errors.push({ field: 'path', message: 'must start with / (a path prefix such as /v1/orders)' });
+  }
+  if (method !== undefined) {
+    if (METHODS.includes(method.toUpperCase())) filter.method = method.toUpperCase();
+    else errors.push({ field: 'method', message: `must be one of ${METHODS.join(', ')}` });
+  }
+  if (credential !== undefined) filter.credential = credential;
+  if (request_id !== undefined) filter.requestId = request_id;
+  if (business_id !== undefined) filter.businessId = business_id;
+  if (since !== undefined) {
+    if (isRfc3339DateTime(since)) filter.since = rfc3339ToMs(since);
+    else errors.push({ field: 'since', message: 'must be an RFC 3339 date-time such as 2026-11-26T09:30:00Z' });
+  }
+  if (kind !== undefined) {
+    if (KINDS.includes(kind)) filter.kind = kind as RequestFilter['kind'];
+    else errors.push({ field: 'kind', message: `must be one of ${KINDS.join(', ')}` });
+  }
+  if (errors.length > 0) throw invalidRequest(errors);
+  return { filter, values };
+}
+
+function disabled(): ServiceError {
+  return new ServiceError(404, 'not_found', 'the request log is off in this sandbox (started with --log-size 0)');
+}
+
+export function registerRequestLog(app: FastifyInstance, deps: ServerDeps): void {
+  const route = adminRouter(app, deps);
+  route('GET', '/requests', (req) => {
+    const log = deps.requestLog;
+    if (!log) throw disabled();
+    const { filter, values } = requestFilter(req.query, ['limit', 'cursor']);
+    const errors: FieldError[] = [];
+    const limit = values.limit === undefined ? 25 : pageLimit(values.limit, errors);
+    let before: number | undefined;
+    if (values.cursor !== undefined) {
+      before = decodeCursor(values.cursor);
+      if (before === undefined) errors.push({ field: 'cursor', message: 'is not a cursor this list issued; pass next_cursor unchanged' });
+    }
+    if (errors.length > 0) throw invalidRequest(errors);
+    const page = log.page(filter, limit, before);
+    return {
+      status: 200,
+      body: {
+        data: page.data.map(viewOf),
+        next_cursor: page.next === null ? null : encodeCursor(page.next),
+        total: countMatching(log, filter),
+        latest_seq: log.latest,
+        capacity: { entries: log.maxEntries, bytes: log.maxBytes },
+      },
+    };
+  });
+  route('GET', '/requests/:request_id', (req) => {
+    const log = deps.requestLog;
+    if (!log) throw disabled();
+    const id = (req.params as { request_id: string }).request_id;
+    const e = log.byRequestId(id);
+    if (!e)
+      throw new ServiceError(404, 'not_found', `request ${id} is not in the request log (it keeps the last ${log.maxEntries} requests)`);
+    return { status: 200, body: viewOf(e) };
+  });
+  route('GET', '/deprecations', (req) => {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    const unknown = Object.keys(q).filter((k) => k !== 'business_id');
+    if (unknown.length > 0) throw invalidRequest(unknown.map((k) => ({ field: k, message: 'is not a parameter (business_id)' })));
+    if (q.business_id !== undefined && typeof q.business_id !== 'string')
+      throw invalidRequest([{ field: 'business_id', message: 'must be given once' }]);
+    const data = deps.deprecations?.list(q.business_id as string | undefined) ?? [];
+    return { status: 200, body: { data, total: data.length } };
+  });
+
+  // Each logged request as it is answered. Starts after `after` (or Last-Event-ID when the
+  // browser reconnects; else after the newest entry): a page that listed up to seq N opens the
+  // stream with after=N and misses nothing answered in between.
+  app.get('/requests/stream', (req, reply) => {
+    const log = deps.requestLog;
+    if (!log) throw disabled();
+    const { filter, values } = requestFilter(req.query, ['after']);
+    const lastId = req.headers['last-event-id'];
+    const start = typeof lastId === 'string' && /^\d{1,15}$/.test(lastId) ? lastId : values.after;
+    if (start !== undefined && !/^\d{1,15}$/.test(start))
+      throw invalidRequest([{ field: 'after', message: 'must be a sequence number (latest_seq of a page)' }]);
+    const after = start === undefined ? log.latest : Number(start);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write(': live\n\n');
+    const send = (e: Parameters<typeof viewOf>[0]) => res.write(`id: ${e.seq}\ndata: ${JSON.stringify(viewOf(e))}\n\n`);
+    for (const e of log.after(after, filter)) send(e);
+    const unsubscribe = log.subscribe((e) => {
+      if (matches(e, filter)) send(e);
+    });
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), STREAM_KEEPALIVE_MS);
+    res.on('close', () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+    });
+  });
+}

@@ -1,0 +1,176 @@
+/**
+ * The integrator's pages of the dashboard (Requests, the deprecations panel, Flows) in a real
+ * headless Chromium against a sandbox on port 0: a request refused for curl appears live with its
+ * explanation, a deprecated call appears in the panel of the first page, a flow created in the page
+ * runs on `svc events send` and is named on the timeline, no horizontal overflow at 1280 and 390
+ * pixels, axe-core finds nothing serious. Screenshots go to a temporary folder, or to docs/ with SVC_SCREENSHOTS=1.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+
+const SHOTS = process.env.SVC_SCREENSHOTS === '1' ? 'docs' : mkdtempSync(join(tmpdir(), 'svc-shots-'));
+mkdirSync(SHOTS, { recursive: true });
+const run = promisify(execFile);
+
+let sb: TestSandbox;
+let tb: TestBrowser;
+let page: Page;
+let token: string;
+const problems: string[] = [];
+const cfg = tempConfigDir();
+
+async function open(route: string): Promise<void> {
+  await page.goto(`${sb.baseUrl}/#/${route}`);
+  await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+}
+
+async function checks(name: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${name}: ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n')).toBe('');
+  const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+}
+
+describe.skipIf(chromiumMissing && !inCi)('the Requests, deprecations and Flows of the dashboard in Chromium', () => {
+  beforeAll(async () => {
+    sb = await withSandbox();
+    token = (await sb.admin.createApiToken(['contacts_read', 'contacts_write'])).token;
+    tb = await launchBrowser();
+    page = tb.context.pages()[0] ?? (await tb.context.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await tb?.close();
+    await sb?.close();
+    cfg.cleanup();
+  });
+
+  it('a request refused for curl appears on the open Requests page within a second, with its explanation', async () => {
+    await http(sb.baseUrl, 'GET', '/v1/contacts?limit=5', { token });
+    await open('requests');
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await page.evaluate('window.notReloaded = true');
+    const { stdout } = await run('curl', [
+      '-s',
+      '-i',
+      '-X',
+      'POST',
+      `${sb.baseUrl}/v1/events`,
+      '-H',
+      `Authorization: Bearer ${token}`,
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"event_type":"viewed_product","email":"ada@example.com"}',
+    ]);
+    const id = /x-request-id: (\S+)/i.exec(stdout)?.[1] as string;
+    expect(id).toMatch(/^req_/);
+    const started = Date.now();
+    const row = page.locator(`tr[data-request-id="${id}"]`);
+    await row.waitFor({ timeout: 1000 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await row.textContent()).toContain('insufficient_scope');
+    expect(await row.textContent()).toContain('Test token (API token)');
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    await expect.poll(() => page.locator('.count').textContent()).toBe('2 requests');
+    await page.screenshot({ path: join(SHOTS, 'dashboard-requests.png') });
+    await row.getByRole('link', { name: id }).click();
+    await page.getByRole('heading', { name: 'Why it was refused' }).waitFor();
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).toContain('this operation needs the scope events_write');
+    expect(text).toContain('What to change');
+    expect(text).toContain('Create an API token with events_write');
+    expect(text).toContain('Answer body');
+    expect(text).not.toContain(token);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-request.png'), fullPage: true });
+  });
+
+  it('the filters narrow the list and the stream (status 2xx)', async () => {
+    await open('requests?status=2xx');
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const bad = await http(sb.baseUrl, 'GET', '/v1/contacts?color=red', { token });
+    const good = await http(sb.baseUrl, 'GET', '/v1/contacts?limit=2', { token });
+    await page.locator(`tr[data-request-id="${good.headers.get('x-request-id')}"]`).waitFor({ timeout: 2000 });
+    expect(await page.locator(`tr[data-request-id="${bad.headers.get('x-request-id')}"]`).count()).toBe(0);
+  });
+
+  it('a deprecated call appears in the panel of the first page, linked to its request', async () => {
+    const c = await http(sb.baseUrl, 'POST', '/v1/contacts', { token, json: { email: 'old@example.com' } });
+    const u = await http(sb.baseUrl, 'POST', `/v1/contacts/${(c.body as { id: string }).id}/unsubscribe`, { token });
+    await open('contacts');
+    const panel = page.getByRole('region', { name: 'Deprecated usage seen' });
+    await panel.waitFor();
+    expect(await panel.textContent()).toContain('the deprecated unsubscribe endpoint');
+    expect(await panel.textContent()).toContain('Test token (API token)');
+    await panel.getByRole('link', { name: 'example' }).click();
+    await page.waitForURL(`**/#/requests/${u.headers.get('x-request-id')}`);
+    await page.getByRole('heading', { name: 'Deprecated or removed usage' }).waitFor();
+  });
+
+  it('a flow created on the Flows page runs on `svc events send`, and the timeline names it', async () => {
+    await open('flows');
+    await page.getByLabel('Flow name').fill('Browse abandonment');
+    await page.getByLabel('Runs when').selectOption('event');
+    await page.getByLabel('Event type').fill('viewed_product');
+    await page.getByRole('button', { name: 'Create flow' }).click();
+    await page.getByText('Flow “Browse abandonment” created').waitFor();
+    expect(await page.locator('.count').textContent()).toBe('1 flow');
+    const all = await sb.tokenWithAllScopes();
+    const sent = await runCli(['events', 'send', '--type', 'viewed_product', '--email', 'ada@example.com'], {
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: all },
+    });
+    expect(sent.code, sent.stderr).toBe(0);
+    await page.reload();
+    await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+    const row = page.getByRole('row').filter({ hasText: 'Browse abandonment' });
+    await expect.poll(() => row.getByRole('link', { name: '1' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-flows.png') });
+    await open('timeline');
+    await page.getByRole('row').filter({ hasText: 'flow_run' }).filter({ hasText: 'Browse abandonment' }).waitFor();
+    // Disabled, it runs nothing.
+    await open('flows');
+    await page.getByRole('checkbox', { name: 'Enabled: Browse abandonment' }).uncheck();
+    await page.getByText('“Browse abandonment” is now disabled.').waitFor();
+    await runCli(['events', 'send', '--type', 'viewed_product', '--email', 'ada@example.com'], {
+      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: all },
+    });
+    expect((await sb.admin.outbox({ type: 'flow_run' })).length).toBe(1);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete Browse abandonment' }).click();
+    await page.getByText('“Browse abandonment” deleted.').waitFor();
+  });
+
+  it('no page scrolls sideways and axe-core finds nothing serious, at 1280 and 390 pixels', async () => {
+    const id = (await http(sb.baseUrl, 'GET', '/v1/contacts')).headers.get('x-request-id') as string;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const route of ['contacts', 'requests', `requests/${id}`, 'flows', 'timeline']) {
+        await open(route);
+        await checks(`${route} at ${width}px`);
+      }
+    }
+    await open('requests');
+    await page.screenshot({ path: join(SHOTS, 'dashboard-requests-mobile.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 120_000);
+
+  it('logged no console error and no failed request', () => {
+    expect(problems).toEqual([]);
+  });
+});

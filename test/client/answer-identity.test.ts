@@ -1,0 +1,211 @@
+/**
+ * An answer must belong to its request (src/client/answer-identity.ts): the pure checks, and a
+ * raw server that sends stray answers (an unsolicited extra answer shortly after the real one, or
+ * at once, as an early answer to the next request): no request is credited with another's answer;
+ * each mismatch is a protocol error that may have been applied, and the connection is dropped.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AnswerLedger,
+  contactIdMismatch,
+  createdContactMismatch,
+  eventAnswerId,
+  orderAnswerMismatch,
+} from '../../src/client/answer-identity.js';
+import { ServiceClient } from '../../src/client/client.js';
+import { NetworkError } from '../../src/client/errors.js';
+import { type Cleanup, rawServer } from '../helpers/raw-server.js';
+
+const cleanups: Cleanup[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+
+describe('the checks', () => {
+  it('orders: the order_id sent, found in the bytes or the parsed body (bare or wrapped)', () => {
+    expect(orderAnswerMismatch('A-1', json({ order_id: 'A-1', total: '1.00' }), () => undefined)).toBeUndefined();
+    const spaced = Buffer.from('{ "order_id" : "A-1" }');
+    expect(orderAnswerMismatch('A-1', spaced, () => JSON.parse(spaced.toString()))).toBeUndefined();
+    expect(orderAnswerMismatch('A-1', json({ data: { order_id: 'A-1' } }), () => ({ data: { order_id: 'A-1' } }))).toBeUndefined();
+    expect(orderAnswerMismatch(7, json({ order_id: 7 }), () => ({ order_id: 7 }))).toBeUndefined();
+    expect(orderAnswerMismatch('A-1', json({ order_id: 'A-2' }), () => ({ order_id: 'A-2' }))).toBe('sent order_id "A-1", answered "A-2"');
+    // The sent id inside another field's string is not the field.
+    const inside = { order_id: 'B', note: '"order_id":"A-1"' };
+    expect(orderAnswerMismatch('A-1', json(inside), () => inside)).toBe('sent order_id "A-1", answered "B"');
+    expect(orderAnswerMismatch('A-1', Buffer.alloc(0), () => undefined)).toBe('sent order_id "A-1", answered none');
+  });
+
+  it('contacts: e-mail compared lower-cased, an E.164 phone exactly, a patch by its id', () => {
+    expect(createdContactMismatch({ email: 'Ann@Example.com' }, { id: 'ct_1', email: 'ann@example.com' })).toBeUndefined();
+    expect(createdContactMismatch({ email: 'ann@example.com' }, { id: 'ct_2', email: 'bob@example.com' })).toMatch(/sent email/);
+    expect(createdContactMismatch({ phone: '+33612345678' }, { data: { id: 'ct_1', phone: '+33612345678' } })).toBeUndefined();
+    expect(createdContactMismatch({ phone: '+33612345678' }, { id: 'ct_1', phone: '+33612345679' })).toMatch(/sent phone/);
+    expect(createdContactMismatch({ email: 'a@example.com' }, 'not json')).toBe('the answer holds no contact');
+    expect(contactIdMismatch('ct_1', { id: 'ct_1' })).toBeUndefined();
+    expect(contactIdMismatch('ct_1', { data: { id: 'ct_1' } })).toBeUndefined();
+    expect(contactIdMismatch('ct_1', { id: 'ct_9' })).toMatch(/ct_9/);
+  });
+
+  it('events: an id answered twice is refused, unless both requests carried the same event_id', () => {
+    const ledger = new AnswerLedger();
+    expect(eventAnswerId(json({ status: 'accepted', id: 'ev_1' }), () => undefined)).toBe('ev_1');
+    expect(eventAnswerId(json({ data: { id: 'ev_\\"x' } }), () => ({ data: { id: 'ev_"x' } }))).toBe('ev_"x');
+    expect(ledger.note('ev_1')).toBeUndefined();
+    expect(ledger.note('ev_2', 'mine-1')).toBeUndefined();
+    expect(ledger.note('ev_1')).toMatch(/ev_1 was already answered/);
+    expect(ledger.note('ev_2', 'mine-1')).toBeUndefined();
+    expect(ledger.note('ev_2', 'mine-2')).toMatch(/already answered/);
+    expect(ledger.note('ev_2')).toMatch(/already answered/);
+    // Grows past its first table without losing an id.
+    for (let i = 0; i < 5000; i++) expect(ledger.note(`ev_n${i}`)).toBeUndefined();
+    for (let i = 0; i < 5000; i += 97) expect(ledger.note(`ev_n${i}`)).toMatch(/already answered/);
+  });
+});
+
+/**
+ * An orders and events service that answers each request properly, and after some of them writes
+ * one more answer nobody asked for: at once (it reaches the client as an early answer to the next
+ * request on that connection) or a few ms later.
+ */
+async function strayServer() {
+  const processed = new Set<string>();
+  let n = 0;
+  const s = await rawServer(({ head, body, socket }) => {
+    const i = ++n;
+    const input = JSON.parse(body || '{}') as { order_id?: string; event_type?: string };
+    const isOrder = head.startsWith('POST /v1/orders/placed');
+    const answer = (payload: unknown, status = 201) => {
+      const b = JSON.stringify(payload);
+      return `HTTP/1.1 ${status} OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(b)}\r\n\r\n${b}`;
+    };
+    const own = isOrder ? { order_id: input.order_id, total: '1.00' } : { status: 'accepted', id: `ev_${i}` };
+    if (isOrder) processed.add(input.order_id as string);
+    const stray = isOrder ? { order_id: `stray-${i}`, total: '9.99' } : { status: 'accepted', id: `ev_${i}` };
+    if (i % 5 === 0) return [answer(own, isOrder ? 201 : 200) + answer(stray, isOrder ? 201 : 200)];
+    if (i % 7 === 0) {
+      setTimeout(() => socket.destroyed || socket.write(answer(stray, isOrder ? 201 : 200)), 3);
+    }
+    return [answer(own, isOrder ? 201 : 200)];
+  }, cleanups);
+  return { ...s, processed };
+}
+
+function client(baseUrl: string): ServiceClient {
+  const c = new ServiceClient({
+    baseUrl,
+    credentials: { kind: 'api_token', token: 'tok_answer_identity' },
+    logger: { debug() {}, warn() {} },
+    connections: 4,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+/** Runs `task` for 0..count-1, `width` at a time. */
+async function inParallel<T>(count: number, width: number, task: (i: number) => Promise<T>): Promise<Array<PromiseSettledResult<T>>> {
+  const out: Array<PromiseSettledResult<T>> = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await task(i).then(
+          (value) => ({ status: 'fulfilled' as const, value }),
+          (reason: unknown) => ({ status: 'rejected' as const, reason }),
+        );
+      }
+    }),
+  );
+  return out;
+}
+
+describe('stray and early answers', () => {
+  it("orders: no upsert is credited with another order's answer; a mismatch is a protocol error that may have been applied", async () => {
+    const s = await strayServer();
+    const c = client(s.origin);
+    const results = await inParallel(200, 8, (i) =>
+      c.upsertOrder({ order_id: `o-${i}`, total: '1.00', currency: 'EUR', order_date: '2026-01-01', email: `p${i}@example.com` } as never),
+    );
+    let mismatches = 0;
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'fulfilled') {
+        expect((r.value.body as { order_id: string }).order_id).toBe(`o-${i}`);
+        expect(s.processed.has(`o-${i}`)).toBe(true);
+      } else {
+        expect(r.reason).toBeInstanceOf(NetworkError);
+        const err = r.reason as NetworkError;
+        if (err.kind === 'protocol') {
+          mismatches++;
+          expect(err.sent).toBe(true);
+          expect(err.message).toMatch(
+            /the answer does not belong to the request \(sent order_id "o-\d+", answered "(stray-\d+|o-\d+)"\); the service may have applied it/,
+          );
+        }
+      }
+    }
+    expect(mismatches).toBeGreaterThan(0);
+    // The connections were dropped: more were opened than the 4 a clean run needs.
+    expect(s.connections()).toBeGreaterThan(4);
+  });
+
+  it('events: an id answered twice in a run is a protocol error (the event may have been stored), never accepted twice', async () => {
+    const s = await strayServer();
+    const c = client(s.origin);
+    const results = await inParallel(200, 8, (i) => c.sendEvent({ event_type: 'stray', email: `p${i}@example.com` }));
+    const accepted = new Map<string, number>();
+    let mismatches = 0;
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'fulfilled') {
+        const id = r.value.body.id;
+        expect(accepted.has(id)).toBe(false);
+        accepted.set(id, i);
+      } else if ((r.reason as NetworkError).kind === 'protocol') {
+        mismatches++;
+        expect((r.reason as NetworkError).sent).toBe(true);
+      }
+    }
+    expect(mismatches).toBeGreaterThan(0);
+  });
+});
+
+describe('an import against a server sending stray answers', () => {
+  it('rows whose answer belonged to another row are unconfirmed (answer_mismatch), never created; the created ones were processed', async () => {
+    const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { runCli } = await import('../helpers/run-cli.js');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-stray-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const csv = ['order_id,total,currency,order_date,email'];
+    for (let i = 0; i < 200; i++) csv.push(`o-${i},1.00,EUR,2026-01-01,p${i}@example.com`);
+    writeFileSync(join(dir, 'orders.csv'), `${csv.join('\n')}\n`);
+    const s = await strayServer();
+    const r = await runCli(
+      ['orders', 'import', join(dir, 'orders.csv'), '--json', '--concurrency', '8', '--report', join(dir, 'report.csv')],
+      {
+        env: { SVC_CONFIG_DIR: dir, SVC_DATA_DIR: dir, SVC_BASE_URL: s.origin, SVC_TOKEN: 'tok_stray' },
+      },
+    );
+    const report = readFileSync(join(dir, 'report.csv'), 'utf8').trim().split('\n').slice(1);
+    const header = readFileSync(join(dir, 'report.csv'), 'utf8').split('\n')[0]?.split(',') ?? [];
+    const col = (name: string) => header.indexOf(name);
+    let unconfirmed = 0;
+    for (const line of report) {
+      const cells = line.split(',');
+      const outcome = cells[col('outcome')];
+      const id = cells[col('order_id')] as string;
+      if (outcome === 'created' || outcome === 'updated') expect(s.processed.has(id)).toBe(true);
+      if (line.includes('answer_mismatch')) {
+        unconfirmed++;
+        expect(outcome).toBe('unconfirmed');
+      }
+    }
+    expect(unconfirmed).toBeGreaterThan(0);
+    // Unconfirmed rows are counted, not errors (cli.md): the summary says how many.
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 200, unconfirmed });
+  });
+});

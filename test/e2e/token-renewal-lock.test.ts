@@ -1,0 +1,86 @@
+/**
+ * Processes sharing a profile renew its access token one at a time (issue 26: 8 processes with a
+ * 2-second token lifetime asked for 25 tokens where 18 would do). Eight spawned `svc events send
+ * --file -`, each fed a line every 100 ms for about 5 s, against a sandbox whose tokens live 2 s:
+ * the token endpoint issues at most one token per lifetime window.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/contract/scopes.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { CredentialStore } from '../../src/store/store.js';
+import { tempConfigDir } from '../helpers/run-cli.js';
+import { ensureBuilt, root } from '../helpers/spawn-cli.js';
+
+const LIFETIME_S = 2;
+const PROCESSES = 8;
+const RUN_MS = 5_000;
+
+let sb: RunningSandbox;
+const issued: number[] = [];
+const cfg = tempConfigDir();
+
+beforeAll(async () => {
+  await ensureBuilt();
+  sb = await startSandbox({
+    tokenTtlSeconds: LIFETIME_S,
+    onAnswer: (a) => {
+      if (a.method === 'POST' && a.url.startsWith('/oauth/token') && a.status === 200) issued.push(Date.now());
+    },
+  });
+  const app = (await (
+    await fetch(`${sb.baseUrl}/_sandbox/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'lock test', scopes: [...SCOPES] }),
+    })
+  ).json()) as { client_id: string; client_secret: string };
+  new CredentialStore(cfg.dir).setProfile('default', {
+    base_url: sb.baseUrl,
+    auth_method: 'client_credentials',
+    client_id: app.client_id,
+    client_secret: app.client_secret,
+    requested_scopes: [...SCOPES],
+  });
+}, 60_000);
+afterAll(async () => {
+  await sb.close();
+  cfg.cleanup();
+});
+
+function sender(): { proc: ChildProcessWithoutNullStreams; done: Promise<{ code: number | null; stderr: string }> } {
+  const proc = spawn(process.execPath, [join(root, 'bin', 'svc.js'), 'events', 'send', '--file', '-', '--concurrency', '1'], {
+    env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: cfg.dir, SVC_DATA_DIR: join(cfg.dir, 'data') },
+  });
+  let stderr = '';
+  proc.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+  });
+  proc.stdout.resume();
+  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => proc.on('close', (code) => resolve({ code, stderr })));
+  return { proc, done };
+}
+
+describe('token renewal across processes', () => {
+  it(`${PROCESSES} processes on one profile: at most one token per ${LIFETIME_S}-second lifetime window`, async () => {
+    const senders = Array.from({ length: PROCESSES }, sender);
+    const started = Date.now();
+    let n = 0;
+    while (Date.now() - started < RUN_MS) {
+      for (const s of senders) s.proc.stdin.write(`{"event_type":"lock_test","email":"p${n++ % PROCESSES}@example.com"}\n`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (const s of senders) s.proc.stdin.end();
+    const results = await Promise.all(senders.map((s) => s.done));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const elapsed = Date.now() - started;
+    // Renewed when due (the last tenth of the lifetime): one token per 1.8 s at most.
+    const gaps = issued.slice(1).map((t, i) => t - (issued[i] as number));
+    expect(issued.length, `tokens issued at ${issued.map((t) => t - started).join(', ')} ms`).toBeLessThanOrEqual(
+      Math.ceil(elapsed / (LIFETIME_S * 900)) + 1,
+    );
+    expect(Math.min(...gaps), `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(LIFETIME_S * 1000 * 0.5);
+    expect(issued.length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
