@@ -23,10 +23,19 @@
 //                                                (default 100,000 and 1,000,000)
 //   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
 //                                                200), N rows (default 5,000): achieved rate and 429s
+//   node bench/import.mjs --shapes [SCALE]       the rate-limit shapes of real services, compressed
+//                                                (docs/performance.md): burst 50/s + steady 300 per 10 s
+//                                                with and without headers, 10 in flight, 60 per 10 s
+//                                                sliding with and without headers; rows scaled by SCALE
+//                                                (default 1: 1,500, 3,000 and 300 rows): share of the
+//                                                steady rate, 429s, every row accounted (--only TEXT:
+//                                                the shapes whose name has TEXT)
 // Options: --concurrency C (default 32 for the throughput mode, 16 for the others), --duration S
 // for autocannon (default 10), --same-work (autocannon sends N requests instead), --rounds R (default 2), --kind orders|contacts|events (default
 // orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
-// orders, one to three line items each, and autocannon sends the same orders), --prof DIR (the
+// orders, one to three line items each, and autocannon sends the same orders), --preset
+// woocommerce|woocommerce-customer-order|bigcommerce|magento|squarespace (the exports of
+// fixtures/shop-exports.mjs, built in memory: short runs; autocannon sends their requests), --prof DIR (the
 // import runs under `node --cpu-prof --cpu-prof-dir=DIR`; bench/profile-summary.mjs reads the
 // result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
 // checkout's), --ab PATH [--pairs K] [--node-opts "FLAGS"] (no autocannon: the imports of PATH (A)
@@ -43,6 +52,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import { exportOf, SHOP_PRESETS } from '../fixtures/shop-exports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
@@ -59,10 +69,15 @@ const stringOption = (name) => {
   return i < 0 ? undefined : argv.splice(i, 2)[1];
 };
 const KIND = stringOption('--kind') ?? 'orders';
+/** --shapes --only TEXT: only the shapes whose name contains TEXT. */
+const ONLY = stringOption('--only');
 if (!['orders', 'contacts', 'events'].includes(KIND)) throw new Error(`--kind must be orders, contacts or events, got ${KIND}`);
 const PRESET = stringOption('--preset');
-if (PRESET !== undefined && PRESET !== 'shopify') throw new Error(`--preset: only shopify is generated, got ${PRESET}`);
-if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset shopify generates orders exports: use it with --kind orders');
+if (PRESET !== undefined && PRESET !== 'shopify' && !SHOP_PRESETS.includes(PRESET))
+  throw new Error(`--preset: shopify, ${SHOP_PRESETS.join(', ')} are generated, got ${PRESET}`);
+if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset NAME generates orders exports: use it with --kind orders');
+/** The other shops' exports (fixtures/shop-exports.mjs): built in memory, for short runs. */
+const GENERATED = PRESET !== undefined && PRESET !== 'shopify';
 const PROF = stringOption('--prof');
 // Another build's svc for the import (bin/svc.js of a checkout or an install): before/after figures.
 const IMPORT_BIN = stringOption('--bin') ?? bin;
@@ -71,7 +86,9 @@ const IMPORT_BIN = stringOption('--bin') ?? bin;
 const AB_BIN = stringOption('--ab');
 // Extra node options for this checkout's import (e.g. a V8 flag under test), space-separated.
 const NODE_OPTS = (stringOption('--node-opts') ?? '').split(' ').filter(Boolean);
-const mode = argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--throughput') ?? (AB_BIN ? '--ab' : '--throughput');
+const mode =
+  argv.find((a) => a === '--memory' || a === '--rate-limit' || a === '--shapes' || a === '--throughput') ??
+  (AB_BIN ? '--ab' : '--throughput');
 if (argv.includes(mode)) argv.splice(argv.indexOf(mode), 1);
 const CONCURRENCY = option('--concurrency', mode === '--throughput' || mode === '--ab' ? 32 : 16);
 const PAIRS = option('--pairs', 4);
@@ -255,15 +272,24 @@ async function writeShopifyCsv(path, n, prefix) {
   await new Promise((r) => out.end(r));
 }
 
-/** The bench's input file: rows of the kind, or a Shopify export with --preset shopify. */
+/** The bench's input file: rows of the kind, a Shopify export with --preset shopify, or another shop's export. */
 function writeInput(path, n, prefix) {
+  if (GENERATED) return writeFileSync(path, exportOf(PRESET, n, { prefix }).text);
   return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeRows(path, n, prefix);
 }
+/** Another shop's export's requests, by prefix (the orders autocannon sends are made once per run). */
+const generatedRequests = new Map();
 /** The JSON body of request number i (of a run of about n) that autocannon sends. */
 function requestBody(i, prefix, n) {
+  if (GENERATED) {
+    if (!generatedRequests.has(prefix)) generatedRequests.set(prefix, exportOf(PRESET, n, { prefix }).orders);
+    const orders = generatedRequests.get(prefix);
+    // A run longer than the orders made (autocannon for a duration) sends them again: updates.
+    return JSON.stringify(orders[(i - 1) % orders.length]);
+  }
   return JSON.stringify(PRESET === 'shopify' ? shopifyBody(shopifyOrder(i, prefix, n)) : kind.body(kind.fields(i, prefix, n)));
 }
-const presetArgs = PRESET ? ['--preset', PRESET] : [];
+const presetArgs = PRESET ? ['--preset', PRESET, ...(GENERATED ? exportOf(PRESET, 1).args : [])] : [];
 const inputName = (tag) => join(work, `${KIND}-${tag}.${kind.file}`);
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */
@@ -598,6 +624,85 @@ async function rateLimit() {
   }
 }
 
+/** --shapes: each rate-limit shape, its steady rate and targets; the import's own summary counts the 429s. */
+async function shapes() {
+  const scale = numbers[0] ?? 1;
+  const list = [
+    {
+      name: 'burst 50/s + steady 300 per 10 s, RateLimit-* headers',
+      limits: {
+        windows: [
+          { limit: 50, window_s: 1 },
+          { limit: 300, window_s: 10 },
+        ],
+        headers: 'ratelimit',
+      },
+      steady: 30,
+      n: 1500,
+      targets: [0.95, 0.01],
+    },
+    {
+      name: 'burst 50/s + steady 300 per 10 s, no headers',
+      limits: {
+        windows: [
+          { limit: 50, window_s: 1 },
+          { limit: 300, window_s: 10 },
+        ],
+      },
+      steady: 30,
+      n: 1500,
+      targets: [0.9, 0.03],
+    },
+    // 10 in flight, each answered after 50 ms: at most 200 per second.
+    {
+      name: '10 in flight (50 ms each), no headers',
+      limits: { max_in_flight: 10 },
+      latency: 50,
+      steady: 200,
+      n: 3000,
+      targets: [0.9, 0.03],
+    },
+    {
+      name: '60 per 10 s sliding, no headers',
+      limits: { windows: [{ limit: 60, window_s: 10, sliding: true }] },
+      steady: 6,
+      n: 300,
+      targets: [0.9, 0.03],
+    },
+    {
+      name: '60 per 10 s sliding, RateLimit-* headers',
+      limits: { windows: [{ limit: 60, window_s: 10, sliding: true }], headers: 'ratelimit' },
+      steady: 6,
+      n: 300,
+      targets: [0.95, 0.01],
+    },
+  ];
+  for (const shape of list) {
+    if (ONLY !== undefined && !shape.name.includes(ONLY)) continue;
+    const n = Math.round(shape.n * scale);
+    const file = inputName(`shape-${list.indexOf(shape)}`);
+    await writeInput(file, n, `SH${list.indexOf(shape)}`);
+    const sb = await startSandbox();
+    try {
+      await setFaults(sb, { rate_limits: shape.limits, ...(shape.latency ? { latency_ms: shape.latency } : {}) });
+      const imp = await runImport(sb, file);
+      const s = imp.summary;
+      const sent = s.rows - s.resumed;
+      const requests = sent + s.rate_limited;
+      const share = s.rows_per_second / shape.steady;
+      const limited = s.rate_limited / Math.max(1, requests);
+      const accounted = s.created + s.updated + s.unconfirmed + s.rejected + s.failed === n && s.created === n;
+      const [rateTarget, limitedTarget] = shape.targets;
+      console.log(
+        `${shape.name}, ${fmt(n)} rows: ${s.rows_per_second} rows/s = ${(share * 100).toFixed(1)}% of the steady ${shape.steady}/s (target ≥ ${rateTarget * 100}%), ${s.rate_limited} of ${requests} requests answered 429 = ${(limited * 100).toFixed(2)}% (target ≤ ${limitedTarget * 100}%), ${accounted ? 'every row created once' : `rows NOT accounted: ${JSON.stringify(s)}`}, ${imp.seconds.toFixed(1)} s, exit ${imp.code}`,
+      );
+    } finally {
+      await sb.stop();
+      rmSync(file, { force: true });
+    }
+  }
+}
+
 /** --ab OTHER: the imports of OTHER and of this checkout alternated on one sandbox; medians of µs CPU per row. */
 async function ab() {
   const n = numbers[0] ?? Number(process.env.N ?? 50_000);
@@ -644,6 +749,7 @@ try {
   if (mode === '--ab') await ab();
   else if (mode === '--memory') await memory();
   else if (mode === '--rate-limit') await rateLimit();
+  else if (mode === '--shapes') await shapes();
   else await throughput();
 } finally {
   rmSync(work, { recursive: true, force: true });

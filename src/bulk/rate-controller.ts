@@ -16,6 +16,18 @@
  *   then 0.25% per 250 ms, that step doubling every 4 s of quiet. The rate cap matters when the
  *   service limits requests per second while answering fast: a concurrency limit alone cannot go
  *   below one request in flight.
+ *
+ * Windows longer than a second (docs/importer.md "Long imports"):
+ * - Answers carrying rate-limit headers (rate-headers.ts) set the pace directly: what remains of
+ *   the window (less the requests in flight, not counted yet) spread over what is left of it,
+ *   never above the steady rate of `RateLimit-Policy` (the slowest window), so a burst allowance
+ *   is not mistaken for the rate. Nothing left: every start waits for the window to reset.
+ * - A 429 whose wait is over a second (or when the window is known to be longer than a second)
+ *   closes the window: no start until the wait is over, whatever the rate. Without headers its
+ *   rate is learned from the 429: the successes of the run so far (or since the last such 429)
+ *   spread over that time plus the wait, i.e. over the window the service counted them in; then
+ *   probed up gently (0.25% per 250 ms, no doubling: a quiet spell of a long window says little).
+ * - One-second windows keep the rules above.
  */
 
 export interface RateControllerOptions {
@@ -29,6 +41,11 @@ export interface RateControllerOptions {
   pauseOnThrottle: boolean;
   now: () => number;
 }
+
+import { burstRate, type RateLimitReading, type RateWindow, steadyRate } from './rate-headers.js';
+
+/** What sets the pace: nothing yet, the service's headers, or a rate learned from its 429s. */
+export type PaceSource = 'none' | 'headers' | 'learned';
 
 export class RateController {
   /** Current concurrency limit and the lowest it went. */
@@ -60,6 +77,25 @@ export class RateController {
   /** Completions in the last second, in 100 ms buckets, to measure the rate the service allows. */
   private readonly buckets = new Array<number>(10).fill(0);
   private bucketEpoch: number;
+  /** The pace the headers set (items/s) and until when it holds without a newer reading. */
+  private headerRate: number | undefined;
+  private headerRateUntil = 0;
+  private policyRate: number | undefined;
+  private policyBurst: number | undefined;
+  /** The limit of the policy's slowest window: a reading of that window may be spent faster. */
+  private policySteadyLimit: number | undefined;
+  /** The slowest window of the service's policy, once an answer told it (for the plan of a run). */
+  steadyWindow: RateWindow | undefined;
+  /** The longest window seen (from a policy or a long wait): over 1000 means long-window rules. */
+  windowMs = 0;
+  /** Successes of the run, and the time and count at the last long-window 429 (its learning base). */
+  private successes = 0;
+  private longBaseAt: number | undefined;
+  private longBaseCount = 0;
+  /** True while a long-window rate learned from 429s is in force. */
+  private learnedLong = false;
+  /** A long-window 429 whose wait is not over: what to learn from when it is. */
+  private learning: { since: number; count: number; before: number | undefined } | undefined;
 
   constructor(opts: RateControllerOptions) {
     this.ceiling = Math.max(1, Math.floor(opts.ceiling));
@@ -78,6 +114,61 @@ export class RateController {
   /** The run starts now (rates measured before are over a shorter time). */
   startRun(): void {
     this.runStartedAt = this.now();
+  }
+
+  /** What sets the pace now. */
+  get source(): PaceSource {
+    if (this.headerRate !== undefined && this.now() < this.headerRateUntil) return 'headers';
+    return this.rate !== undefined ? 'learned' : 'none';
+  }
+
+  /** The start rate in force (items/s), from the headers or learned; undefined when none limits. */
+  get pace(): number | undefined {
+    return this.source === 'headers' ? this.headerRate : this.rate;
+  }
+
+  /** Until when starts are held (a closed window), or 0. */
+  get heldUntil(): number {
+    return this.pausedUntil > this.now() ? this.pausedUntil : 0;
+  }
+
+  /**
+   * An answer carried rate-limit headers: spend what remains of the window over what is left of
+   * it. `inFlight`: requests sent and not answered yet (the service has not counted them).
+   */
+  observe(reading: RateLimitReading, inFlight: number): void {
+    const t = this.now();
+    if (reading.policy) {
+      this.policyRate = steadyRate(reading.policy);
+      this.policyBurst = burstRate(reading.policy);
+      const slowest = reading.policy.find((w) => (w.limit * 1000) / w.windowMs === this.policyRate);
+      this.policySteadyLimit = slowest?.limit;
+      this.steadyWindow = slowest;
+      for (const w of reading.policy) this.windowMs = Math.max(this.windowMs, w.windowMs);
+    }
+    const left = reading.remaining - Math.max(0, inFlight - 1);
+    const resetMs = Math.max(50, reading.resetMs);
+    // A reading stays good for the rest of its window (at least a second).
+    this.headerRateUntil = t + Math.max(1000, resetMs);
+    if (left <= 0) {
+      this.pausedUntil = Math.max(this.pausedUntil, t + resetMs);
+      this.headerRate = this.policyRate ?? this.headerRate ?? 1;
+    } else {
+      // A reset in whole seconds is rounded up: the window ends on average half a second sooner.
+      const spreadMs = reading.wholeSeconds && resetMs >= 1000 ? resetMs - 500 : resetMs;
+      const spread = (left * 1000) / spreadMs;
+      // With a policy: the steady rate, faster (up to the burst) only to spend what would be
+      // left unused at the window's end; without: what remains over what is left.
+      // A reading of another window (the burst's) says nothing of the steady one: the steady rate.
+      const steadyReading = reading.limit !== undefined && reading.limit === this.policySteadyLimit;
+      this.headerRate =
+        this.policyRate === undefined
+          ? Math.max(0.01, spread)
+          : steadyReading
+            ? Math.min(this.policyBurst ?? this.policyRate, Math.max(this.policyRate, spread))
+            : this.policyRate;
+    }
+    if (this.tokens > 1) this.tokens = 1;
   }
 
   /** Advances the 100 ms buckets to now, clearing the ones that fell out of the last second. */
@@ -107,12 +198,19 @@ export class RateController {
     this.throttlesSinceEvent++;
     // The throttled request will be sent again: charge it to the rate cap, so that retries and
     // new starts together stay under the cap.
-    if (this.rate !== undefined) this.tokens -= 1;
+    if (this.pace !== undefined) this.tokens -= 1;
     const t = this.now();
+    const long = waitMs > 1000 || this.windowMs > 1000;
+    // A window longer than a second is closed until the wait is over: nobody starts into it.
+    if (long && waitMs > 0) this.pausedUntil = Math.max(this.pausedUntil, t + waitMs);
     if (t - this.lastCongestion < this.cooldownMs) return;
     this.lastCongestion = t;
     this.congestionEvents++;
     this.limit = Math.max(this.floor, Math.floor(this.limit / 2));
+    if (long) {
+      this.learnLongWindow(t, waitMs);
+      return;
+    }
     this.minLimitSeen = Math.min(this.minLimitSeen, this.limit);
     const measured = this.completionRate(waitMs);
     if (this.rate === undefined) {
@@ -139,8 +237,58 @@ export class RateController {
     if (this.pauseOnThrottle && waitMs > 0 && this.rate === undefined) this.pausedUntil = Math.max(this.pausedUntil, t + waitMs);
   }
 
+  /**
+   * A 429 from a window longer than a second, without usable headers: the successes since the
+   * run started (or since the end of the last such wait) were all the window let through, over
+   * that time plus the wait. Worked out now from what has finished, and again when the wait is
+   * over (the requests in flight at the 429 have finished by then).
+   */
+  private learnLongWindow(t: number, waitMs: number): void {
+    this.windowMs = Math.max(this.windowMs, waitMs);
+    const since = this.longBaseAt ?? this.runStartedAt;
+    // A rate set by one-second rules (a burst window) says nothing of the long window's.
+    const before = this.learnedLong ? this.rate : undefined;
+    this.learning = { since, count: this.longBaseCount, before };
+    this.applyLearned((this.successes - this.longBaseCount) * 1000, Math.max(1, t - since + waitMs), before);
+    this.learnedLong = true;
+    this.tokens = Math.min(this.tokens, 0);
+    this.tokensAt = Math.max(t, this.pausedUntil);
+    this.lastRateIncrease = t;
+    this.successesSinceIncrease = 0;
+    this.throttlesSinceEvent = 0;
+    this.successesSinceEvent = 0;
+  }
+
+  private applyLearned(countMs: number, span: number, before: number | undefined): void {
+    const learned = countMs / span;
+    if (before === undefined) {
+      if (learned <= 0) return;
+      this.ceilingRate = learned;
+      this.rate = Math.max(0.01, learned * 0.97);
+      return;
+    }
+    // Later 429s: the rate we were sending at was just too high (the measure, which spans the
+    // waits, only lowers it by so much); back to just under it, probed up again from there.
+    this.ceilingRate = before;
+    this.rate = Math.max(0.01, Math.min(before * 0.97, Math.max(learned, before * 0.9)));
+  }
+
+  /** The wait of a long-window 429 is over: learn again from every request it counted. */
+  private finishLearning(t: number): void {
+    const l = this.learning;
+    if (l === undefined || t < this.pausedUntil) return;
+    this.learning = undefined;
+    const end = Math.max(this.pausedUntil, l.since + 1);
+    if (l.before === undefined) this.applyLearned((this.successes - l.count) * 1000, end - l.since, undefined);
+    this.longBaseAt = t;
+    this.longBaseCount = this.successes;
+    this.tokens = Math.min(this.tokens, 0);
+    this.tokensAt = t;
+  }
+
   /** A task finished without being throttled: probe back up. */
   success(): void {
+    this.successes++;
     const epoch = this.tick();
     this.buckets[epoch % 10] = (this.buckets[epoch % 10] ?? 0) + 1;
     this.successesSinceEvent++;
@@ -156,7 +304,9 @@ export class RateController {
       // it gently; the longer it stays quiet, the faster the probe grows.
       const quietSeconds = (t - this.lastCongestion) / 1000;
       const near = this.ceilingRate !== undefined && this.rate >= this.ceilingRate * 0.97;
-      const step = near ? 0.0025 * 2 ** Math.floor(quietSeconds / 4) : 0.03;
+      // Near a long window's rate the probe is slower the longer the window: a quiet spell says less.
+      const gentle = this.learnedLong ? 0.0025 / Math.max(1, this.windowMs / 1000) : 0.0025 * 2 ** Math.floor(quietSeconds / 4);
+      const step = near ? gentle : 0.03;
       this.rate *= 1 + Math.min(1, step);
       this.lastRateIncrease = t;
     }
@@ -166,7 +316,8 @@ export class RateController {
   startDelay(): number {
     const t = this.now();
     if (this.pausedUntil > t) return this.pausedUntil - t;
-    const rate = this.rate;
+    if (this.learning !== undefined) this.finishLearning(t);
+    const rate = this.pace;
     if (rate === undefined) return 0;
     const burst = Math.max(1, rate * 0.05);
     this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
@@ -177,6 +328,6 @@ export class RateController {
 
   /** An item starts: it takes a token from the rate cap (when there is one). */
   started(): void {
-    if (this.rate !== undefined) this.tokens -= 1;
+    if (this.pace !== undefined) this.tokens -= 1;
   }
 }

@@ -7,6 +7,7 @@
  * set. Prints nothing: the command reads `progress` and the result.
  */
 import { setMaxListeners } from 'node:events';
+import type { HeaderBag } from '../client/response.js';
 import type { RetryInfo } from '../client/types.js';
 import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
@@ -44,6 +45,8 @@ export interface RowProblem {
 export interface SendContext {
   signal: AbortSignal;
   onRetry(info: RetryInfo): void;
+  /** Hand to the client's CallOptions: answers' rate-limit headers set the run's pace. */
+  onRateHeaders(headers: HeaderBag): void;
 }
 
 /** The physical lines of the rows with each outcome a user must look at (in finishing order; sort to print). */
@@ -62,6 +65,17 @@ export interface BulkProgress<O extends string = Outcome> {
   /** Requests sent, retries included. */
   requests: number;
   scheduler(): SchedulerStats | undefined;
+  /** Time since the run started (to its end once it ended), in ms; 0 before it starts. */
+  elapsedMs(): number;
+  /** Rows read from the input so far (resumed and rejected ones included), and whether that is all of them. */
+  rowsRead: number;
+  inputDone: boolean;
+}
+
+/** Rows finished by this run (resumed ones excluded) per second of its time, one decimal. */
+export function rowsPerSecond(p: BulkProgress): number {
+  const ms = p.elapsedMs();
+  return ms > 0 ? Math.round(((p.summary.rows - p.summary.resumed) * 10000) / ms) / 10 : 0;
 }
 
 export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> {
@@ -189,6 +203,8 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   setMaxListeners(0, signal);
   let fatal: unknown;
   let lines = 0;
+  let startedAt: number | undefined;
+  let endedAt: number | undefined;
   let inputEnded = false;
   const progress: BulkProgress<O> = {
     summary,
@@ -196,6 +212,9 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     rateLimited: 0,
     requests: 0,
     scheduler: () => scheduler.stats(),
+    elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
+    rowsRead: 0,
+    inputDone: false,
   };
   if (opts.countLines) summary.lines = 0;
 
@@ -231,6 +250,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
           // every slot on it collapsed a run with 10% 503s to about one row per second.
           if (info.status === 429) ctx.throttle(info.delayMs);
         },
+        onRateHeaders: ctx.rateHeaders,
       };
       // then() rather than an async function: one frame less per row.
       return opts.send(work, sendCtx).then(
@@ -265,12 +285,15 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       if (next === undefined) return;
       if (next.done) {
         inputEnded = true;
+        progress.inputDone = true;
         return;
       }
+      progress.rowsRead += next.value.length;
       const out: W[] = [];
       for (const work of next.value) {
         const previous = opts.resume?.done.get(work.seq);
-        if (previous) {
+        // A row that failed (the service never took it, retries gave up) is sent again.
+        if (previous && previous.outcome !== 'failed') {
           opts.resume?.done.delete(work.seq);
           finish(previous as RowResult<O>, work, true);
           continue;
@@ -287,6 +310,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
 
   async function run(): Promise<BulkRunResult<O>> {
     let failure: unknown;
+    startedAt = performance.now();
     await scheduler
       .runBatches(sendable(), (work, settled) => {
         if (settled.ok) finish(settled.value, work, false);
@@ -299,6 +323,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     await opts.journal?.flush().catch((err: unknown) => {
       failure ??= err;
     });
+    endedAt = performance.now();
     const stats = scheduler.stats();
     problems.sort((a, b) => a.seq - b.seq);
     return {

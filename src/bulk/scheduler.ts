@@ -21,13 +21,17 @@
  *   (or beforeStart, or the source) throws, the run stops starting new items and run() rejects
  *   with that error after the tasks in flight settled.
  */
-import { RateController } from './rate-controller.js';
+import type { HeaderBag } from '../client/response.js';
+import { type PaceSource, RateController } from './rate-controller.js';
+import { readRateHeaders } from './rate-headers.js';
 
 export interface WorkerContext {
   /** Aborted when the run is aborted. */
   signal: AbortSignal;
   /** Tells the scheduler the service asked to wait (429/503 with Retry-After). */
   throttle(waitMs: number): void;
+  /** An answer's rate-limit headers (the client's onRateHeaders): they set the pace. */
+  rateHeaders(headers: HeaderBag): void;
 }
 
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
@@ -64,6 +68,15 @@ export interface SchedulerStats {
   minLimitSeen: number;
   /** Current start-rate cap in items/s (undefined until the first congestion event). */
   rate: number | undefined;
+  /** The start rate in force (from the service's headers, or learned from its 429s), and where it comes from. */
+  pace: number | undefined;
+  paceSource: PaceSource;
+  /** Starts are held until then (a window the service said is closed), or 0. */
+  heldUntil: number;
+  /** The longest rate-limit window known (ms), 0 when none. */
+  windowMs: number;
+  /** The slowest window of the service's RateLimit-Policy, once known. */
+  steadyWindow: { limit: number; windowMs: number } | undefined;
   inFlight: number;
   aborted: boolean;
 }
@@ -138,12 +151,22 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       limit: pace.limit,
       minLimitSeen: pace.minLimitSeen,
       rate: pace.rate,
+      pace: pace.pace,
+      paceSource: pace.source,
+      heldUntil: pace.heldUntil,
+      windowMs: pace.windowMs,
+      steadyWindow: pace.steadyWindow,
       inFlight,
       aborted: signal.aborted,
     };
   }
 
   const throttle = (waitMs: number) => pace.throttle(waitMs);
+  const clock = options.now ?? Date.now;
+  const rateHeaders = (headers: HeaderBag) => {
+    const reading = readRateHeaders(headers, clock());
+    if (reading) pace.observe(reading, inFlight);
+  };
 
   function run(source: AsyncIterable<T>, onSettled?: (item: T, result: Settled<R>) => void | Promise<void>): Promise<SchedulerStats> {
     return runBatches(singles(source), onSettled);
@@ -211,6 +234,8 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       private parked: ReturnType<typeof setTimeout> | undefined;
 
       constructor(private readonly item: T) {}
+
+      readonly rateHeaders = rateHeaders;
 
       /** An own property, not a method: workers may take it out of the context (`{ throttle }`). */
       readonly throttle = (waitMs: number): void => {

@@ -25,6 +25,7 @@ export async function listContacts(
     throwOnError: true,
     signal: opts?.signal,
     onRetry: opts?.onRetry,
+    onRateHeaders: opts?.onRateHeaders,
   });
   const data = extractList<Contact>(res.body);
   if (data === undefined) {
@@ -83,6 +84,7 @@ export async function getContact(pipeline: RequestPipeline, id: string, opts?: C
     throwOnError: true,
     signal: opts?.signal,
     onRetry: opts?.onRetry,
+    onRateHeaders: opts?.onRateHeaders,
   });
   return unwrapObject<Contact>(res.body);
 }
@@ -130,5 +132,6 @@ export async function deleteContact(pipeline: RequestPipeline, id: string, opts?
     throwOnError: true,
     signal: opts?.signal,
     onRetry: opts?.onRetry,
+    onRateHeaders: opts?.onRateHeaders,
   });
 }

@@ -3,7 +3,8 @@
  * service before it failed (what decides if a non-idempotent request may be retried).
  */
 import type { NetworkFailureKind } from './errors.js';
-import { ExchangeFailure, TRANSPORT_CODES } from './transport.js';
+import { displayProxy } from './proxy.js';
+import { ExchangeFailure, TRANSPORT_CODES, type Transport } from './transport.js';
 
 /** The error code of a transport failure (undici's, Node's, the transport's, or an aggregate's first). */
 export function errorCode(err: unknown): string | undefined {
@@ -81,3 +82,29 @@ export const NETWORK_TEXT: Record<NetworkFailureKind, string> = {
   protocol: 'answer does not belong to the request',
   other: 'network error',
 };
+
+/**
+ * A failure of the proxy rather than the service: a connection to the proxy that failed before
+ * any answer came through it (at the start of a command: a configuration problem, said as such and
+ * not retried), or the proxy refusing the request (407, or no tunnel to the service). Undefined
+ * for anything else (and once answers have come through the proxy, losing it is an outage).
+ */
+export function proxyFailure(
+  transport: Pick<Transport, 'proxy' | 'answered'>,
+  err: unknown,
+): { kind: NetworkFailureKind; sent: boolean; proxyText: string } | undefined {
+  const proxy = transport.proxy;
+  if (proxy === undefined || !(err instanceof ExchangeFailure)) return undefined;
+  const shown = displayProxy(proxy);
+  const refusal = /Proxy (?:response \((\d+)\)|Authentication Required \((\d+)\))/.exec(err.message);
+  if (refusal) {
+    const status = refusal[1] ?? refusal[2];
+    const what =
+      status === '407' ? 'asks for credentials (HTTP 407): check the user and password in the proxy variable' : `answered HTTP ${status}`;
+    return { kind: 'proxy', sent: false, proxyText: `the proxy ${shown} ${what}` };
+  }
+  if (err.started || transport.answered) return undefined;
+  const net = classifyNetworkError(err);
+  if (net.kind === 'tls' && err.code !== 'UND_ERR_PRX_TLS') return undefined;
+  return { kind: 'proxy', sent: false, proxyText: `cannot reach the proxy ${shown} (${NETWORK_TEXT[net.kind]})` };
+}

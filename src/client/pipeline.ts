@@ -10,8 +10,15 @@ import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
-import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT } from './network.js';
-import { displayProxy, type ProxySettings, proxyFor } from './proxy.js';
+import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure } from './network.js';
+import {
+  type AnswerCheck,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type PipelineOptions,
+  type SendRequest,
+} from './pipeline-types.js';
+import { displayProxy, proxyFor } from './proxy.js';
 import { firstHeader, parseErrorBody } from './response.js';
 import {
   DEFAULT_RETRY_OPTIONS,
@@ -25,66 +32,8 @@ import {
 import { bodyText, type Exchange, ExchangeFailure, TRANSPORT_CODES, Transport } from './transport.js';
 import type { ApiResult, CallOptions, ClientLogger, RetryInfo } from './types.js';
 
-export interface PipelineOptions {
-  baseUrl: string;
-  credentials: Credentials;
-  logger: ClientLogger;
-  /** Emit the HTTP trace through logger.debug (formatting costs nothing when off). */
-  debug?: boolean;
-  maxRetryWaitMs?: number;
-  retry?: Partial<RetryOptions>;
-  now?: () => number;
-  random?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Keep-alive connections to the service (the importer runs up to 64 requests at once). */
-  connections?: number;
-  connectTimeoutMs?: number;
-  headersTimeoutMs?: number;
-  bodyTimeoutMs?: number;
-  /** The longest answer accepted (default 64 MiB: a page of contacts is far below). */
-  maxResponseBytes?: number;
-  /** The longest one attempt may take, answer included (default 120 s). */
-  requestTimeoutMs?: number;
-  /** The run's proxy variables (proxy.ts); absent for direct connections (the embedded sandbox). */
-  proxy?: ProxySettings;
-  userAgent?: string;
-  /** Every secret the client learns (client secret, tokens) is announced here for redaction. */
-  onSecret?: (secret: string) => void;
-}
-
-export interface SendRequest {
-  method: string;
-  /** Path with query, relative to the base URL (or absolute, for a next-page URL of the same origin). */
-  path: string;
-  /** Route template for messages and the once-per-route deprecation warning. */
-  route: string;
-  body?: string | Buffer;
-  contentType?: string;
-  headers?: Record<string, string>;
-  /** X-Service-Integration-Token for order requests (its header object is cached like the others). */
-  integrationToken?: string;
-  idempotency: Idempotency;
-  /** Send the bearer token (false for the token request itself). */
-  auth: boolean;
-  /** Throw ApiError on a status ≥ 400 (false for `svc api`). */
-  throwOnError: boolean;
-  signal?: AbortSignal;
-  onRetry?: (info: RetryInfo) => void;
-  /** The answer is one object, bare or wrapped ({"data": {...}}): unwrap it (sendJson). */
-  unwrap?: boolean;
-  /**
-   * Whether a successful answer belongs to this request (answer-identity.ts): the reason it does
-   * not, or undefined. A mismatch drops the connections and fails the request (kind `protocol`).
-   */
-  verify?: AnswerCheck;
-}
-
-/** Checks that an answer belongs to its request: why not, or undefined (answer-identity.ts). */
-export type AnswerCheck = (answer: { bytes: Buffer; body: () => unknown }) => string | undefined;
-
-/** The default limits of an attempt. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+export type { AnswerCheck, PipelineOptions, SendRequest };
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS };
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -171,6 +120,7 @@ export class RequestPipeline {
       unwrap: true,
       signal: opts?.signal,
       onRetry: opts?.onRetry,
+      onRateHeaders: opts?.onRateHeaders,
       verify,
     }) as Promise<ApiResult<T>>;
   }
@@ -207,13 +157,15 @@ export class RequestPipeline {
             cause: err,
           });
         }
-        const net = this.proxyFailure(err) ?? classifyNetworkError(err);
+        const net = proxyFailure(this.transport, err) ?? classifyNetworkError(err);
         if (net.sent) uncertain = true;
         await this.retryAfterNetworkFailure(req, fullPath, err, net, { started, attempt, backoffRetries, uncertain });
         backoffRetries++;
         continue;
       }
       const status = res.status;
+      if (req.onRateHeaders && (res.hasHeader('ratelimit-remaining') || res.hasHeader('x-ratelimit-remaining')))
+        req.onRateHeaders(res.headers);
 
       if (status < 400) {
         // The hot path (an import's upserts): the headers and the body are read only if someone asks.
@@ -322,28 +274,6 @@ export class RequestPipeline {
       path: routePath(req),
       attempts: result.attempts,
     });
-  }
-
-  /**
-   * A failure of the proxy rather than the service: a connection to the proxy that failed
-   * before any answer came through it (at the start of a command: a configuration problem, said
-   * as such and not retried), or the proxy refusing the request (407, or no tunnel to the service).
-   */
-  private proxyFailure(err: unknown): { kind: NetworkFailureKind; sent: boolean; proxyText: string } | undefined {
-    const proxy = this.transport.proxy;
-    if (proxy === undefined || !(err instanceof ExchangeFailure)) return undefined;
-    const shown = displayProxy(proxy);
-    const refusal = /Proxy (?:response \((\d+)\)|Authentication Required \((\d+)\))/.exec(err.message);
-    if (refusal) {
-      const status = refusal[1] ?? refusal[2];
-      const what =
-        status === '407' ? 'asks for credentials (HTTP 407): check the user and password in the proxy variable' : `answered HTTP ${status}`;
-      return { kind: 'proxy', sent: false, proxyText: `the proxy ${shown} ${what}` };
-    }
-    if (err.started || this.transport.answered) return undefined;
-    const net = classifyNetworkError(err);
-    if (net.kind === 'tls' && err.code !== 'UND_ERR_PRX_TLS') return undefined;
-    return { kind: 'proxy', sent: false, proxyText: `cannot reach the proxy ${shown} (${NETWORK_TEXT[net.kind]})` };
   }
 
   /**

@@ -4,7 +4,7 @@
  * and the deadline, as every request to the service. No code of svc uses Node's global fetch.
  */
 import { type ProxySettings, proxyFor } from './proxy.js';
-import { bodyText, Transport } from './transport.js';
+import { bodyText, loadUndici, Transport } from './transport.js';
 
 export interface PlainRequest {
   method: string;
@@ -51,5 +51,37 @@ export async function plainRequest(req: PlainRequest): Promise<PlainAnswer> {
     return { status: answer.status, text: bodyText(answer.bytes) };
   } finally {
     await transport.close();
+  }
+}
+
+/**
+ * A long-lived answer read as it comes (a sandbox's server-sent events): undici's `request` on a
+ * dispatcher of its own (the run's proxy applies), no body timeout and no size limit, since the
+ * stream lasts until the signal aborts it or the server ends it. `close()` releases the dispatcher.
+ */
+export async function plainStream(req: PlainRequest): Promise<{ status: number; body: AsyncIterable<Buffer>; close(): Promise<void> }> {
+  const u = await loadUndici();
+  const url = new URL(req.url);
+  const options = { connections: 1, bodyTimeout: 0, connect: { timeout: 10_000 } };
+  const proxied = proxyFor(url, req.proxy) !== undefined && req.proxy !== undefined;
+  const dispatcher = proxied
+    ? new u.EnvHttpProxyAgent({
+        ...options,
+        httpProxy: req.proxy?.httpProxy ?? '',
+        httpsProxy: req.proxy?.httpsProxy ?? '',
+        noProxy: req.proxy?.noProxy ?? '',
+        proxyTunnel: false,
+      })
+    : new u.Agent(options);
+  try {
+    const res = await u.request(url, { method: 'GET', headers: { ...req.headers }, signal: req.signal, dispatcher });
+    return {
+      status: res.statusCode,
+      body: res.body as AsyncIterable<Buffer>,
+      close: () => dispatcher.destroy().catch(() => undefined),
+    };
+  } catch (err) {
+    await dispatcher.destroy().catch(() => undefined);
+    throw err;
   }
 }

@@ -103,7 +103,7 @@ export function bodyText(bytes: Buffer): string {
 type Undici = typeof import('undici');
 let undici: Promise<Undici> | undefined;
 /** undici, loaded once on first use (its index is some 0.15 s of CPU: only commands that send pay it). */
-function loadUndici(): Promise<Undici> {
+export function loadUndici(): Promise<Undici> {
   undici ??= import('undici');
   return undici;
 }

@@ -4,6 +4,7 @@
  */
 import type { Operation } from '../contract/scopes.js';
 import type { Contact, ContactListFilter, ContactWrite, EventAccepted, EventInput, Order, OrderInput } from '../contract/types.js';
+import type { HeaderBag } from './response.js';
 
 /** Where the client reports what it does; the CLI wires this to --debug and warnings. */
 export interface ClientLogger {
@@ -36,6 +37,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Called before each retry wait: the importer lowers its concurrency on 429s through this. */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Called with an answer's headers (every attempt's) when they carry rate-limit headers
+   * (`RateLimit-Remaining` or `X-RateLimit-Remaining`): a bulk run paces itself on them.
+   */
+  onRateHeaders?: (headers: HeaderBag) => void;
   /**
    * The caller knows that sending this write again is harmless (a repeated contact create answers
    * 409, a repeated PATCH writes the same values): retry it after an answer that may follow an

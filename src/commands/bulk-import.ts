@@ -10,19 +10,21 @@ import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } f
 import { InputError } from '../bulk/errors.js';
 import { openInput } from '../bulk/input.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
+import { countDataLines } from '../bulk/line-count.js';
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkProgress, BulkRunResult, OutcomeLines } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
 import type { RecordField } from '../io/output.js';
-import { wrapHanging } from '../io/wrap.js';
+import { stderrWidth, wrapHanging } from '../io/wrap.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
+import { reportHint } from './report-hint.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
@@ -228,9 +230,12 @@ export function printSummaryFields(
   interrupted: boolean,
   lines?: OutcomeLines,
   rejects?: RejectsNote,
+  progress?: BulkProgress,
 ): void {
   if (ctx.settings.json) {
     const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
+    if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
     if (lines) {
       const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
       doc.unconfirmed_lines = sorted(lines.unconfirmed);
@@ -269,7 +274,9 @@ export function showImportProgress(
   p: BulkProgress & { bytesRead(): number },
   totalBytes: number | undefined,
   counts: (s: Summary) => string,
+  input?: ImportInput,
 ): Promise<() => void> {
+  const file = input?.resumable ? input.file : undefined;
   return showProgress(
     ctx,
     {
@@ -278,8 +285,12 @@ export function showImportProgress(
       bytesRead: () => p.bytesRead(),
       rateLimited: () => p.rateLimited,
       counts: () => counts(p.summary),
+      rowsRead: () => p.rowsRead,
+      inputDone: () => p.inputDone,
+      pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
+      steadyWindow: () => p.scheduler()?.steadyWindow,
     },
-    { unit: 'rows', totalBytes, starting: 'importing…' },
+    { unit: 'rows', totalBytes, starting: 'importing…', countRows: file === undefined ? undefined : () => countDataLines(file) },
   );
 }
 
@@ -329,7 +340,9 @@ export async function finishImport(args: {
     failure ??= err;
   }
   const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
-  if (complete && failure === undefined) await journal?.remove();
+  // Failed rows keep the journal: --resume sends them (and only them) again.
+  const failedKept = complete && failure === undefined && result.summary.failed > 0 && journal !== undefined;
+  if (complete && failure === undefined && !failedKept) await journal?.remove();
   else
     await journal?.close().catch((err: unknown) => {
       failure ??= err;
@@ -366,8 +379,7 @@ export async function finishImport(args: {
   }
   const s = result.summary;
   if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
-    const width = ctx.io.stderrIsTTY ? (ctx.io.columns ?? 80) : undefined;
-    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), width, '  ')) ctx.out.info(line);
+    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
     const more = s.rejected + s.failed - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
@@ -375,20 +387,12 @@ export async function finishImport(args: {
     const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
       `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
-      reportPath || rejectsHint ? undefined : reportHint(result.problems, s),
+      failedKept && journalPath
+        ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
+        : reportHint(result.problems, s, reportPath !== undefined || rejectsHint !== ''),
     );
   }
   return EXIT.ok;
-}
-
-/**
- * How to see every problem row without a report: when the input alone decided them (no answer
- * of the service among them), a dry run lists the same rows and sends nothing; otherwise the next
- * run's report does.
- */
-function reportHint(problems: Array<RowResult<Outcome>>, s: { rejected: number; failed: number }): string {
-  const localOnly = s.failed === 0 && problems.length === s.rejected && problems.every((p) => p.status === undefined);
-  return localOnly ? 'every row: rerun with --dry-run --report FILE (sends nothing)' : 'every row: --report FILE on the next run';
 }
 
 function describeProblem(p: RowResult<Outcome>): string {

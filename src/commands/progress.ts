@@ -4,31 +4,64 @@
  * --json or --quiet. The line itself is io/progress.ts's.
  */
 import type { Context } from '../context.js';
-import { type ProgressSource, progressLine } from '../io/progress.js';
+import { estimatedRows, fitProgress, type ProgressSource, planLine, progressLine } from '../io/progress.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
 
 /** Starts showing the progress of `src` (`unit`: rows, lines); returns the stop. */
 export async function showProgress(
   ctx: Context,
-  src: ProgressSource,
-  opts: { unit: string; totalBytes: number | undefined; starting: string },
+  src: ProgressSource & { steadyWindow?(): { limit: number; windowMs: number } | undefined },
+  opts: { unit: string; totalBytes: number | undefined; starting: string; countRows?: () => Promise<number> },
 ): Promise<() => void> {
   if (ctx.settings.json || ctx.settings.quiet) return () => {};
   const started = ctx.now();
-  const text = (width?: number) => progressLine(src, opts.unit, (ctx.now() - started) / 1000, opts.totalBytes, width);
+  // The plan, once: when an answer told the service's steady window and the input's size is known.
+  let planned = src.steadyWindow === undefined;
+  let say = (line: string) => ctx.out.info(line);
+  let counted: number | undefined;
+  let counting = false;
+  const plan = () => {
+    if (planned) return clearInterval(planTimer);
+    const w = src.steadyWindow?.();
+    if (!w) return;
+    const rows = estimatedRows(src, opts.totalBytes) ?? counted;
+    if (rows === undefined) {
+      // The input's size in rows is not known from what was read yet: count its lines, once.
+      if (!counting && opts.countRows) {
+        counting = true;
+        opts.countRows().then(
+          (n) => {
+            counted = n;
+          },
+          () => undefined,
+        );
+      }
+      return;
+    }
+    planned = true;
+    say(`plan: ${planLine(rows, opts.unit, w.limit, w.windowMs)} (the service's limit)`);
+  };
+  const text = () => progressLine(src, opts.unit, (ctx.now() - started) / 1000, opts.totalBytes);
+  const planTimer = planned ? undefined : setInterval(plan, 250);
+  planTimer?.unref();
   if (ctx.policy.canAnimate) {
     const spinner = await ctx.spinner(opts.starting);
+    say = (line) => spinner.note(line);
     // The spinner's frame and a space go first; a line as wide as the terminal would wrap.
     const width = Math.max(20, (ctx.io.columns ?? 80) - 3);
-    const timer = setInterval(() => spinner.update(text(width)), 200);
+    const timer = setInterval(() => spinner.update(fitProgress(text(), width)), 200);
     timer.unref();
     return () => {
       clearInterval(timer);
+      clearInterval(planTimer);
       spinner.stop();
     };
   }
   const timer = setInterval(() => ctx.out.info(`progress: ${text()}`), NON_TTY_PROGRESS_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    clearInterval(planTimer);
+  };
 }

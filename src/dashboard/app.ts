@@ -34,10 +34,21 @@ function drawNav(current: string): void {
   );
 }
 
+const banner = document.getElementById('banner') as HTMLElement;
+
 async function drawSwitcher(): Promise<void> {
   const biz = business();
-  const list = (await api('GET', '/businesses')).data as { id: string; name: string }[];
+  const [list, info] = await Promise.all([
+    api('GET', '/businesses').then((r) => r.data as { id: string; name: string }[]),
+    api('GET', '/info') as Promise<{ database: string | null }>,
+  ]);
   switcher.replaceChildren(...list.map((b) => h('option', { value: b.id, selected: b.id === biz }, `${b.name} (${b.id})`)));
+  const current = list.find((b) => b.id === biz);
+  // Which sandbox and business this is, on every page: several sandboxes look alike.
+  banner.replaceChildren(
+    h('span', {}, 'Database: ', h('code', {}, info.database ?? 'in memory (lost when the sandbox stops)')),
+    h('span', {}, 'Business: ', h('strong', {}, current ? `${current.name} (${current.id})` : biz)),
+  );
 }
 
 switcher.addEventListener('change', () => {

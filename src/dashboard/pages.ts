@@ -2,10 +2,11 @@
 import { EMAIL_CONSENT_VALUES, SMS_CONSENT_VALUES } from '../contract/consent.js';
 import { api, business, dl, h, href, input, pager, qs, type Rec, route, select, table, when } from './dom.js';
 import { flowNames } from './flows.js';
+import { contactRef, loadLabels } from './labels.js';
 
 const SIDE_EFFECTS = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'];
 
-const contactLink = (id: string | null | undefined) => (id ? h('a', { href: href(`contacts/${encodeURIComponent(id)}`) }, id) : '—');
+const contactLink = contactRef;
 const orderLink = (id: string | null | undefined) => (id ? h('a', { href: href(`orders/${encodeURIComponent(id)}`) }, id) : '—');
 const money = (m: Record<string, string>) =>
   Object.entries(m)
@@ -41,7 +42,7 @@ export async function contactsPage(): Promise<Node[]> {
     table(
       ['Contact', 'E-mail', 'Phone', 'Name', 'E-mail consent', 'SMS consent', 'Orders', 'Created'],
       page.data.map((c: Rec) => [
-        contactLink(c.id),
+        h('a', { href: href(`contacts/${encodeURIComponent(c.id)}`) }, c.id),
         c.email ?? '—',
         c.phone ?? '—',
         [c.first_name, c.last_name].filter(Boolean).join(' ') || '—',
@@ -114,6 +115,7 @@ export async function contactPage(id: string): Promise<Node[]> {
 export async function ordersPage(): Promise<Node[]> {
   const p = route().params;
   const page = await api('GET', `/orders${qs({ business_id: business(), cursor: p.get('cursor') ?? undefined })}`);
+  await loadLabels(page.data.map((o: Rec) => o.contact_id));
   return [
     table(
       ['Order', 'Date', 'Total', 'Contact', 'Integration', 'Initial sync', 'Line items'],
@@ -163,6 +165,7 @@ export async function eventsPage(): Promise<Node[]> {
   const p = route().params;
   const type = p.get('event_type') ?? undefined;
   const page = await api('GET', `/events${qs({ business_id: business(), event_type: type, cursor: p.get('cursor') ?? undefined })}`);
+  await loadLabels(page.data.map((e: Rec) => e.contact_id));
   return [
     filterForm('events', 'Filter events', input('event_type', 'Event type', { value: type ?? '' })),
     table(
@@ -198,6 +201,7 @@ export async function timelinePage(): Promise<Node[]> {
     const [cells] = sideEffectRows([e], flows);
     body.prepend(h('tr', { class: fresh ? 'new' : undefined }, ...(cells ?? []).map((c) => h('td', {}, c))));
   };
+  await loadLabels(recent.data.map((e: Rec) => e.contact_id));
   for (const e of recent.data) add(e, false);
   const status = h('p', { class: 'live', role: 'status' }, 'Connecting…');
   stopLive();
@@ -211,7 +215,13 @@ export async function timelinePage(): Promise<Node[]> {
   live.onerror = () => {
     status.textContent = 'Reconnecting…';
   };
-  live.onmessage = (m) => add(JSON.parse(m.data), true);
+  // In order: each row waits for its contact's e-mail (a new contact is not known yet), the
+  // next row for it; a row shows the contact's id if that fails.
+  let queue = Promise.resolve();
+  live.onmessage = (m) => {
+    const e = JSON.parse(m.data);
+    queue = queue.then(() => loadLabels([e.contact_id]).catch(() => undefined)).then(() => add(e, true));
+  };
   return [
     filterForm('timeline', 'Filter side effects', select('type', 'Type', SIDE_EFFECTS, type ?? '', 'all types')),
     status,

@@ -1,5 +1,6 @@
 /** Settings: businesses and their scopes, API tokens, OAuth applications, the Integrations Hub, fault injection. */
 import { AdminError, api, business, h, input, notice, type Rec, table, when } from './dom.js';
+import { rateLimitBody, rateLimitFields } from './rate-limit-fields.js';
 
 /** A result to show after the page is drawn again: in which section's output, what. */
 export interface Flash {
@@ -275,15 +276,18 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       'Set faults',
       'fault',
       async (data) => {
-        const body: Record<string, number> = {};
+        const body: Record<string, unknown> = {};
         for (const [k] of FAULTS) {
           const v = String(data.get(k) ?? '').trim();
           if (v !== '') body[k] = Number(v);
         }
+        const limits = rateLimitBody(data);
+        if (limits) body.rate_limits = limits;
         await api('PUT', '/faults', body);
         return undefined;
       },
       ...FAULTS.map(([k, label, step]) => input(`fault-${k}`, label, { name: k, type: 'number', min: 0, step, value: faults[k] ?? '' })),
+      rateLimitFields(faults.rate_limits),
       h('button', { type: 'submit' }, 'Set faults'),
       h(
         'button',

@@ -189,7 +189,7 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
   }
 
   async function send(work: ContactWork, ctx: SendContext): Promise<RowResult<Outcome>> {
-    const call: CallOptions = { signal: ctx.signal, onRetry: ctx.onRetry, repeatable: true };
+    const call: CallOptions = { signal: ctx.signal, onRetry: ctx.onRetry, onRateHeaders: ctx.onRateHeaders, repeatable: true };
     const write = work.write as ContactWrite;
     const sentBefore = work.seq <= maybeSentUpTo;
     try {

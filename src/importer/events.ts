@@ -174,7 +174,7 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
         opts.onRetry?.(info, work.line);
       };
       // No abort signal: a request in flight is left to finish so that its outcome is known.
-      const r = await sendOne(opts.client, work.event as EventInput, work.line, { onRetry }, ids);
+      const r = await sendOne(opts.client, work.event as EventInput, work.line, { onRetry, onRateHeaders: ctx.onRateHeaders }, ids);
       return toRow(work, r);
     },
     fatalResult: (work, err) => toRow(work, { line: work.line, ...classifyFatalError(err) }),

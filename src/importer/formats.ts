@@ -5,20 +5,71 @@
  */
 import { normalizeCurrency } from '../contract/currency.js';
 import { isDateOnly, isRfc3339DateTime } from '../contract/formats.js';
+import { type DateFormat, describeExcelSerial, excelSerial, UTC_ZONE, type ZoneReader } from './dates.js';
 
 /** How a numeric date such as 03/04/2024 is read: month first (US) or day first. */
 export type DateOrder = 'MDY' | 'DMY';
 
-const TRUE_WORDS = new Set(['true', 'yes', '1', 'y']);
-const FALSE_WORDS = new Set(['false', 'no', '0', 'n']);
+/** How order dates are read: numeric day/month order, a named pattern, the zone of zone-less times. */
+export interface DateReading {
+  order?: DateOrder;
+  format?: DateFormat;
+  /** UTC when absent. */
+  zone?: ZoneReader;
+}
 
-/** true/false/yes/no/1/0/y/n (any case); undefined for an empty cell. */
+/**
+ * The words shop systems and spreadsheets write for yes and no, in the languages shops export in
+ * (docs/importer.md lists them): English, German, French, Spanish, Italian, Portuguese, Dutch,
+ * Swedish/Danish/Norwegian, Polish; plus 1/0, x for a ticked box, and Excel's TRUE/FALSE.
+ */
+const TRUE_WORDS = new Set([
+  'true',
+  'yes',
+  '1',
+  'y',
+  'ja',
+  'j',
+  'wahr',
+  'oui',
+  'vrai',
+  'si',
+  'sí',
+  'sì',
+  'vero',
+  'sim',
+  'verdadeiro',
+  'verdadero',
+  'waar',
+  'tak',
+  'x',
+]);
+const FALSE_WORDS = new Set([
+  'false',
+  'no',
+  '0',
+  'n',
+  'nein',
+  'falsch',
+  'non',
+  'faux',
+  'falso',
+  'não',
+  'nao',
+  'nee',
+  'onwaar',
+  'nej',
+  'nei',
+  'nie',
+]);
+
+/** A yes/no cell in any of the languages above (any case); undefined for an empty cell. */
 export function parseBoolean(value: string): boolean | undefined | Error {
   const v = value.trim().toLowerCase();
   if (v === '') return undefined;
   if (TRUE_WORDS.has(v)) return true;
   if (FALSE_WORDS.has(v)) return false;
-  return new Error(`must be true/false, yes/no or 1/0, got ${JSON.stringify(value.slice(0, 40))}`);
+  return new Error(`must be true/false, yes/no or 1/0 (or ja/nein, oui/non, sí/no…), got ${JSON.stringify(value.slice(0, 40))}`);
 }
 
 /** Spaces (plain, no-break, narrow no-break) and apostrophes people put between groups of thousands. */
@@ -132,6 +183,19 @@ export function parseMoney(value: string, delimiter: string, currency: string | 
   return amount;
 }
 
+/**
+ * The currencies the mark beside an amount may stand for (`€12.00` → EUR, `$12.00` → the
+ * dollars and pesos, `12.00 CHF` → CHF); undefined for a bare number or an unknown mark.
+ */
+export function currenciesOfMark(value: string): readonly string[] | undefined {
+  const m = MONEY.exec(value.trim());
+  if (!m || (m[1] !== undefined && m[3] !== undefined)) return undefined;
+  const mark = m[1] ?? m[3];
+  if (mark === undefined) return undefined;
+  const code = /^[A-Za-z]{3}$/.test(mark) ? normalizeCurrency(mark) : undefined;
+  return code ? [code] : SYMBOLS[mark];
+}
+
 const NAIVE_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2})(:\d{2}(\.\d{1,9})?)?$/;
 /** A time followed by an offset written with a space, without a colon, or both: `10:00:00 -0400`, `10:00 +02:00`, `10:00:00 Z`. */
 const LOOSE_OFFSET = /^(.*[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(?:([+-]\d{2}):?(\d{2})|([Zz]|UTC|GMT))$/;
@@ -149,14 +213,22 @@ function badDate(value: string): Error {
 
 /**
  * An order date to RFC 3339: a date alone stays `YYYY-MM-DD` (the service takes it as midnight
- * UTC); a date-time without offset is taken as UTC; an offset is kept as written (`-0400`,
+ * UTC); a date-time without offset is taken in `reading.zone` (UTC by default); an offset is kept as written (`-0400`,
  * ` -04:00` become `-04:00`; never shifted to this machine's zone); a space between date and time
  * becomes `T`. Numeric day/month dates (03/04/2024, 3/4/2024 14:30) are read only with a
  * `dateOrder`; without one they are ambiguous and refused.
  */
-export function normalizeOrderDate(value: string, dateOrder?: DateOrder): string | Error {
+export function normalizeOrderDate(value: string, reading?: DateOrder | DateReading): string | Error {
   let v = value.trim();
+  const r: DateReading = typeof reading === 'string' ? { order: reading } : (reading ?? {});
+  if (r.format) return r.format.read(v, r.zone ?? UTC_ZONE);
   if (isDateOnly(v)) return v;
+  const serial = excelSerial(v);
+  if (serial !== undefined)
+    return new Error(
+      `${JSON.stringify(value.slice(0, 40))} looks like an Excel serial date (${describeExcelSerial(v)}): give --date-format excel to read such numbers, or export the column as dates`,
+    );
+  const dateOrder = r.order;
   const numeric = NUMERIC_DATE.exec(v);
   if (numeric) {
     if (!dateOrder)
@@ -176,7 +248,16 @@ export function normalizeOrderDate(value: string, dateOrder?: DateOrder): string
   const loose = LOOSE_OFFSET.exec(v);
   if (loose) v = `${loose[1]}${loose[4] !== undefined ? 'Z' : `${loose[2]}:${loose[3]}`}`;
   const naive = NAIVE_DATE_TIME.exec(v);
-  if (naive) v = `${naive[1]}T${naive[2]}${naive[3] ?? ':00'}Z`;
+  if (naive) {
+    const time = `${naive[2]}${naive[3] ?? ':00'}`;
+    const zone = r.zone ?? UTC_ZONE;
+    if (zone.name === 'UTC') v = `${naive[1]}T${time}Z`;
+    else {
+      const [y, mo, d] = (naive[1] as string).split('-').map(Number) as [number, number, number];
+      const [h, mi, s] = time.split(':').map((x) => Number.parseInt(x, 10)) as [number, number, number];
+      v = `${naive[1]}T${time}${zone.offsetAt(y, mo, d, h, mi, s)}`;
+    }
+  }
   v = v.replace(/^(\d{4}-\d{2}-\d{2}) /, '$1T');
   // A time without seconds before an offset (2024-03-01T14:30+02:00).
   v = v.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/i, '$1:00$2');

@@ -19,13 +19,19 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
 import { normalizeCountry } from '../contract/phone.js';
 import { formatLimit, ReadLimitError, readFileCapped } from '../util/read-capped.js';
+import { columnKey } from './column-names.js';
 import type { DateOrder } from './formats.js';
+import { PACKED_ITEM_FIELDS, type PackedItemsSpec } from './packed-items.js';
 import { parseDelimiter } from './sniff.js';
 
 /** What a caller checks a mapping file against: its kind and the fields a column can fill. */
 export interface MappingSchema {
   kind: string;
   fields: readonly string[];
+  /** The fields `"set"` may give a value (none without it). */
+  settable?: readonly string[];
+  /** Whether `"line_items_column"` is allowed (orders). */
+  packedItems?: boolean;
 }
 
 export interface MapFile {
@@ -41,8 +47,19 @@ export interface MapFile {
   defaultCountry?: CountryCode;
   /** Columns no field reads are expected: no warning. */
   ignoreUnmapped: boolean;
-  /** Header names that together identify a known export (presets). */
-  detect?: string[];
+  /** Field → the value every row gets, whatever the file holds (`"set"`). */
+  set: Map<string, string>;
+  /** `--date-format` pattern and `--timezone` zone name, as written (checked by the command). */
+  dateFormat?: string;
+  timezone?: string;
+  /** Line items packed in one cell (`"line_items_column"`). */
+  packedItems?: PackedItemsSpec;
+  /** Without a currency column, the total's symbol gives the currency when it names one only. */
+  currencyFromSymbol: boolean;
+  /** Fields whose columns the export may lack (`"optional_columns"`): absent, the field is not read. */
+  optional: Set<string>;
+  /** Header names that together identify a known export (presets); any one of the lists. */
+  detect?: string[][];
   /** Where it came from, for messages: `preset shopify` or the file's path. */
   origin: string;
 }
@@ -58,6 +75,12 @@ const KEYS = [
   'default_country',
   'ignore_unmapped',
   'detect',
+  'set',
+  'date_format',
+  'timezone',
+  'line_items_column',
+  'currency_from_symbol',
+  'optional_columns',
 ] as const;
 
 function isStringList(v: unknown): v is string[] {
@@ -95,7 +118,16 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
     else if (isStringList(value)) columns.set(field, value);
     else fail(`"columns.${field}" must be a column name or a non-empty list of column names`);
   }
-  const out: MapFile = { kind: schema.kind, columns, countryColumns: [], ignoreUnmapped: false, origin };
+  const out: MapFile = {
+    kind: schema.kind,
+    columns,
+    countryColumns: [],
+    ignoreUnmapped: false,
+    origin,
+    set: new Map(),
+    currencyFromSymbol: false,
+    optional: new Set(),
+  };
   if (typeof d.name === 'string') out.name = d.name;
   if (typeof d.description === 'string') out.description = d.description;
   if (d.country_columns !== undefined) {
@@ -124,12 +156,88 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
     out.ignoreUnmapped = d.ignore_unmapped as boolean;
   }
   if (d.detect !== undefined) {
-    const det = d.detect as Record<string, unknown> | null;
-    if (typeof det !== 'object' || det === null || Array.isArray(det) || Object.keys(det).some((k) => k !== 'header_includes'))
-      fail('"detect" must be { "header_includes": [column, …] }');
-    if (!isStringList(det?.header_includes)) fail('"detect.header_includes" must be a non-empty list of column names');
-    out.detect = det?.header_includes as string[];
+    const list = Array.isArray(d.detect) ? (d.detect as unknown[]) : [d.detect];
+    out.detect = list.map((entry) => {
+      const det = entry as Record<string, unknown> | null;
+      if (typeof det !== 'object' || det === null || Array.isArray(det) || Object.keys(det).some((k) => k !== 'header_includes'))
+        fail('"detect" must be { "header_includes": [column, …] } or a list of them');
+      if (!isStringList(det?.header_includes)) fail('"detect.header_includes" must be a non-empty list of column names');
+      return det?.header_includes as string[];
+    });
   }
+  readExtras(d, out, schema, fail);
+  return out;
+}
+
+/** The keys that give values rather than columns: `set`, `date_format`, `timezone`, `line_items_column`, `currency_from_symbol`. */
+function readExtras(d: Record<string, unknown>, out: MapFile, schema: MappingSchema, fail: (m: string, h?: string) => never): void {
+  if (d.set !== undefined) {
+    const set = d.set as Record<string, unknown> | null;
+    if (typeof set !== 'object' || set === null || Array.isArray(set))
+      fail('"set" must be an object of field → value', 'e.g. "set": { "currency": "EUR" }');
+    if (!schema.settable || schema.settable.length === 0)
+      fail(`"set" is for orders mapping files (${schema.kind} take their values from columns)`);
+    for (const [field, value] of Object.entries(set as Record<string, unknown>)) {
+      if (!(schema.settable ?? []).includes(field))
+        fail(`"set" cannot give the field ${JSON.stringify(field)}`, `fields it can give: ${(schema.settable ?? []).join(', ')}`);
+      if (typeof value !== 'string' || value.trim() === '') fail(`"set.${field}" must be a non-empty string`);
+      out.set.set(field, (value as string).trim());
+    }
+  }
+  for (const [key, prop] of [
+    ['date_format', 'dateFormat'],
+    ['timezone', 'timezone'],
+  ] as const) {
+    if (d[key] === undefined) continue;
+    if (typeof d[key] !== 'string' || (d[key] as string).trim() === '') fail(`"${key}" must be a non-empty string`);
+    out[prop] = (d[key] as string).trim();
+  }
+  if (d.optional_columns !== undefined) {
+    if (!isStringList(d.optional_columns)) fail('"optional_columns" must be a non-empty list of fields');
+    for (const f of d.optional_columns as string[]) {
+      if (!out.columns.has(f)) fail(`"optional_columns" names ${JSON.stringify(f)}, which "columns" does not map`);
+      out.optional.add(f);
+    }
+  }
+  if (d.currency_from_symbol !== undefined) {
+    if (typeof d.currency_from_symbol !== 'boolean') fail('"currency_from_symbol" must be true or false');
+    out.currencyFromSymbol = d.currency_from_symbol as boolean;
+  }
+  if (d.line_items_column !== undefined) {
+    if (!schema.packedItems) fail(`"line_items_column" is for orders mapping files`);
+    const li = d.line_items_column as Record<string, unknown> | null;
+    const shape =
+      '"line_items_column" must be { "column", "item_separator", "field_separator", "fields": { sku|name|quantity|price|total: label } }';
+    if (typeof li !== 'object' || li === null || Array.isArray(li)) fail(shape);
+    const l = li as Record<string, unknown>;
+    for (const k of ['column', 'item_separator', 'field_separator'])
+      if (typeof l[k] !== 'string' || l[k] === '') fail(`"line_items_column.${k}" must be a non-empty string`);
+    const fields = l.fields as Record<string, unknown> | null;
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) fail(shape);
+    const spec: PackedItemsSpec = {
+      column: l.column as string,
+      itemSeparator: l.item_separator as string,
+      fieldSeparator: l.field_separator as string,
+      fields: {},
+    };
+    for (const [f, label] of Object.entries(fields as Record<string, unknown>)) {
+      if (!(PACKED_ITEM_FIELDS as readonly string[]).includes(f))
+        fail(
+          `"line_items_column.fields" names an unknown item field ${JSON.stringify(f)}`,
+          `item fields: ${PACKED_ITEM_FIELDS.join(', ')}`,
+        );
+      if (typeof label !== 'string' || label.trim() === '') fail(`"line_items_column.fields.${f}" must be the label the export writes`);
+      spec.fields[f as keyof PackedItemsSpec['fields']] = label as string;
+    }
+    out.packedItems = spec;
+  }
+}
+
+/** A mapping file's columns as the column resolver takes them (fallbacks, optional fields, where they come from). */
+export function mapFileChoices(mapFile: MapFile | undefined): Map<string, { columns: string[]; from: string; optional?: boolean }> {
+  const out = new Map<string, { columns: string[]; from: string; optional?: boolean }>();
+  for (const [field, columns] of mapFile?.columns ?? [])
+    out.set(field, { columns, from: mapFile?.origin ?? '', optional: mapFile?.optional.has(field) });
   return out;
 }
 
@@ -184,8 +292,9 @@ export function listPresets(schema: MappingSchema): MapFile[] {
   if (!dir || !existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
     .sort()
-    .map((f) => presetFromFile(join(dir, f), f.slice(0, -5), schema));
+    .map((name) => presetFromFile(join(dir, `${name}.json`), name, schema));
 }
 
 function presetFromFile(path: string, name: string, schema: MappingSchema): MapFile {
@@ -215,8 +324,11 @@ export function loadPreset(name: string, schema: MappingSchema): MapFile {
   return presetFromFile(presetPath(name, schema), name.toLowerCase(), schema);
 }
 
-/** The preset whose `detect.header_includes` columns all appear in the header, if any. */
+/**
+ * The preset one of whose `detect.header_includes` lists appears whole in the header (names
+ * compared ignoring case, spaces and punctuation), if any.
+ */
 export function detectPreset(header: readonly string[], schema: MappingSchema): MapFile | undefined {
-  const names = new Set(header.map((h) => h.trim().toLowerCase()));
-  return listPresets(schema).find((p) => p.detect?.every((c) => names.has(c.trim().toLowerCase())));
+  const names = new Set(header.map(columnKey));
+  return listPresets(schema).find((p) => p.detect?.some((list) => list.every((c) => names.has(columnKey(c)))));
 }

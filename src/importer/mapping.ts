@@ -8,65 +8,67 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
 import type { FieldError } from '../contract/errors.js';
 import { ORDER_FIELDS, ORDER_REQUIRED_FIELDS, type ValidOrder, validateOrderInput } from '../contract/orders.js';
-import { normalizeCountry, normalizePhone } from '../contract/phone.js';
+import { normalizePhone } from '../contract/phone.js';
 import type { LineItem } from '../contract/types.js';
-import { normalizeName, suggestMaps } from './column-names.js';
-import { type DateOrder, normalizeOrderDate, parseBoolean, parseMoney } from './formats.js';
+import {
+  type ColumnChoice,
+  cellOf,
+  type FieldLayout,
+  type FieldSpec,
+  findColumn,
+  phoneCountry,
+  resolveFieldColumns,
+} from './field-columns.js';
+import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseBoolean, parseMoney } from './formats.js';
+import { type PackedItemsSpec, readPackedItems } from './packed-items.js';
 
 /** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
 export const CSV_ORDER_FIELDS = ORDER_FIELDS.filter((f): f is Exclude<(typeof ORDER_FIELDS)[number], 'line_items'> => f !== 'line_items');
 export const CSV_LINE_ITEM_FIELDS = ['line_item_sku', 'line_item_name', 'line_item_quantity', 'line_item_price'] as const;
 type CsvField = (typeof CSV_ORDER_FIELDS)[number] | (typeof CSV_LINE_ITEM_FIELDS)[number];
 const ALL_FIELDS: readonly string[] = [...CSV_ORDER_FIELDS, ...CSV_LINE_ITEM_FIELDS];
-/** What an orders mapping file or preset is checked against (importer/map-file.ts). */
-export const ORDER_MAPPING_SCHEMA = { kind: 'orders', fields: ALL_FIELDS } as const;
+/** What an orders mapping file or preset is checked against (importer/map-file.ts); `settable`: what `set` may give. */
+export const ORDER_MAPPING_SCHEMA = {
+  kind: 'orders',
+  fields: ALL_FIELDS,
+  settable: CSV_ORDER_FIELDS.filter((f) => f !== 'order_id'),
+  packedItems: true,
+} as const;
 const REQUIRED_COLUMNS = ORDER_REQUIRED_FIELDS;
 /** Words shop exports use for the required order fields (for the `--map` a missing column's message proposes). */
 const ORDER_ALIASES: FieldSpec<CsvField>['aliases'] = {
-  order_id: ['order', 'number', 'no', 'nr', 'name', 'reference', 'ref'],
+  order_id: ['order', 'number', 'no', 'nr', 'reference', 'ref', 'increment'],
   total: ['amount', 'sum', 'grand', 'price', 'value', 'revenue'],
   currency: ['cur', 'ccy', 'iso'],
-  order_date: ['date', 'created', 'placed', 'time', 'day'],
-  email: ['mail', 'e_mail', 'customer'],
+  order_date: ['date', 'created', 'placed', 'time', 'day', 'purchase', 'purchased'],
+  email: ['mail', 'e_mail'],
   phone: ['mobile', 'tel', 'telephone', 'cell', 'sms'],
 };
-
-/** Which columns hold which fields of a kind (orders, contacts). */
-export interface FieldLayout<F extends string> {
-  /** Field → column index. */
-  index: Partial<Record<F, number>>;
-  /** Field → further columns read, in order, when the first one's cell is empty (a mapping's fallbacks). */
-  fallbacks: Partial<Record<F, number[]>>;
-  /** Columns holding the row's ISO country code, for local phone numbers. */
-  countryIndexes: number[];
-  /** Header names that map to no field (ignored; the command warns once unless the mapping expects them). */
-  ignored: string[];
-  /** Each mapped field and the column(s) it reads, in field order (for --dry-run). */
-  sources: Array<{ field: string; columns: string[] }>;
-}
 
 export interface ColumnLayout extends FieldLayout<CsvField> {
   /** The file has line item columns: consecutive rows of one order_id form one order. */
   hasLineItems: boolean;
+  /** Line items packed in one cell of the order's row (BigCommerce's `Product Details`). */
+  packed?: { index: number; spec: PackedItemsSpec };
+  /** Without a currency column, a total's unambiguous symbol (`€`, `£`) gives the currency (Magento's grid). */
+  currencyFromSymbol?: boolean;
 }
 
-/**
- * The fields of a kind and the required columns missing from a layout (`"email or phone"` when
- * either will do); `aliases` are the words a header may use for a field (an export's "Amount" for
- * `total`), for the `--map` the message proposes.
- */
-export interface FieldSpec<F extends string> {
-  fields: readonly F[];
-  missing(index: Partial<Record<F, number>>): string[];
-  aliases: Partial<Record<F, readonly string[]>>;
+/** What a mapping adds to the columns: constants, packed line items, the currency from the total's symbol. */
+export interface LayoutExtras {
+  constants?: ReadonlyMap<string, string>;
+  packed?: PackedItemsSpec;
+  currencyFromSymbol?: boolean;
 }
 
-/** The columns a field may be read from, first choice first, and where that choice was made. */
-export interface ColumnChoice {
-  columns: string[];
-  /** `--map` (a missing column is an error) or a mapping file / preset (absent choices are skipped). */
-  from: string;
-}
+export {
+  type ColumnChoice,
+  cellOf,
+  type FieldLayout,
+  type FieldSpec,
+  phoneCountry,
+  resolveFieldColumns,
+} from './field-columns.js';
 
 /** Parses `--map field=Column` values into field → column name (`fields`: the kind's; orders' by default). */
 export function parseMaps(maps: readonly string[], fields: readonly string[] = ALL_FIELDS): Map<string, string> {
@@ -86,37 +88,6 @@ export function parseMaps(maps: readonly string[], fields: readonly string[] = A
   return out;
 }
 
-/** Columns are numbered from 1 for people: `#3` is header[2]. */
-function describeColumns(header: readonly string[], columns: number[]): string {
-  return columns.map((i) => `${JSON.stringify(header[i])} (column ${i + 1})`).join(', ');
-}
-
-function ambiguous(header: readonly string[], field: string, columns: number[]): InputError {
-  return new InputError(
-    `the CSV header has ${columns.length} columns that could be ${field}: ${describeColumns(header, columns)}`,
-    `pick one by its number: --map ${field}=#${(columns[0] as number) + 1}`,
-  );
-}
-
-/**
- * The column a mapping names: `#N` by number, else by its exact name (then case-insensitively);
- * -1 when there is none. A name that several columns have is refused: the first would be a guess.
- */
-function findColumn(header: readonly string[], column: string, field: string): number {
-  const byNumber = /^#(\d+)$/.exec(column);
-  if (byNumber) {
-    const i = Number(byNumber[1]) - 1;
-    if (i < 0 || i >= header.length) {
-      throw new InputError(`--map ${field}=${column}: the file has ${header.length} columns`, `number them from 1 to ${header.length}`);
-    }
-    return i;
-  }
-  let matches = header.flatMap((h, i) => (h === column ? [i] : []));
-  if (matches.length === 0) matches = header.flatMap((h, i) => (h.toLowerCase() === column.toLowerCase() ? [i] : []));
-  if (matches.length > 1) throw ambiguous(header, field, matches);
-  return matches[0] ?? -1;
-}
-
 /**
  * Finds each field's column: a mapped column (a plain string is a `--map` column) by its number
  * (`#3`) or its exact name (then case-insensitively; a mapping file's later choices are fallbacks),
@@ -129,89 +100,45 @@ export function resolveColumns(
   choices: ReadonlyMap<string, string | ColumnChoice>,
   delimiter: string,
   countryColumns: readonly string[] = [],
+  extras: LayoutExtras = {},
 ): ColumnLayout {
-  const layout = resolveFieldColumns(header, choices, delimiter, countryColumns, {
-    fields: ALL_FIELDS as readonly CsvField[],
-    missing(index) {
-      const missing: string[] = REQUIRED_COLUMNS.filter((f) => index[f] === undefined);
-      if (index.email === undefined && index.phone === undefined) missing.push('email or phone');
-      return missing;
+  const packedIndex = extras.packed ? findColumn(header, extras.packed.column, 'line items') : -1;
+  if (extras.packed && packedIndex < 0)
+    throw new InputError(
+      `the file has no column ${JSON.stringify(extras.packed.column)} (the line items)`,
+      `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
+    );
+  const layout = resolveFieldColumns(
+    header,
+    choices,
+    delimiter,
+    countryColumns,
+    {
+      fields: ALL_FIELDS as readonly CsvField[],
+      missing(index) {
+        const missing: string[] = REQUIRED_COLUMNS.filter(
+          (f) => index[f] === undefined && !(f === 'currency' && extras.currencyFromSymbol),
+        );
+        if (index.email === undefined && index.phone === undefined) missing.push('email or phone');
+        return missing;
+      },
+      aliases: ORDER_ALIASES,
     },
-    aliases: ORDER_ALIASES,
-  });
+    extras.constants,
+    packedIndex >= 0 ? [packedIndex] : [],
+  );
   const { index } = layout;
   const hasLineItems = index.line_item_name !== undefined || index.line_item_price !== undefined || index.line_item_quantity !== undefined;
-  return { ...layout, hasLineItems };
-}
-
-/** resolveColumns for any kind of row: the fields and required columns come from `spec`. */
-export function resolveFieldColumns<F extends string>(
-  header: readonly string[],
-  choices: ReadonlyMap<string, string | ColumnChoice>,
-  delimiter: string,
-  countryColumns: readonly string[],
-  spec: FieldSpec<F>,
-): FieldLayout<F> {
-  const fieldNames: readonly string[] = spec.fields;
-  const index: FieldLayout<F>['index'] = {};
-  const fallbacks: FieldLayout<F>['fallbacks'] = {};
-  const used = new Set<number>();
-  for (const [field, given] of choices) {
-    const choice = typeof given === 'string' ? { columns: [given], from: '--map' } : given;
-    const found = choice.columns.map((c) => findColumn(header, c, field)).filter((i) => i !== -1);
-    if (found.length === 0) {
-      const what =
-        choice.columns.length > 1
-          ? `any of the columns ${choice.columns.map((c) => JSON.stringify(c)).join(', ')}`
-          : `a column ${JSON.stringify(choice.columns[0])}`;
-      throw new InputError(
-        `${choice.from === '--map' ? `--map ${field}=${choice.columns[0]}` : `${choice.from}: ${field}`}: the file has no ${what.replace(/^a column/, 'column')}`,
-        `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
-      );
-    }
-    index[field as F] = found[0];
-    if (found.length > 1) fallbacks[field as F] = found.slice(1);
-    for (const i of found) used.add(i);
+  const out: ColumnLayout = { ...layout, hasLineItems };
+  if (extras.packed && packedIndex >= 0) {
+    out.packed = { index: packedIndex, spec: extras.packed };
+    out.sources.push({ field: 'line_items', columns: [header[packedIndex] as string] });
   }
-  const candidates = new Map<string, number[]>();
-  header.forEach((h, i) => {
-    const name = normalizeName(h);
-    if (fieldNames.includes(name) && index[name as F] === undefined && !used.has(i)) {
-      candidates.set(name, [...(candidates.get(name) ?? []), i]);
-    }
-  });
-  for (const [name, columns] of candidates) {
-    // Two columns that both read as this field: taking the first silently could import the wrong one.
-    if (columns.length > 1) throw ambiguous(header, name, columns);
-    index[name as F] = columns[0] as number;
-    used.add(columns[0] as number);
+  if (extras.currencyFromSymbol && index.currency === undefined) {
+    out.currencyFromSymbol = true;
+    out.sources.push({ field: 'currency', columns: [], value: "the total's currency symbol" });
   }
-  const countryIndexes = countryColumns.map((c) => findColumn(header, c, '(phone country)')).filter((i) => i !== -1);
-  for (const i of countryIndexes) used.add(i);
-  const missing = spec.missing(index);
-  if (missing.length > 0) {
-    const shown =
-      header.length === 1
-        ? `one column ${JSON.stringify(header[0]?.slice(0, 80))}`
-        : `columns ${header.map((h) => JSON.stringify(h)).join(', ')}`;
-    const d = delimiter === '\t' ? 'tab' : JSON.stringify(delimiter);
-    throw new InputError(
-      `the CSV header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (read ${shown} with delimiter ${d})`,
-      header.length === 1
-        ? 'is the delimiter right? give it with --delimiter'
-        : `name the columns after the fields, or map them: ${suggestMaps(missing, header, used, spec.aliases)}`,
-    );
-  }
-  const ignored = header.filter((_, i) => !used.has(i));
-  const sources: ColumnLayout['sources'] = [];
-  for (const field of spec.fields) {
-    const i = index[field];
-    if (i === undefined) continue;
-    const more = fallbacks[field] ?? [];
-    sources.push({ field, columns: [i, ...more].map((j) => header[j] as string) });
-  }
-  if (countryIndexes.length > 0) sources.push({ field: '(phone country)', columns: countryIndexes.map((j) => header[j] as string) });
-  return { index, fallbacks, countryIndexes, ignored, sources };
+  return out;
 }
 
 export interface MappingOptions {
@@ -219,35 +146,9 @@ export interface MappingOptions {
   defaultCountry?: CountryCode;
   /** How numeric day/month dates are read; without it they are refused. */
   dateOrder?: DateOrder;
+  /** A date pattern and the zone of zone-less times (`--date-format`, `--timezone`); `dateOrder` goes with it. */
+  dates?: DateReading;
   initialSync: boolean;
-}
-
-/** The row's cell for a field: its first non-empty mapped column, or undefined. */
-export function cellOf<F extends string>(cells: readonly string[], layout: FieldLayout<F>, f: F): string | undefined {
-  const i = layout.index[f];
-  if (i === undefined) return undefined;
-  const v = cells[i];
-  if (v !== undefined && v.trim() !== '') return v;
-  const more = layout.fallbacks[f];
-  if (more === undefined) return undefined;
-  for (const j of more) {
-    const w = cells[j];
-    if (w !== undefined && w.trim() !== '') return w;
-  }
-  return undefined;
-}
-
-/** The country of a local phone number: the row's first country column with a known code, else the default. */
-export function phoneCountry(
-  cells: readonly string[],
-  layout: FieldLayout<string>,
-  fallback: CountryCode | undefined,
-): CountryCode | undefined {
-  for (const j of layout.countryIndexes) {
-    const cc = normalizeCountry(cells[j]);
-    if (cc) return cc;
-  }
-  return fallback;
 }
 
 /** The order-level fields of a row, before validation; errors name the field. */
@@ -255,15 +156,16 @@ export function readOrderFields(
   cells: readonly string[],
   layout: ColumnLayout,
   opts: MappingOptions,
-): { body: Record<string, unknown>; errors: FieldError[] } {
+): { body: Record<string, unknown>; errors: FieldError[]; items?: Array<Record<string, unknown>> } {
   const body: Record<string, unknown> = {};
   const errors: FieldError[] = [];
   const cell = (f: CsvField) => cellOf(cells, layout, f);
   const orderId = cell('order_id');
   if (orderId !== undefined) body.order_id = orderId.trim();
-  const currency = cell('currency');
-  if (currency !== undefined) body.currency = currency.trim();
+  let currency = cell('currency');
   const total = cell('total');
+  if (currency === undefined && layout.currencyFromSymbol && total !== undefined) currency = currencyFromTotal(total, errors);
+  if (currency !== undefined) body.currency = currency.trim();
   if (total !== undefined) {
     const t = parseMoney(total, opts.delimiter, currency);
     if (t instanceof Error) errors.push({ field: 'total', message: t.message });
@@ -271,7 +173,7 @@ export function readOrderFields(
   }
   const date = cell('order_date');
   if (date !== undefined) {
-    const d = normalizeOrderDate(date, opts.dateOrder);
+    const d = normalizeOrderDate(date, opts.dates ?? opts.dateOrder);
     if (d instanceof Error) errors.push({ field: 'order_date', message: d.message });
     else body.order_date = d;
   }
@@ -292,7 +194,25 @@ export function readOrderFields(
     else if (b !== undefined) body[f] = b;
   }
   if (opts.initialSync) body.initial_sync = true;
+  if (layout.packed) {
+    const items = readPackedItems(cells[layout.packed.index], layout.packed.spec, opts.delimiter, currency, errors);
+    return { body, errors, items };
+  }
   return { body, errors };
+}
+
+/** The currency a total's symbol stands for, when it stands for one only; else an error asking for `--set currency=`. */
+function currencyFromTotal(total: string, errors: FieldError[]): string | undefined {
+  const means = currenciesOfMark(total);
+  if (means?.length === 1) return means[0];
+  const shown = JSON.stringify(total.trim().slice(0, 40));
+  errors.push({
+    field: 'currency',
+    message: means
+      ? `the file has no currency column and the total ${shown} could be ${means.slice(0, 5).join(', ')}${means.length > 5 ? ', …' : ''}: give it with --set currency=${means[0]}`
+      : `the file has no currency column and the total ${shown} names none: give it with --set currency=XXX`,
+  });
+  return undefined;
 }
 
 /**
@@ -328,9 +248,10 @@ export function readLineItem(
 
 /** One row (or group of rows with line items) as a validated order, or the problems found. */
 export function buildOrder(
-  fields: { body: Record<string, unknown>; errors: FieldError[] },
-  items: Array<Record<string, unknown>> | undefined,
+  fields: { body: Record<string, unknown>; errors: FieldError[]; items?: Array<Record<string, unknown>> },
+  rowItems: Array<Record<string, unknown>> | undefined,
 ): { ok: true; order: ValidOrder } | { ok: false; errors: FieldError[] } {
+  const items = rowItems ?? fields.items;
   const body = items && items.length > 0 ? { ...fields.body, line_items: items as unknown as LineItem[] } : fields.body;
   const checked = validateOrderInput(body);
   // The usual row: no conversion error, so the contract's answer is the row's (no lists built).

@@ -12,6 +12,7 @@ import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, t
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
+import { createValuesSummary, type ValuesSummary } from './dry-run-summary.js';
 import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
 import { classifyUpsertError } from './row-error.js';
 
@@ -171,6 +172,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
           integrationToken: opts.integrationToken,
           signal: ctx.signal,
           onRetry: ctx.onRetry,
+          onRateHeaders: ctx.onRateHeaders,
         });
         // Only the status matters here: the answer's body is never parsed (client LazyResult).
         if (res.status === 201) return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };
@@ -204,6 +206,8 @@ export interface DryRunResult {
   /** order_ids that appear on more than one line (not counting the lines of one grouped order). */
   duplicates: Array<{ order_id: string; lines: number[] }>;
   rejected: RowResult<Outcome>[];
+  /** The first requests, totals per currency, date range, share with a phone. */
+  values: ValuesSummary;
 }
 
 /**
@@ -221,7 +225,9 @@ export async function dryRunOrders(
   if (layout.hasLineItems) summary.lines = 0;
   const seen = new Map<string, number[]>();
   const rejected: RowResult<Outcome>[] = [];
+  const values = createValuesSummary();
   for await (const work of readOrders(source, layout, mapping, rejects !== undefined)) {
+    if (work.order) values.add(work.order);
     summary.rows++;
     if (summary.lines !== undefined) summary.lines += work.lines;
     if (work.id) {
@@ -238,5 +244,5 @@ export async function dryRunOrders(
     }));
   }
   const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([order_id, l]) => ({ order_id, lines: l }));
-  return { summary, duplicates, rejected };
+  return { summary, duplicates, rejected, values: values.result() };
 }

@@ -1,8 +1,17 @@
 /**
  * The one progress line of the bulk commands (orders import, contacts import, events send
- * --file): what was done, the rate, the share of the input read with an ETA, the counts so far.
- * Pure: the commands' showProgress (commands/progress.ts) draws it on a spinner or in log lines.
+ * --file): what was done, the rate, the share of the input read with an ETA, the counts so far,
+ * and what limits the run when the service does. Pure: the commands' showProgress
+ * (commands/progress.ts) draws it on a spinner or in log lines.
  */
+
+/** What sets the pace of a run, when the service does (bulk/scheduler.ts's stats). */
+export interface PaceInfo {
+  /** The start rate in force (items/s), undefined when nothing but the concurrency limits. */
+  rate: number | undefined;
+  /** Starts held until then (ms, the run's clock) by a window the service closed, or 0. */
+  heldUntil: number;
+}
 
 /** What a bulk run reports while it goes. */
 export interface ProgressSource {
@@ -16,44 +25,115 @@ export interface ProgressSource {
   rateLimited(): number;
   /** The outcome counts so far, in words: `3 created, 0 updated, …`. */
   counts(): string;
+  /** Rows (or lines) read so far, with the bytes read: the input's size in rows is estimated from them. */
+  rowsRead?(): number;
+  /** The whole input has been read (rowsRead is then its size). */
+  inputDone?(): boolean;
+  /** The pace the service sets, if any. */
+  pace?(): PaceInfo;
 }
 
 function formatRate(n: number): string {
   return n >= 100 ? n.toFixed(0) : n.toFixed(1);
 }
 
+/** A duration in words: `45 s`, `12 min`, `2 h 13 min`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 90) return `${s} s`;
+  const min = Math.round(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return m > 0 ? `${h} h ${m} min` : `${h} h`;
+}
+
+/** `per minute`, `per second`, `per 10 s`. */
+export function perWindow(windowMs: number): string {
+  if (windowMs === 1000) return 'per second';
+  if (windowMs === 60_000) return 'per minute';
+  if (windowMs === 3_600_000) return 'per hour';
+  if (windowMs === 86_400_000) return 'per day';
+  return `per ${formatDuration(windowMs / 1000)}`;
+}
+
+/** The plan of a run whose window is known: `100,000 rows at 750 per minute: about 2 h 13 min`. */
+export function planLine(rows: number, unit: string, limit: number, windowMs: number): string {
+  const seconds = (rows * windowMs) / 1000 / limit;
+  return `${rows.toLocaleString('en-US')} ${unit} at ${limit.toLocaleString('en-US')} ${perWindow(windowMs)}: about ${formatDuration(seconds)}`;
+}
+
+/**
+ * The input's size in rows: exact once it has all been read, else estimated from the rows and
+ * bytes read so far (at least 200 rows, the bytes read running at most a chunk ahead of them);
+ * undefined when it cannot be told yet.
+ */
+export function estimatedRows(src: ProgressSource, totalBytes: number | undefined): number | undefined {
+  const read = src.rowsRead?.();
+  if (read === undefined) return undefined;
+  if (src.inputDone?.()) return read;
+  const bytes = src.bytesRead();
+  if (!totalBytes || read < 200 || bytes <= 0 || bytes >= totalBytes) return undefined;
+  return Math.round((read * totalBytes) / bytes);
+}
+
 /**
  * `1200 rows (512/s, 43%, ETA 2 s): 1100 created, …, 3 rate-limited retries`; without a size, no
- * share or ETA. Within `width` (a terminal's, where the line is redrawn): the zero counts go
- * first, then the retries say less, then the end is cut with `…`, so the line never wraps.
+ * share or ETA; when the service sets the pace, `limited by the service: 12.5 rows/s` (or, while
+ * a window it closed is shut, `waiting for the service's rate-limit window`). The rate and the
+ * ETA count only the rows this run sent (rows an earlier run finished go by without a request):
+ * the rows left over this run's rate (never above the service's pace).
  */
 export function progressLine(
   src: ProgressSource,
   unit: string,
   elapsedSeconds: number,
   totalBytes: number | undefined,
-  width = Number.POSITIVE_INFINITY,
+  nowMs = Date.now(),
 ): string {
   const elapsed = Math.max(0.001, elapsedSeconds);
-  const rate = (src.done() - src.resumed()) / elapsed;
+  const sent = src.done() - src.resumed();
+  const rate = sent / elapsed;
+  const pace = src.pace?.();
   let eta = '';
   if (totalBytes && totalBytes > 0) {
     const frac = Math.min(1, src.bytesRead() / totalBytes);
     if (frac > 0.01) {
-      const left = Math.max(0, (elapsed / frac) * (1 - frac));
-      eta = `, ${Math.round(frac * 100)}%, ETA ${left >= 90 ? `${Math.round(left / 60)} min` : `${Math.round(left)} s`}`;
+      const total = estimatedRows(src, totalBytes);
+      const speed = pace?.rate !== undefined ? Math.min(rate, pace.rate) : rate;
+      let left: number;
+      if (total !== undefined) left = speed > 0 ? Math.max(0, total - src.done()) / speed : Number.POSITIVE_INFINITY;
+      // Without a row count: the share of the input read (resumed rows took no time).
+      else left = Math.max(0, (elapsed / frac) * (1 - frac));
+      if (Number.isFinite(left)) eta = `, ${Math.round(frac * 100)}%, ETA ${formatDuration(left)}`;
     }
   }
-  const head = `${src.done()} ${unit} (${formatRate(rate)}/s${eta})`;
   const limited = src.rateLimited();
-  const counts = src.counts();
-  const full = `${head}: ${counts}${limited > 0 ? `, ${limited} rate-limited retries` : ''}`;
-  if (full.length <= width) return full;
-  const nonZero = counts
+  const throttled = limited > 0 ? `, ${limited} rate-limited retries` : '';
+  let by = '';
+  if (pace && pace.heldUntil > nowMs)
+    by = `; waiting ${formatDuration((pace.heldUntil - nowMs) / 1000)} for the service's rate-limit window`;
+  else if (pace?.rate !== undefined) by = `; limited by the service: ${formatRate(pace.rate)} ${unit}/s`;
+  return `${src.done()} ${unit} (${formatRate(rate)}/s${eta}): ${src.counts()}${throttled}${by}`;
+}
+
+/**
+ * A progress line within `width` (a terminal's, where the line is redrawn, so it never wraps):
+ * the zero counts go first, then the retries and the service's pace say less, then the end is
+ * cut with `…`.
+ */
+export function fitProgress(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const [head = '', ...rest] = line.split('): ');
+  const tail = rest.join('): ');
+  const counts = tail
     .split(', ')
     .filter((c) => !/^0 /.test(c))
-    .join(', ');
-  const short = `${head}: ${nonZero || counts}${limited > 0 ? `, ${limited} retried (429)` : ''}`;
+    .join(', ')
+    .replace(/(\d+) rate-limited retries/, '$1 retried (429)')
+    .replace(/; limited by the service: ([\d.]+) \S+\/s/, '; paced $1/s')
+    .replace(/; waiting (.+) for the service's rate-limit window/, '; window shut $1');
+  const short = `${head}): ${counts || tail}`;
   if (short.length <= width) return short;
   return `${short.slice(0, Math.max(1, width - 1))}…`;
 }

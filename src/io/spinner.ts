@@ -7,12 +7,14 @@ import type { IOStreams } from './streams.js';
 
 export interface Spinner {
   update(text: string): void;
+  /** Prints a line above the spinner, which goes on below it. */
+  note(text: string): void;
   succeed(text?: string): void;
   fail(text?: string): void;
   stop(): void;
 }
 
-const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
+const silent: Spinner = { update() {}, note() {}, succeed() {}, fail() {}, stop() {} };
 
 export async function startSpinner(io: IOStreams, enabled: boolean, text: string, color: boolean): Promise<Spinner> {
   if (!enabled) return silent;
@@ -29,6 +31,11 @@ export async function startSpinner(io: IOStreams, enabled: boolean, text: string
   return {
     update: (t) => {
       spinner.text = escapeControls(t);
+    },
+    note: (t) => {
+      spinner.clear();
+      io.stderr.write(`${escapeControls(t)}\n`);
+      spinner.render();
     },
     succeed: (t) => spinner.succeed(t === undefined ? t : escapeControls(t)),
     fail: (t) => spinner.fail(t === undefined ? t : escapeControls(t)),

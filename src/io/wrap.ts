@@ -3,6 +3,7 @@
  * lines indented under the first, so a terminal never cuts a word (rejected rows, notes).
  */
 import stringWidth from 'string-width';
+import type { IOStreams } from './streams.js';
 
 /**
  * `text` as lines of at most `width` columns: the first starts with `indent`, the others with
@@ -37,4 +38,9 @@ export function wrapHanging(text: string, width: number | undefined, indent = ''
   }
   lines.push(cur);
   return lines;
+}
+
+/** The width lines on stderr are wrapped to: the terminal's (80 when it does not say), none off a terminal. */
+export function stderrWidth(io: IOStreams): number | undefined {
+  return io.stderrIsTTY ? (io.columns ?? 80) : undefined;
 }

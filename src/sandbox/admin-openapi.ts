@@ -215,6 +215,20 @@ const PATHS: Record<string, Record<string, Op>> = {
   '/_sandbox/contacts/{id}/consent': {
     put: general('Force a consent state', 200, { 409: error('contact_exists.'), 422: error('compliance_suppressed.') }),
   },
+  '/_sandbox/contact-labels': {
+    get: op('E-mail, phone and name of each contact id given (ids=ct_a,ct_b; at most 200)', {
+      200: {
+        description: 'By contact id; ids not in the business are left out.',
+        schema: Type.Object(
+          {
+            data: Type.Record(Type.String(), Type.Object({ email: N(Str), phone: N(Str), name: N(Str) }, { additionalProperties: false })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      ...bad,
+    }),
+  },
   '/_sandbox/orders': { get: general('Orders, newest first', 200) },
   '/_sandbox/orders/{order_id}': { get: general('One stored order', 200) },
   '/_sandbox/events': { get: general('Stored events, newest first', 200) },
@@ -227,6 +241,26 @@ const PATHS: Record<string, Record<string, Op>> = {
   },
   '/_sandbox/faults': { get: general('The faults in force', 200), put: general('Set the faults', 200) },
   '/_sandbox/reset': { post: general('Empty every table and the faults', 200) },
+  '/_sandbox/info': {
+    get: op('Which database this sandbox runs on, and its request log', {
+      200: {
+        description: 'The dashboard’s banner.',
+        schema: Type.Object(
+          {
+            database: N(Type.String({ description: 'The database file (absolute path); null in memory.' })),
+            in_memory: Type.Boolean(),
+            request_log: N(
+              Type.Object(
+                { entries: Type.Integer(), max_entries: Type.Integer(), max_bytes: Type.Integer() },
+                { additionalProperties: false },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    }),
+  },
   '/_sandbox/openapi.json': { get: op('This document', { 200: { description: 'OpenAPI 3.1.', schema: Any } }) },
 };
 

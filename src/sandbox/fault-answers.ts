@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerDeps } from './deps.js';
+import { authenticate } from './domain/auth.js';
 import { ServiceError } from './domain/errors.js';
 import type { FaultDecision } from './faults.js';
 import { sendError } from './http.js';
@@ -14,9 +15,37 @@ export function rateKey(req: FastifyRequest): string {
   return h ? createHash('sha256').update(h).digest('base64') : `ip:${req.ip}`;
 }
 
-/** Applies latency, 503 and 429 faults; returns the decision for the later 500/reset faults. */
-export async function faultsBefore(deps: ServerDeps, reply: FastifyReply, key: string): Promise<FaultDecision> {
+/**
+ * Who a request counts against for `rate_limits`: its token (`key`), or with `per: "business"`
+ * the business of its bearer token (a token the sandbox does not know counts on its own).
+ */
+function limitKey(deps: ServerDeps, req: FastifyRequest, key: string): string {
+  if (deps.faults.limiter?.per !== 'business') return key;
+  const m = /^Bearer +([\x21-\x7e]+) *$/i.exec(req.headers.authorization ?? '');
+  const principal = m?.[1] ? authenticate(deps.domain, m[1]) : undefined;
+  return principal ? `biz:${principal.businessId}` : key;
+}
+
+/** Applies rate limits, latency, 429 and 503 faults; returns the decision for the later 500/reset faults. */
+export async function faultsBefore(deps: ServerDeps, req: FastifyRequest, reply: FastifyReply, key: string): Promise<FaultDecision> {
   const f = deps.faults;
+  // The limits are checked as the request arrives (latency_ms stands for the time the service
+  // takes): a request over a limit is answered at once, one let through holds its slot meanwhile.
+  const limiter = f.limiter;
+  if (limiter) {
+    const verdict = limiter.check(limitKey(deps, req, key), `${req.method} ${req.routeOptions.url ?? req.url}`);
+    if (verdict.headers) reply.headers(verdict.headers);
+    if (!verdict.ok) {
+      const wait = verdict.retryAfterSeconds;
+      const what = verdict.reason === 'in_flight' ? 'too many requests in flight' : 'rate limit exceeded';
+      sendError(reply, new ServiceError(429, 'rate_limited', `${what}; retry after ${wait} s`, {}, { 'retry-after': String(wait) }));
+      return { kind: 'rate_limited', retryAfterSeconds: wait };
+    }
+    if (verdict.release) {
+      const release = verdict.release;
+      reply.raw.once('close', release);
+    }
+  }
   if (f.latencyMs > 0) await sleep(f.latencyMs);
   const decision = f.decide(key);
   if (decision.kind === 'unavailable') {

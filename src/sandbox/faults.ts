@@ -1,9 +1,11 @@
 /**
  * Fault injection for /v1/* and /oauth/token (open-points "Sandbox-only surface"): injected 500s
  * and destroyed connections (half of each after the write is applied), 503s without processing,
- * added latency and a per-token rate limit answered 429 with Retry-After.
+ * added latency, a per-token rate limit per second answered 429 with Retry-After, and the rate
+ * limits real services set (`rate_limits`: rate-limits.ts).
  */
 import type { FieldError } from '../contract/errors.js';
+import { RateLimiter, type RateLimitSettings, validateRateLimits } from './rate-limits.js';
 
 export interface FaultSettings {
   error_rate?: number;
@@ -11,10 +13,11 @@ export interface FaultSettings {
   reset_rate?: number;
   latency_ms?: number;
   rate_limit_rps?: number;
+  rate_limits?: RateLimitSettings;
 }
 
 const RATE_FIELDS = ['error_rate', 'unavailable_rate', 'reset_rate'] as const;
-const FAULT_FIELDS = [...RATE_FIELDS, 'latency_ms', 'rate_limit_rps'] as const;
+const FAULT_FIELDS = [...RATE_FIELDS, 'latency_ms', 'rate_limit_rps', 'rate_limits'] as const;
 
 /** Checks a PUT /_sandbox/faults body; returns the problems, each naming its field. */
 export function validateFaults(input: unknown): { ok: true; value: FaultSettings } | { ok: false; errors: FieldError[] } {
@@ -43,6 +46,10 @@ export function validateFaults(input: unknown): { ok: true; value: FaultSettings
     if (typeof v === 'number' && Number.isInteger(v) && v >= 1) out.rate_limit_rps = v;
     else errors.push({ field: 'rate_limit_rps', message: 'must be an integer of at least 1' });
   }
+  if (body.rate_limits !== undefined) {
+    const limits = validateRateLimits(body.rate_limits, errors);
+    if (limits) out.rate_limits = limits;
+  }
   if (errors.length > 0) return { ok: false, errors };
   if (out.unavailable_rate !== undefined || out.error_rate !== undefined || out.reset_rate !== undefined) {
     const sum = (out.unavailable_rate ?? 0) + (out.error_rate ?? 0) + (out.reset_rate ?? 0);
@@ -64,6 +71,8 @@ const NONE: FaultDecision = { kind: 'none' };
 export class Faults {
   private settings: FaultSettings = EMPTY;
   private readonly windows = new Map<string, { start: number; count: number }>();
+  /** The `rate_limits` in force (undefined when none). */
+  limiter: RateLimiter | undefined;
 
   constructor(
     private readonly now: () => number,
@@ -82,6 +91,7 @@ export class Faults {
   set(settings: FaultSettings): void {
     this.settings = Object.keys(settings).length === 0 ? EMPTY : settings;
     this.windows.clear();
+    this.limiter = settings.rate_limits ? new RateLimiter(settings.rate_limits, this.now) : undefined;
   }
 
   get latencyMs(): number {

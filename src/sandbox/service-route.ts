@@ -98,7 +98,7 @@ export function serviceRoute<RG extends RouteGenericInterface>(
     onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
       let decision: FaultDecision | undefined;
       if (deps.faults.active) {
-        decision = await faultsBefore(deps, reply, rateKey(req));
+        decision = await faultsBefore(deps, req, reply, rateKey(req));
         if (reply.sent) return reply;
       }
       callers.set(req, { principal: principalFor(deps, req, scope), decision });

@@ -122,7 +122,8 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     await page.evaluate('window.notReloaded = true');
     expect((await api('PATCH', `/v1/contacts/${c.body.id}`, { sms_consent: 'subscribed' })).status).toBe(200);
-    const row = page.getByRole('row').filter({ hasText: 'welcome_sms' }).filter({ hasText: c.body.id });
+    // The contact is shown by its e-mail (its id on hover).
+    const row = page.getByRole('row').filter({ hasText: 'welcome_sms' }).filter({ hasText: 'grace@example.com' });
     await row.waitFor({ timeout: 10_000 });
     expect(await page.evaluate('window.notReloaded')).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'dashboard-timeline.png') });
@@ -193,6 +194,26 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Clear faults' }).click();
     await expect.poll(() => page.locator('#faults-now').textContent()).toBe('{}');
     expect((await api('GET', '/v1/contacts')).status).toBe(200);
+  });
+
+  it('rate limits set on the page: a window of 1 per minute with headers answers 429 with Retry-After', async () => {
+    await open('settings');
+    await page.getByLabel('Headers on answers').selectOption('ratelimit');
+    await page.getByLabel('Windows (JSON)').fill('[{"limit": 1, "window_s": 60}]');
+    await page.getByRole('button', { name: 'Set faults' }).click();
+    await expect
+      .poll(() => page.locator('#faults-now').textContent())
+      .toBe('{"rate_limits":{"per":"token","headers":"ratelimit","windows":[{"limit":1,"window_s":60}]}}');
+    const first = await api('GET', '/v1/contacts');
+    expect(first.headers.get('ratelimit-policy')).toBe('1;w=60');
+    const second = await api('GET', '/v1/contacts');
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await page.getByLabel('Windows (JSON)').fill('[{"limit": 1,');
+    await page.getByRole('button', { name: 'Set faults' }).click();
+    await page.getByText('Windows: not valid JSON').waitFor();
+    await page.getByRole('button', { name: 'Clear faults' }).click();
+    await expect.poll(() => page.locator('#faults-now').textContent()).toBe('{}');
   });
 
   it('axe-core finds no serious or critical violation on any page (at 1280 pixels; three of them at 390)', async () => {

@@ -28,9 +28,18 @@ let token: string;
 const problems: string[] = [];
 const cfg = tempConfigDir();
 
+/** The page has drawn the route in the address bar (a function, not a string: the dashboard's CSP forbids eval). */
+const drawn = () => {
+  const page = globalThis as unknown as {
+    document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null };
+    location: { hash: string };
+  };
+  return page.document.getElementById('main')?.dataset.drawn === page.location.hash;
+};
+
 async function open(route: string): Promise<void> {
   await page.goto(`${sb.baseUrl}/#/${route}`);
-  await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+  await page.waitForFunction(drawn);
 }
 
 async function checks(name: string): Promise<void> {
@@ -65,6 +74,8 @@ describe.skipIf(chromiumMissing && !inCi)('the Requests, deprecations and Flows 
     await http(sb.baseUrl, 'GET', '/v1/contacts?limit=5', { token });
     await open('requests');
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    // The banner names the database and the business on every page.
+    await expect.poll(() => page.locator('#banner').textContent()).toMatch(/Database: in memory.*Business: .*\(biz_default\)/);
     await page.evaluate('window.notReloaded = true');
     const { stdout } = await run('curl', [
       '-s',
@@ -137,7 +148,7 @@ describe.skipIf(chromiumMissing && !inCi)('the Requests, deprecations and Flows 
     });
     expect(sent.code, sent.stderr).toBe(0);
     await page.reload();
-    await page.waitForFunction("document.getElementById('main')?.dataset.drawn === location.hash");
+    await page.waitForFunction(drawn);
     const row = page.getByRole('row').filter({ hasText: 'Browse abandonment' });
     await expect.poll(() => row.getByRole('link', { name: '1' }).count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, 'dashboard-flows.png') });

@@ -97,7 +97,14 @@ describe('svc completion bash, in a plain bash', () => {
     expect(bashOffers(['svc', 'contacts', 'list', '--format', '=', 'n'])).toEqual(['ndjson']);
     expect(bashOffers(['svc', 'contacts', 'list', '--limit', '5', '--format', 'c'])).toEqual(['csv']);
     expect(bashOffers(['svc', 'contacts', 'create', '--if-exists', ''])).toEqual(['fail', 'skip', 'update']);
-    expect(bashOffers(['svc', 'orders', 'import', 'x.csv', '--preset', ''])).toEqual(['shopify']);
+    expect(bashOffers(['svc', 'orders', 'import', 'x.csv', '--preset', ''])).toEqual([
+      'bigcommerce',
+      'magento',
+      'shopify',
+      'squarespace',
+      'woocommerce',
+      'woocommerce-customer-order',
+    ]);
   });
 
   it("completes a subcommand's flags and the global ones", () => {

@@ -41,6 +41,8 @@ describe('svc contacts import', () => {
       rejected: 5,
       failed: 0,
       resumed: 0,
+      rows_per_second: expect.any(Number),
+      rate_limited: 0,
       sms_subscribed: 18,
       welcome_sms: 0,
       unconfirmed_lines: [],

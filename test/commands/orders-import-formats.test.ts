@@ -42,7 +42,7 @@ describe('orders import: the formats real files use', () => {
     expect(rows.filter((x) => x[2] === 'rejected')).toEqual([
       ['7', 'F-6', 'rejected', 'total: "$12.00" is in one of USD, CAD, AUD, NZD, SGD, HKD, …, but the row\'s currency is EUR'],
       ['8', 'F-7', 'rejected', 'total: "EUR 12.00" is in EUR, but the row\'s currency is GBP'],
-      ['9', 'F-8', 'rejected', 'accepts_email_marketing: must be true/false, yes/no or 1/0, got "maybe"'],
+      ['9', 'F-8', 'rejected', 'accepts_email_marketing: must be true/false, yes/no or 1/0 (or ja/nein, oui/non, sí/no…), got "maybe"'],
     ]);
     const stored = async (id: string) => {
       const o = await suite.sb.admin.order(id);

@@ -43,6 +43,8 @@ describe('svc orders import --preset shopify', () => {
       rejected: 0,
       failed: 0,
       resumed: 0,
+      rows_per_second: expect.any(Number),
+      rate_limited: 0,
       unconfirmed_lines: [],
       rejected_lines: [],
       failed_lines: [],
@@ -227,7 +229,10 @@ describe('known exports, mapping files and presets', () => {
       [['--map-file', mapFile], /"columns" names an unknown orders field "order_number"/],
       [['--map-file', join(suite.tmp.dir, 'none.json')], /--map-file .*none.json: no such file/],
       [['--preset', 'shopify', '--map-file', mapFile], /--preset and --map-file do not go together/],
-      [['--preset', 'woocommerce'], /no orders preset named "woocommerce"[\s\S]*known presets: shopify/],
+      [
+        ['--preset', 'prestashop'],
+        /no orders preset named "prestashop"[\s\S]*known presets: bigcommerce, magento, shopify, squarespace, woocommerce, woocommerce-customer-order/,
+      ],
       [['--preset', 'shopify', '--date-order', 'YMD'], /--date-order must be MDY .* or DMY/],
     ];
     for (const [args, message] of cases) {
@@ -240,9 +245,19 @@ describe('known exports, mapping files and presets', () => {
   it('svc orders presets lists the shipped presets; presets show prints one as a mapping file', async () => {
     const list = await runCli(['orders', 'presets'], { env: env() });
     expect(list.code).toBe(0);
-    expect(list.stdout).toBe('shopify\tShopify orders export (Admin → Orders → Export), one row per line item\n');
+    expect(list.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual([
+      'bigcommerce',
+      'magento',
+      'shopify',
+      'squarespace',
+      'woocommerce',
+      'woocommerce-customer-order',
+      '',
+    ]);
+    expect(list.stdout).toContain('shopify\tShopify orders export (Admin → Orders → Export), one row per line item\n');
     const json = await runCli(['orders', 'presets', '--json'], { env: env() });
-    expect(JSON.parse(json.stdout)).toEqual([{ name: 'shopify', description: expect.stringContaining('Shopify') }]);
+    expect(JSON.parse(json.stdout)).toContainEqual({ name: 'shopify', description: expect.stringContaining('Shopify') });
+    expect(JSON.parse(json.stdout)).toHaveLength(6);
     const show = await runCli(['orders', 'presets', 'show', 'shopify'], { env: env() });
     expect(show.code).toBe(0);
     expect(show.stdout).toBe(readFileSync(presetFile, 'utf8'));

@@ -48,6 +48,7 @@ describe('contact rows', () => {
     expect(read(['a@x.io', '', '', 'suppressed', 'yes', '', '']).write?.email_consent).toBe('suppressed');
     expect(read(['a@x.io', '', '', 'compliance_suppressed', '', '', '']).problem).toEqual({
       code: 'invalid_row',
+      field: 'email_consent',
       message:
         'email_consent: "compliance_suppressed" is read-only (set by the system); writable values: subscribed, unsubscribed, never_subscribed, suppressed',
     });

@@ -62,8 +62,8 @@ describe('mapping', () => {
       'name the columns after the fields, or map them: --map total="<column>"',
     );
     // A column another field already reads is not proposed twice; quotes the shell needs are kept.
-    expect(hint(['order_id', 'Total $', 'currency', 'order_date', 'email'])).toBe(
-      "name the columns after the fields, or map them: --map total='Total $'",
+    expect(hint(['order_id', 'Sum $', 'currency', 'order_date', 'email'])).toBe(
+      "name the columns after the fields, or map them: --map total='Sum $'",
     );
   });
 

@@ -35,6 +35,9 @@ describe('GET /_sandbox/openapi.json', () => {
       ['GET', '/_sandbox/requests?status=4xx'],
       ['GET', '/_sandbox/requests?status=nope'],
       ['GET', '/_sandbox/deprecations'],
+      ['GET', '/_sandbox/info'],
+      ['GET', '/_sandbox/contact-labels?ids=ct_none,ct_other'],
+      ['GET', '/_sandbox/contact-labels'],
       ['POST', '/_sandbox/flows', { event_type: 'x' }],
       ['GET', '/_sandbox/flows'],
       ['POST', '/_sandbox/snapshots', { name: 's1' }],
@@ -70,5 +73,18 @@ describe('GET /_sandbox/openapi.json', () => {
     });
     expect(off).toMatch(/off its schema/);
     expect(sb.offDocument).toEqual([]);
+  });
+});
+
+describe('GET /_sandbox/contact-labels', () => {
+  it("answers each known contact's e-mail, phone and name by id, and leaves out ids of no contact", async () => {
+    const token = await sb.tokenWithAllScopes();
+    const c = await http(sb.baseUrl, 'POST', '/v1/contacts', {
+      token,
+      json: { email: 'label@example.com', first_name: 'Ada', last_name: 'L' },
+    });
+    const id = (c.body as { id: string }).id;
+    const r = await http(sb.baseUrl, 'GET', `/_sandbox/contact-labels?ids=${id},ct_none`);
+    expect(r.body).toEqual({ data: { [id]: { email: 'label@example.com', phone: null, name: 'Ada L' } } });
   });
 });

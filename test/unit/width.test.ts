@@ -1,6 +1,6 @@
 /** Lines within a terminal's width (issue 30): the progress line and the hanging wrap of listings. */
 import { describe, expect, it } from 'vitest';
-import { progressLine } from '../../src/io/progress.js';
+import { fitProgress, progressLine } from '../../src/io/progress.js';
 import { wrapHanging } from '../../src/io/wrap.js';
 
 const src = (counts: string, limited = 0) => ({
@@ -14,17 +14,20 @@ const COUNTS = '123000 created, 0 updated, 0 unconfirmed, 456 rejected, 0 failed
 
 describe('the progress line within a width', () => {
   it('keeps every count when it fits', () => {
-    expect(progressLine(src(COUNTS), 'rows', 100, 1000, 200)).toBe(
+    expect(fitProgress(progressLine(src(COUNTS), 'rows', 100, 1000), 200)).toBe(
       '123456 rows (1235/s, 50%, ETA 2 min): 123000 created, 0 updated, 0 unconfirmed, 456 rejected, 0 failed',
     );
   });
 
   it('drops the zero counts first, then shortens the retries, then cuts with …', () => {
-    expect(progressLine(src(COUNTS), 'rows', 100, 1000, 77)).toBe('123456 rows (1235/s, 50%, ETA 2 min): 123000 created, 456 rejected');
-    expect(progressLine(src(COUNTS, 12), 'rows', 100, 1000, 77)).toBe(
+    expect(fitProgress(progressLine(src(COUNTS), 'rows', 100, 1000), 77)).toBe(
+      '123456 rows (1235/s, 50%, ETA 2 min): 123000 created, 456 rejected',
+    );
+    expect(fitProgress(progressLine(src(COUNTS, 12), 'rows', 100, 1000), 77)).toBe(
       '123456 rows (1235/s, 50%, ETA 2 min): 123000 created, 456 rejected, 12 retri…',
     );
-    for (const width of [30, 50, 77]) expect(progressLine(src(COUNTS, 12), 'rows', 100, 1000, width).length).toBeLessThanOrEqual(width);
+    for (const width of [30, 50, 77])
+      expect(fitProgress(progressLine(src(COUNTS, 12), 'rows', 100, 1000), width).length).toBeLessThanOrEqual(width);
   });
 });
 

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
-import type { OutcomeLines } from '../../bulk/run.js';
+import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -23,7 +23,7 @@ import {
   type IfExists,
   readContactBatches,
 } from '../../importer/contacts.js';
-import { loadMapFile, loadPreset, type MapFile } from '../../importer/map-file.js';
+import { loadMapFile, loadPreset, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
@@ -121,7 +121,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const source = await openImportCsv(input, ctx, delimiter);
   // A mapping file's choices first; --map replaces a field's.
   const choices = new Map<string, string | ColumnChoice>();
-  for (const [field, columns] of mapFile?.columns ?? []) choices.set(field, { columns, from: mapFile?.origin ?? '' });
+  for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
   for (const [field, column] of maps) choices.set(field, column);
   const layout = resolveContactColumns(source.header, choices, source.delimiter, mapFile?.countryColumns);
   if (layout.ignored.length > 0 && !mapFile?.ignoreUnmapped)
@@ -190,6 +190,8 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     totalBytes,
     (s) =>
       `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+
+    input,
   );
   return finishImport({
     ctx,
@@ -202,20 +204,19 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     reimportCommand: (f) => commandFor(f, opts, false),
     journal,
     resumeCommand: commandFor(file, opts, true),
-    printSummary: (reportPath, interrupted, note) =>
-      printSummary(ctx, job.progress.summary, job.progress.lines, rowOptions.welcomeSms, reportPath, interrupted, note),
+    printSummary: (reportPath, interrupted, note) => printSummary(ctx, job.progress, rowOptions.welcomeSms, reportPath, interrupted, note),
   });
 }
 
 function printSummary(
   ctx: Context,
-  s: ContactSummary,
-  lines: OutcomeLines,
+  progress: BulkProgress & { summary: ContactSummary },
   welcomeSms: boolean,
   reportPath: string | undefined,
   interrupted: boolean,
   rejects: RejectsNote | undefined,
 ): void {
+  const s = progress.summary;
   printSummaryFields(
     ctx,
     [
@@ -232,8 +233,9 @@ function printSummary(
       ...(s.smsUnknown > 0 ? [['sms_unknown', s.smsUnknown, 'warn'] as SummaryField] : []),
     ],
     interrupted,
-    lines,
+    progress.lines,
     rejects,
+    progress,
   );
   if (s.smsSubscribed > 0 || s.smsUnknown > 0) {
     const moved = `${s.smsSubscribed} contact(s) moved to SMS subscribed`;

@@ -67,6 +67,12 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .addOption(
       completeWith(new Option('--date-order <MDY|DMY>', 'how numeric dates such as 03/04/2024 are read (never guessed)'), ['MDY', 'DMY']),
     )
+    .option(
+      '--date-format <pattern>',
+      'how order dates are written, e.g. "MMM D, YYYY h:mm:ss A", DD/MM/YYYY, M/D/YY, or excel (serial numbers)',
+    )
+    .option('--timezone <zone>', 'the zone of times written without an offset, e.g. Europe/Berlin (default UTC)')
+    .option('--set <field=value>', 'a value every order gets, for what the export lacks, e.g. --set currency=EUR (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")

@@ -1,14 +1,15 @@
 /**
  * Which mapping an `orders import` uses: `--preset NAME` or `--map-file FILE` (the same format),
- * with `--map` on top; the options a mapping may carry (date order, delimiter, default country)
- * unless given on the command line; and the stop, before sending, when a file is a known export
- * imported without its preset.
+ * with `--map` and `--set` on top; the options a mapping may carry (date order, date format, time
+ * zone, delimiter, default country) unless given on the command line; and the stop, before
+ * sending, when a file is a known export imported without its preset.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { DateOrder } from '../../importer/formats.js';
-import { detectPreset, loadMapFile, loadPreset, type MapFile } from '../../importer/map-file.js';
+import { parseDateFormat, parseTimeZone, UTC_ZONE } from '../../importer/dates.js';
+import type { DateOrder, DateReading } from '../../importer/formats.js';
+import { detectPreset, loadMapFile, loadPreset, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, type ColumnLayout, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
 import { shellQuote } from '../../io/shell-quote.js';
 
@@ -16,10 +17,44 @@ export interface MappingFlags {
   preset?: string;
   mapFile?: string;
   dateOrder?: string;
+  set?: string[];
+  dateFormat?: string;
+  timezone?: string;
 }
 
-/** The mapping file of the run (if any) and the date order (flag first, then the file's). */
-export function loadImportMapping(opts: MappingFlags): { mapFile?: MapFile; dateOrder?: DateOrder } {
+/** `--set field=value` values (repeatable) into field → value; the flag names the field it cannot give. */
+export function parseSets(values: readonly string[]): Map<string, string> {
+  const settable: readonly string[] = ORDER_MAPPING_SCHEMA.settable;
+  const out = new Map<string, string>();
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    const field = eq > 0 ? v.slice(0, eq).trim() : '';
+    const value = eq > 0 ? v.slice(eq + 1).trim() : '';
+    if (!field || !value) throw new UsageError(`--set must look like field=value, got ${JSON.stringify(v)}`, 'e.g. --set currency=EUR');
+    if (!settable.includes(field))
+      throw new UsageError(
+        field === 'order_id'
+          ? '--set cannot give order_id: every row would be the same order'
+          : `--set names an unknown field ${JSON.stringify(field)}`,
+        `fields it can give: ${settable.join(', ')}`,
+      );
+    if (out.has(field)) throw new UsageError(`--set gives the field ${field} twice`);
+    out.set(field, value);
+  }
+  return out;
+}
+
+/** The mapping of a run: its file (if any), the date reading and the constants (flags first, then the file's). */
+export interface ImportMapping {
+  mapFile?: MapFile;
+  dateOrder?: DateOrder;
+  /** Always set: the zone is UTC unless given. */
+  dates: DateReading;
+  constants: Map<string, string>;
+}
+
+/** The mapping file of the run (if any), the date order, format and zone, and the constants (flag first, then the file's). */
+export function loadImportMapping(opts: MappingFlags): ImportMapping {
   if (opts.preset !== undefined && opts.mapFile !== undefined)
     throw new UsageError(
       '--preset and --map-file do not go together',
@@ -38,7 +73,25 @@ export function loadImportMapping(opts: MappingFlags): { mapFile?: MapFile; date
       throw new UsageError(`--date-order must be MDY (03/04/2024 is March 4) or DMY (3 April), got ${JSON.stringify(opts.dateOrder)}`);
     dateOrder = v;
   }
-  return { mapFile, dateOrder };
+  const pattern = opts.dateFormat ?? mapFile?.dateFormat;
+  const format = pattern === undefined ? undefined : parseDateFormat(pattern);
+  if (format instanceof Error)
+    throw new UsageError(
+      opts.dateFormat === undefined
+        ? `${mapFile?.origin}: "date_format": ${format.message.replace(/^--date-format /, '')}`
+        : format.message,
+      'patterns such as "MMM D, YYYY h:mm:ss A", "DD/MM/YYYY", "M/D/YY" or excel: see docs/importer.md',
+    );
+  const zoneName = opts.timezone ?? mapFile?.timezone;
+  const zone = zoneName === undefined ? UTC_ZONE : parseTimeZone(zoneName);
+  if (zone instanceof Error)
+    throw new UsageError(`${opts.timezone === undefined ? `${mapFile?.origin}: "timezone"` : '--timezone'}: ${zone.message}`);
+  const constants = new Map(mapFile?.set ?? []);
+  for (const [field, value] of parseSets(opts.set ?? [])) constants.set(field, value);
+  const dates: DateReading = { zone };
+  if (dateOrder) dates.order = dateOrder;
+  if (format) dates.format = format;
+  return { mapFile, dateOrder, dates, constants };
 }
 
 /** A mapping file's default country unless --default-country was given. */
@@ -56,6 +109,7 @@ export function importLayout(
   maps: Map<string, string>,
   mapFile: MapFile | undefined,
   delimiter: string,
+  constants: ReadonlyMap<string, string> = mapFile?.set ?? new Map(),
 ): ColumnLayout {
   if (!mapFile && maps.size === 0) {
     const known = detectPreset(header, ORDER_MAPPING_SCHEMA);
@@ -66,9 +120,13 @@ export function importLayout(
       );
   }
   const choices = new Map<string, string | ColumnChoice>();
-  for (const [field, columns] of mapFile?.columns ?? []) choices.set(field, { columns, from: mapFile?.origin ?? '' });
+  for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
   for (const [field, column] of maps) choices.set(field, column);
-  return resolveColumns(header, choices, delimiter, mapFile?.countryColumns);
+  return resolveColumns(header, choices, delimiter, mapFile?.countryColumns, {
+    constants,
+    packed: mapFile?.packedItems,
+    currencyFromSymbol: mapFile?.currencyFromSymbol,
+  });
 }
 
 /** The ignored columns' warning, unless the mapping expects them. */
@@ -79,18 +137,51 @@ export function warnIgnored(ctx: Context, layout: ColumnLayout, mapFile: MapFile
   );
 }
 
-/** `mapping (preset shopify):` then `  order_id ← Name` lines, for --dry-run on stderr. */
-export function describeMapping(layout: ColumnLayout, mapFile: MapFile | undefined, dateOrder: DateOrder | undefined): string {
+/**
+ * `mapping (preset shopify):` then `  order_id ← Name` lines (`  currency = EUR` for a constant),
+ * how dates are read and in which zone, for --dry-run on stderr.
+ */
+export function describeMapping(
+  layout: ColumnLayout,
+  mapFile: MapFile | undefined,
+  dateOrder: DateOrder | undefined,
+  dates?: DateReading,
+): string {
   const lines = [`mapping${mapFile ? ` (${mapFile.origin})` : ''}:`];
-  for (const s of layout.sources) lines.push(`  ${s.field} ← ${s.columns.join(', else ')}`);
+  for (const s of layout.sources)
+    lines.push(s.value !== undefined ? `  ${s.field} = ${s.value}` : `  ${s.field} ← ${s.columns.join(', else ')}`);
+  if (dates?.format) lines.push(`  dates read as ${JSON.stringify(dates.format.pattern)}`);
   if (dateOrder) lines.push(`  numeric dates read as ${dateOrder}`);
+  lines.push(`  times without an offset read in ${dates?.zone?.name ?? 'UTC'} (--timezone)`);
   if (layout.ignored.length > 0) lines.push(`  ${layout.ignored.length} column(s) ignored`);
   return lines.join('\n');
 }
 
+/** The mapping as --dry-run --json gives it: field → columns (or value), date format, zone. */
+export function mappingJson(layout: ColumnLayout, mapFile: MapFile | undefined, dates: DateReading | undefined): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const s of layout.sources) fields[s.field] = s.value !== undefined ? { value: s.value } : { columns: s.columns };
+  return {
+    ...(mapFile ? { from: mapFile.origin } : {}),
+    fields,
+    ...(dates?.format ? { date_format: dates.format.pattern } : {}),
+    ...(dates?.order ? { date_order: dates.order } : {}),
+    timezone: dates?.zone?.name ?? 'UTC',
+    ignored: layout.ignored,
+  };
+}
+
 /** The part of the journal's identity a mapping adds (nothing without one, so older journals still match). */
-export function mappingIdentity(mapFile: MapFile | undefined, dateOrder: DateOrder | undefined): Record<string, unknown> {
+export function mappingIdentity(
+  mapFile: MapFile | undefined,
+  dateOrder: DateOrder | undefined,
+  dates?: DateReading,
+  constants?: ReadonlyMap<string, string>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (constants && constants.size > 0) out.set = [...constants].sort(([a], [b]) => a.localeCompare(b));
+  if (dates?.format) out.date_format = dates.format.pattern;
+  if (dates?.zone && dates.zone.name !== 'UTC') out.timezone = dates.zone.name;
   if (mapFile)
     out.mapping = {
       columns: [...mapFile.columns].sort(([a], [b]) => a.localeCompare(b)),
@@ -106,5 +197,8 @@ export function mappingResumeArgs(opts: MappingFlags, quote: (s: string) => stri
   if (opts.preset !== undefined) parts.push('--preset', quote(opts.preset));
   if (opts.mapFile !== undefined) parts.push('--map-file', quote(opts.mapFile));
   if (opts.dateOrder !== undefined) parts.push('--date-order', opts.dateOrder.toUpperCase());
+  if (opts.dateFormat !== undefined) parts.push('--date-format', quote(opts.dateFormat));
+  if (opts.timezone !== undefined) parts.push('--timezone', quote(opts.timezone));
+  for (const s of opts.set ?? []) parts.push('--set', quote(s));
   return parts;
 }

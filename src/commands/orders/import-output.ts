@@ -1,6 +1,7 @@
 /** What `svc orders import --dry-run` prints: the rows it would reject and the order ids on several lines. */
 import type { Summary } from '../../bulk/outcome.js';
 import type { Context } from '../../context.js';
+import { describeValues, type ValuesSummary } from '../../importer/dry-run-summary.js';
 
 export function printDryRun(
   ctx: Context,
@@ -8,9 +9,11 @@ export function printDryRun(
   duplicates: Array<{ order_id: string; lines: number[] }>,
   rejected: Array<{ line: number; id: string; message?: string }>,
   reportPath: string | undefined,
+  extra?: { values: ValuesSummary; mapping: Record<string, unknown> },
 ): void {
   if (ctx.settings.json) {
     ctx.out.json({
+      ...(extra ? { mapping: extra.mapping } : {}),
       dry_run: true,
       rows: s.rows,
       ...(s.lines !== undefined ? { lines: s.lines } : {}),
@@ -18,6 +21,7 @@ export function printDryRun(
       rejected: s.rejected,
       rejected_rows: rejected.map((r) => ({ line: r.line, order_id: r.id, message: r.message })),
       duplicates,
+      ...(extra?.values ?? {}),
     });
     return;
   }
@@ -33,5 +37,6 @@ export function printDryRun(
     for (const d of duplicates.slice(0, 50)) out.push(`  ${d.order_id}: lines ${d.lines.join(', ')}`);
     if (duplicates.length > 50) out.push(`  … ${duplicates.length - 50} more`);
   }
+  if (extra) out.push(...describeValues(extra.values));
   ctx.out.text(`${out.join('\n')}\n`);
 }

@@ -33,6 +33,7 @@ import {
   loadImportMapping,
   mappingDefaultCountry,
   mappingIdentity,
+  mappingJson,
   mappingResumeArgs,
   warnIgnored,
 } from './import-mapping.js';
@@ -56,6 +57,9 @@ export interface ImportOptions {
   preset?: string;
   mapFile?: string;
   dateOrder?: string;
+  set?: string[];
+  dateFormat?: string;
+  timezone?: string;
 }
 
 /**
@@ -86,7 +90,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   }
   const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding, journalPath } = input;
-  const { mapFile, dateOrder } = loadImportMapping(opts);
+  const { mapFile, dateOrder, dates, constants } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];
@@ -108,20 +112,23 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // Everything that can be checked before a request: the token source, the header, the journal.
   const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const source = await openImportCsv(input, ctx, delimiter);
-  const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter);
+  const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter, constants);
   warnIgnored(ctx, layout, mapFile);
-  const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, initialSync: opts.initialSync === true };
+  const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, dates, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
   let report: ReportWriter<string> | undefined;
   if (opts.dryRun) {
     report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
     const rejects = openCsvRejects(opts, source);
-    ctx.out.info(describeMapping(layout, mapFile, dateOrder));
+    ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
     const result = await dryRunOrders(source, layout, mapping, report, rejects);
     report?.close();
     rejects?.close();
-    printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report);
+    printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
+      values: result.values,
+      mapping: mappingJson(layout, mapFile, dates),
+    });
     if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
     return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
@@ -145,7 +152,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         default_country: defaultCountry ?? null,
         delimiter: source.delimiter,
         ...(encoding !== undefined ? { encoding } : {}),
-        ...mappingIdentity(mapFile, dateOrder),
+        ...mappingIdentity(mapFile, dateOrder, dates, constants),
       },
     }),
   });
@@ -170,6 +177,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     job.progress,
     totalBytes,
     (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+
+    input,
   );
   return finishImport({
     ctx,
@@ -205,7 +214,7 @@ function printSummary(
   ];
   // Orders with line items: `lines` comes second on a terminal, last in JSON and TSV.
   if (s.lines !== undefined) fields.push(['lines', s.lines, undefined, 1]);
-  printSummaryFields(ctx, fields, interrupted, progress.lines, rejects);
+  printSummaryFields(ctx, fields, interrupted, progress.lines, rejects, progress);
   if (s.unconfirmed > 0) {
     ctx.out.info(
       `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,

@@ -140,7 +140,7 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .command('restore')
     .description('replace the whole state with snapshot NAME, atomically (requests wait)')
     .argument('<name>', 'a saved snapshot')
-    .addHelpText('after', examples(['svc sandbox snapshot restore seeded            # between two test cases']))
+    .addHelpText('after', examples(['svc sandbox snapshot restore seeded']))
     .action(action(async () => ({ run: (await snapshotModule()).restore })));
   snapshot
     .command('list')

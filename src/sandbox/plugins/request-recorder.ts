@@ -27,6 +27,7 @@ export function kindOf(path: string): RequestKind | undefined {
       path.startsWith('/_sandbox/requests') ||
       path === '/_sandbox/deprecations' ||
       path === '/_sandbox/openapi.json' ||
+      path === '/_sandbox/info' ||
       path.endsWith('/stream')
     )
       return undefined;

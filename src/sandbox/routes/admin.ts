@@ -2,6 +2,7 @@
  * The admin surface (`/_sandbox/...`): the sandbox's stand-in for the dashboard, plus outbox,
  * fault injection and reset. Not part of the service; needs no token unless started with one; loopback only unless then (plugins/admin-guard.ts).
  */
+import { resolve } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
 import type { FieldError } from '../../contract/errors.js';
@@ -16,8 +17,10 @@ import { createIntegration, revealIntegrationToken, setIntegrationActive } from 
 import { findOrder, orderView } from '../domain/orders.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
+import { sendJson } from '../http.js';
 import { adminGuard } from '../plugins/admin-guard.js';
 import { Snapshots } from '../snapshots.js';
+import { registerContactLabels } from './admin-labels.js';
 import { registerAdminReads } from './admin-reads.js';
 import { registerRequestLog } from './admin-requests.js';
 import { adminRouter, pageLimit } from './admin-route.js';
@@ -182,7 +185,18 @@ export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { dep
   registerAdmin(admin, deps);
   registerAdminReads(admin, deps);
   registerRequestLog(admin, deps);
+  registerContactLabels(admin, deps);
   registerSnapshots(admin, deps, new Snapshots(deps.domain.db, deps.domain.now));
+  admin.get('/info', (_req, reply) => {
+    const file = deps.domain.db.file;
+    const inMemory = file === ':memory:' || file.startsWith('file:');
+    const log = deps.requestLog;
+    return sendJson(reply, 200, {
+      database: inMemory ? null : resolve(file),
+      in_memory: inMemory,
+      request_log: log ? { entries: log.size, max_entries: log.maxEntries, max_bytes: log.maxBytes } : null,
+    });
+  });
   let openapi: string | undefined;
   admin.get('/openapi.json', (_req, reply) => {
     openapi ??= JSON.stringify(buildAdminOpenApi(), null, 2);

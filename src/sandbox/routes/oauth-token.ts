@@ -44,7 +44,7 @@ export const tokenRoutes: FastifyPluginAsync<RouteOptions> = async (app, { deps 
       let decision: FaultDecision | undefined;
       if (deps.faults.active) {
         const clientKey = typeof form?.client_id === 'string' ? `client:${form.client_id}` : rateKey(req);
-        decision = await faultsBefore(deps, reply, clientKey);
+        decision = await faultsBefore(deps, req, reply, clientKey);
         if (reply.sent) return reply;
       }
       reply.header('cache-control', 'no-store');

@@ -1,0 +1,352 @@
+/**
+ * Dates written by shop systems in their own words: a pattern the user names (`--date-format
+ * "MMM D, YYYY h:mm:ss A"`), Excel serial numbers (read only when asked), and the time zone a
+ * time without an offset is in (`--timezone`, UTC by default). Nothing goes through this
+ * machine's zone: an offset comes from the pattern, the cell or the named zone.
+ */
+
+/** How a zone-less local time becomes an offset: `Z` for UTC, else the zone's offset at that moment. */
+export interface ZoneReader {
+  /** The name as given (`UTC`, `Europe/Berlin`, `+02:00`). */
+  name: string;
+  /** `Z` or `+hh:mm` / `-hh:mm` for a local date-time (fields as written). */
+  offsetAt(year: number, month: number, day: number, hour: number, minute: number, second: number): string;
+}
+
+const UTC_NAMES = new Set(['utc', 'z', 'gmt', 'etc/utc', 'etc/gmt', '+00:00', '+0000', '+00']);
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+function formatOffset(minutes: number): string {
+  if (minutes === 0) return 'Z';
+  const sign = minutes < 0 ? '-' : '+';
+  const m = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+}
+
+/**
+ * A zone by IANA name (`Europe/Berlin`, `America/New_York`), `UTC`, or a fixed offset (`+02:00`,
+ * `-0500`); an Error naming the value when it is none of them.
+ */
+export function parseTimeZone(value: string): ZoneReader | Error {
+  const v = value.trim();
+  if (UTC_NAMES.has(v.toLowerCase())) return { name: 'UTC', offsetAt: () => 'Z' };
+  const fixed = /^([+-])(\d{2}):?(\d{2})$/.exec(v);
+  if (fixed) {
+    const minutes = (Number(fixed[2]) * 60 + Number(fixed[3])) * (fixed[1] === '-' ? -1 : 1);
+    if (Math.abs(minutes) > 18 * 60) return new Error(`--timezone ${v}: an offset is at most 18 hours`);
+    const offset = formatOffset(minutes);
+    return { name: v, offsetAt: () => offset };
+  }
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: v,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+  } catch {
+    return new Error(
+      `unknown time zone ${JSON.stringify(v)}: give an IANA name such as Europe/Berlin or America/New_York, UTC, or an offset such as +02:00`,
+    );
+  }
+  const canonical = format.resolvedOptions().timeZone;
+  /** The zone's offset (minutes east of UTC) at an instant. */
+  const offsetOfInstant = (ms: number): number => {
+    const parts: Record<string, number> = {};
+    for (const p of format.formatToParts(ms)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+    const asUtc = Date.UTC(parts.year as number, (parts.month as number) - 1, parts.day, parts.hour, parts.minute, parts.second);
+    return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
+  };
+  // Offsets change at most a few times a year: one answer per local hour is plenty.
+  const cache = new Map<string, string>();
+  return {
+    name: canonical,
+    offsetAt(year, month, day, hour, minute, second) {
+      const key = `${year}-${month}-${day}T${hour}`;
+      const hit = cache.get(key);
+      if (hit !== undefined) return hit;
+      const local = Date.UTC(year, month - 1, day, hour, minute, second);
+      // The offset at the local time read as UTC, then at the instant that gives: right except in
+      // the hour a clock skips or repeats, where the later offset is taken (as most systems do).
+      let offset = offsetOfInstant(local);
+      offset = offsetOfInstant(local - offset * 60000);
+      const out = formatOffset(offset);
+      if (cache.size > 10_000) cache.clear();
+      cache.set(key, out);
+      return out;
+    },
+  };
+}
+
+export const UTC_ZONE: ZoneReader = { name: 'UTC', offsetAt: () => 'Z' };
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/** Month names and abbreviations (`jun`, `june`, `sept`, `jun.`) → 1–12: one lookup per cell. */
+const MONTH_NUMBER = new Map<string, number>();
+MONTHS.forEach((m, i) => {
+  for (const name of [m, m.slice(0, 3), `${m.slice(0, 3)}.`]) MONTH_NUMBER.set(name, i + 1);
+});
+MONTH_NUMBER.set('sept', 9).set('sept.', 9);
+
+/** A month by its English name or abbreviation (`Jun`, `June`, `Sept`), 1–12, or 0. */
+function monthByName(name: string): number {
+  return MONTH_NUMBER.get(name.toLowerCase()) ?? 0;
+}
+
+type Token =
+  | 'YYYY'
+  | 'YY'
+  | 'MMMM'
+  | 'MMM'
+  | 'MM'
+  | 'M'
+  | 'DD'
+  | 'D'
+  | 'HH'
+  | 'H'
+  | 'hh'
+  | 'h'
+  | 'mm'
+  | 'm'
+  | 'ss'
+  | 's'
+  | 'SSS'
+  | 'A'
+  | 'a'
+  | 'Z'
+  | 'ZZ';
+const TOKENS: readonly Token[] = [
+  'YYYY',
+  'MMMM',
+  'SSS',
+  'MMM',
+  'YY',
+  'MM',
+  'DD',
+  'HH',
+  'hh',
+  'mm',
+  'ss',
+  'ZZ',
+  'M',
+  'D',
+  'H',
+  'h',
+  'm',
+  's',
+  'A',
+  'a',
+  'Z',
+];
+const TOKEN_PATTERN: Record<Token, string> = {
+  YYYY: '(\\d{4})',
+  YY: '(\\d{2})',
+  MMMM: '([A-Za-z]+)',
+  MMM: '([A-Za-z]{3,4}\\.?)',
+  MM: '(\\d{2})',
+  M: '(\\d{1,2})',
+  DD: '(\\d{2})',
+  D: '(\\d{1,2})',
+  HH: '(\\d{2})',
+  H: '(\\d{1,2})',
+  hh: '(\\d{2})',
+  h: '(\\d{1,2})',
+  mm: '(\\d{2})',
+  m: '(\\d{1,2})',
+  ss: '(\\d{2})',
+  s: '(\\d{1,2})',
+  SSS: '(\\d{1,9})',
+  A: '([AaPp]\\.?[Mm]\\.?)',
+  a: '([AaPp]\\.?[Mm]\\.?)',
+  Z: '([Zz]|UTC|GMT|[+-]\\d{2}:?\\d{2})',
+  ZZ: '([Zz]|UTC|GMT|[+-]\\d{2}:?\\d{2})',
+};
+
+/** A date pattern, compiled; `excel` for serial numbers. */
+export interface DateFormat {
+  pattern: string;
+  read(value: string, zone: ZoneReader): string | Error;
+}
+
+/** The patterns docs/importer.md lists (any other combination of the tokens works too). */
+export const COMMON_DATE_FORMATS = [
+  'YYYY-MM-DD HH:mm:ss',
+  'DD/MM/YYYY',
+  'DD/MM/YYYY HH:mm',
+  'MM/DD/YYYY',
+  'M/D/YYYY h:mm A',
+  'M/D/YY',
+  'DD.MM.YYYY',
+  'DD.MM.YYYY HH:mm:ss',
+  'MMM D, YYYY h:mm:ss A',
+  'D MMM YYYY',
+  'MMMM D, YYYY',
+  'YYYY-MM-DDTHH:mm:ssZ',
+  'excel',
+] as const;
+
+/** Compiles `--date-format PATTERN` (tokens YYYY YY MMMM MMM MM M DD D HH H hh h mm m ss s SSS A Z; `excel` for serial numbers). */
+export function parseDateFormat(pattern: string): DateFormat | Error {
+  const p = pattern.trim();
+  if (p.toLowerCase() === 'excel') return { pattern: 'excel', read: readExcelSerial };
+  const order: Token[] = [];
+  let source = '';
+  for (let i = 0; i < p.length; ) {
+    const token = TOKENS.find((t) => p.startsWith(t, i));
+    if (token) {
+      order.push(token);
+      source += TOKEN_PATTERN[token];
+      i += token.length;
+      continue;
+    }
+    const ch = p[i] as string;
+    if (/\s/.test(ch)) source += '\\s*';
+    else if (ch === 'T') source += '[Tt ]';
+    else if (/[A-Za-z]/.test(ch))
+      return new Error(
+        `--date-format ${JSON.stringify(p)}: "${ch}" is no date token (tokens: YYYY YY MMMM MMM MM M DD D HH H hh h mm m ss s SSS A Z)`,
+      );
+    else source += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    i++;
+  }
+  const has = (...t: Token[]) => t.some((x) => order.includes(x));
+  if (!has('YYYY', 'YY') || !has('MMMM', 'MMM', 'MM', 'M') || !has('DD', 'D'))
+    return new Error(`--date-format ${JSON.stringify(p)} needs a year (YYYY or YY), a month (M, MM, MMM or MMMM) and a day (D or DD)`);
+  if (has('h', 'hh') && !has('A', 'a')) return new Error(`--date-format ${JSON.stringify(p)}: a 12-hour hour (h, hh) needs AM/PM (A)`);
+  const re = new RegExp(`^\\s*${source}\\s*$`);
+  return {
+    pattern: p,
+    read(value, zone) {
+      const m = re.exec(value);
+      if (!m) return new Error(`${JSON.stringify(value.slice(0, 40))} does not match --date-format ${JSON.stringify(p)}`);
+      let year = 0;
+      let month = 0;
+      let day = 0;
+      let hour: number | undefined;
+      let minute = 0;
+      let second = 0;
+      let frac = '';
+      let pm: boolean | undefined;
+      let offset: string | undefined;
+      order.forEach((t, k) => {
+        const v = m[k + 1] as string;
+        switch (t) {
+          case 'YYYY':
+            year = Number(v);
+            break;
+          case 'YY':
+            // Two-digit years: 00–69 are 2000–2069, 70–99 are 1970–1999.
+            year = Number(v) + (Number(v) < 70 ? 2000 : 1900);
+            break;
+          case 'MMMM':
+          case 'MMM':
+            month = monthByName(v);
+            break;
+          case 'MM':
+          case 'M':
+            month = Number(v);
+            break;
+          case 'DD':
+          case 'D':
+            day = Number(v);
+            break;
+          case 'HH':
+          case 'H':
+          case 'hh':
+          case 'h':
+            hour = Number(v);
+            break;
+          case 'mm':
+          case 'm':
+            minute = Number(v);
+            break;
+          case 'ss':
+          case 's':
+            second = Number(v);
+            break;
+          case 'SSS':
+            frac = `.${v}`;
+            break;
+          case 'A':
+          case 'a':
+            pm = v[0]?.toLowerCase() === 'p';
+            break;
+          case 'Z':
+          case 'ZZ':
+            offset = /^(z|utc|gmt)$/i.test(v) ? 'Z' : `${v.slice(0, 3)}:${v.slice(-2)}`;
+            break;
+        }
+      });
+      if (month === 0) return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English month names)`);
+      if (hour !== undefined && pm !== undefined) {
+        if (hour < 1 || hour > 12) return new Error(`${JSON.stringify(value.slice(0, 40))}: a 12-hour time has hours 1 to 12`);
+        hour = (hour % 12) + (pm ? 12 : 0);
+      }
+      return composeDate(value, { year, month, day, hour, minute, second, frac, offset }, zone);
+    },
+  };
+}
+
+interface DateParts {
+  year: number;
+  month: number;
+  day: number;
+  hour?: number;
+  minute: number;
+  second: number;
+  frac: string;
+  offset?: string;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** RFC 3339 from parts: a date alone stays a date; a time without an offset takes the zone's. */
+export function composeDate(value: string, d: DateParts, zone: ZoneReader): string | Error {
+  if (d.month < 1 || d.month > 12 || d.day < 1 || d.day > daysInMonth(d.year, d.month))
+    return new Error(`${JSON.stringify(value.slice(0, 40))} is not a calendar date`);
+  const date = `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+  if (d.hour === undefined) return date;
+  if (d.hour > 23 || d.minute > 59 || d.second > 59) return new Error(`${JSON.stringify(value.slice(0, 40))} is not a time of day`);
+  const offset = d.offset ?? zone.offsetAt(d.year, d.month, d.day, d.hour, d.minute, d.second);
+  return `${date}T${pad(d.hour)}:${pad(d.minute)}:${pad(d.second)}${d.frac}${offset}`;
+}
+
+/** Excel's day 0 is 1899-12-30 (its 1900 leap-year bug folded in); serials from 1982 to 2119. */
+const EXCEL_SERIAL = /^(\d{5})(?:[.,](\d+))?$/;
+const EXCEL_MIN = 30000;
+const EXCEL_MAX = 80000;
+
+/** The serial a cell holds when it looks like an Excel date (a 5-digit day count, optional fraction). */
+export function excelSerial(value: string): number | undefined {
+  const m = EXCEL_SERIAL.exec(value.trim());
+  if (!m) return undefined;
+  const n = Number(`${m[1]}.${m[2] ?? '0'}`);
+  return n >= EXCEL_MIN && n < EXCEL_MAX ? n : undefined;
+}
+
+/** An Excel serial to a local date(-time) in the zone, to the second. */
+function readExcelSerial(value: string, zone: ZoneReader): string | Error {
+  const serial = excelSerial(value);
+  if (serial === undefined)
+    return new Error(`${JSON.stringify(value.slice(0, 40))} is not an Excel serial date (a day count such as 45453 or 45453.5)`);
+  const whole = Math.floor(serial);
+  const seconds = Math.round((serial - whole) * 86400);
+  const at = new Date(Date.UTC(1899, 11, 30) + whole * 86400000 + seconds * 1000);
+  const parts = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate(), minute: 0, second: 0, frac: '' };
+  if (!value.includes('.') && !value.includes(',')) return composeDate(value, parts, zone);
+  return composeDate(value, { ...parts, hour: at.getUTCHours(), minute: at.getUTCMinutes(), second: at.getUTCSeconds() }, zone);
+}
+
+/** What an Excel serial in a date column reads as (for the message that refuses it). */
+export function describeExcelSerial(value: string): string {
+  const read = readExcelSerial(value, UTC_ZONE);
+  return read instanceof Error ? value : read.replace('T', ' ').replace(/Z$/, '');
+}

@@ -1,0 +1,228 @@
+/**
+ * The rate controller against long windows, on a fake clock: rate-limit headers read in every
+ * spelling, and a simulated service (the sandbox's own RateLimiter, pure) answering a run paced
+ * by the controller, for each shape with and without headers: the steady rate is reached, the
+ * burst is not mistaken for it, and a closed window gets no request.
+ */
+import { describe, expect, it } from 'vitest';
+import { RateController } from '../../src/bulk/rate-controller.js';
+import { parsePolicy, readRateHeaders, steadyRate } from '../../src/bulk/rate-headers.js';
+import { RateLimiter, type RateLimitSettings } from '../../src/sandbox/rate-limits.js';
+
+describe('readRateHeaders', () => {
+  const now = 1_700_000_000_000;
+  it('RateLimit-* with Reset in delta seconds, and the policy', () => {
+    expect(
+      readRateHeaders(
+        { 'ratelimit-limit': '750', 'ratelimit-remaining': '12', 'ratelimit-reset': '40', 'ratelimit-policy': '75;w=1, 750;w=60' },
+        now,
+      ),
+    ).toEqual({
+      limit: 750,
+      remaining: 12,
+      resetMs: 40_000,
+      wholeSeconds: true,
+      policy: [
+        { limit: 75, windowMs: 1000 },
+        { limit: 750, windowMs: 60_000 },
+      ],
+    });
+  });
+  it('X-RateLimit-* with Reset as an epoch time (seconds)', () => {
+    expect(
+      readRateHeaders({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': String(now / 1000 + 7) }, now),
+    ).toEqual({
+      limit: 60,
+      remaining: 5,
+      resetMs: 7000,
+      wholeSeconds: true,
+    });
+  });
+  it('nothing readable: undefined', () => {
+    expect(readRateHeaders({}, now)).toBeUndefined();
+    expect(readRateHeaders({ 'ratelimit-remaining': 'many', 'ratelimit-reset': '1' }, now)).toBeUndefined();
+  });
+  it('policies: the newer draft form, junk ignored, the steady rate is the slowest window', () => {
+    expect(parsePolicy('"default";q=100;w=60')).toEqual([{ limit: 100, windowMs: 60_000 }]);
+    expect(parsePolicy('junk, 10')).toBeUndefined();
+    expect(
+      steadyRate([
+        { limit: 75, windowMs: 1000 },
+        { limit: 750, windowMs: 60_000 },
+      ]),
+    ).toBe(12.5);
+  });
+});
+
+interface SimResult {
+  done: number;
+  requests: number;
+  limited: number;
+  elapsedMs: number;
+  /** Requests sent while the controller had been told the window was closed. */
+  intoClosed: number;
+}
+
+/**
+ * `rows` requests through a controller (ceiling `concurrency`), each answered after `latencyMs`
+ * by the limiter; a 429 is retried after its Retry-After, as the client does.
+ */
+function simulate(
+  settings: RateLimitSettings,
+  rows: number,
+  opts: { concurrency?: number; latencyMs?: number; maxMs?: number } = {},
+): SimResult {
+  const clock = { t: Date.UTC(2026, 0, 1) };
+  const now = () => clock.t;
+  const limiter = new RateLimiter(settings, now);
+  const pace = new RateController({ ceiling: opts.concurrency ?? 16, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now });
+  pace.startRun();
+  const latency = opts.latencyMs ?? 5;
+  const start = clock.t;
+  let next = 0;
+  let done = 0;
+  let requests = 0;
+  let limited = 0;
+  let intoClosed = 0;
+  let inFlight = 0;
+  // 'answer' ends a request with the limiter's verdict, 'retry' sends a throttled row again.
+  type Verdict = ReturnType<RateLimiter['check']>;
+  const events: ({ at: number; kind: 'answer'; verdict: Verdict } | { at: number; kind: 'retry' })[] = [];
+  const send = () => {
+    if (pace.heldUntil > clock.t) intoClosed++;
+    requests++;
+    inFlight++;
+    const verdict = limiter.check('k', 'POST /v1/orders/placed');
+    // A 429 is answered at once; a request let through takes the latency.
+    events.push({ at: clock.t + (verdict.ok ? latency : 1), kind: 'answer', verdict });
+  };
+  const maxMs = opts.maxMs ?? 600_000;
+  while (done < rows && clock.t - start < maxMs) {
+    events.sort((a, b) => a.at - b.at);
+    while (events.length > 0 && (events[0] as { at: number }).at <= clock.t) {
+      const e = events.shift() as (typeof events)[number];
+      if (e.kind === 'retry') {
+        send();
+        continue;
+      }
+      const v = e.verdict;
+      if (v.headers) {
+        const reading = readRateHeaders(v.headers, clock.t);
+        if (reading) pace.observe(reading, inFlight);
+      }
+      inFlight--;
+      if (v.ok) {
+        v.release?.();
+        pace.success();
+        done++;
+      } else {
+        limited++;
+        pace.throttle(v.retryAfterSeconds * 1000);
+        events.push({ at: clock.t + v.retryAfterSeconds * 1000, kind: 'retry' });
+      }
+    }
+    while (next < rows && inFlight < pace.limit && pace.startDelay() === 0) {
+      pace.started();
+      next++;
+      send();
+    }
+    clock.t += 1;
+  }
+  return { done, requests, limited, elapsedMs: clock.t - start, intoClosed };
+}
+
+describe('pacing to long windows (simulated service, fake clock)', () => {
+  const burstSteady = (headers: RateLimitSettings['headers']): RateLimitSettings => ({
+    windows: [
+      { limit: 50, window_s: 1 },
+      { limit: 300, window_s: 10 },
+    ],
+    headers,
+  });
+
+  it('burst 50/s + steady 300 per 10 s with headers: ≥ 95% of the steady rate, ≤ 1% of 429s, none into a closed window', () => {
+    const r = simulate(burstSteady('ratelimit'), 1500);
+    expect(r.done).toBe(1500);
+    const rate = (r.done * 1000) / r.elapsedMs;
+    expect(rate).toBeGreaterThanOrEqual(0.95 * 30);
+    expect(r.limited / r.requests).toBeLessThanOrEqual(0.01);
+    expect(r.intoClosed).toBe(0);
+  });
+
+  it('the same with X-RateLimit-* (Reset as epoch time)', () => {
+    const r = simulate(burstSteady('x-ratelimit'), 1500);
+    expect((r.done * 1000) / r.elapsedMs).toBeGreaterThanOrEqual(0.95 * 30);
+    expect(r.limited / r.requests).toBeLessThanOrEqual(0.01);
+  });
+
+  it('burst + steady without headers: ≥ 90% of the steady rate, ≤ 3% of 429s', () => {
+    // The first seconds cost about 45 429s (the one-second rules find the burst); 3,000 rows dilute them.
+    const r = simulate(burstSteady('none'), 3000);
+    expect(r.done).toBe(3000);
+    expect((r.done * 1000) / r.elapsedMs).toBeGreaterThanOrEqual(0.9 * 30);
+    expect(r.limited / r.requests).toBeLessThanOrEqual(0.03);
+  });
+
+  it('60 per 10 s sliding without headers: ≥ 90% and ≤ 3%', () => {
+    const r = simulate({ windows: [{ limit: 60, window_s: 10, sliding: true }] }, 400);
+    expect(r.done).toBe(400);
+    expect((r.done * 1000) / r.elapsedMs).toBeGreaterThanOrEqual(0.9 * 6);
+    expect(r.limited / r.requests).toBeLessThanOrEqual(0.03);
+  });
+
+  it('60 per 10 s sliding with headers: ≥ 95% and ≤ 1%', () => {
+    const r = simulate({ windows: [{ limit: 60, window_s: 10, sliding: true }], headers: 'ratelimit' }, 400);
+    expect((r.done * 1000) / r.elapsedMs).toBeGreaterThanOrEqual(0.95 * 6);
+    expect(r.limited / r.requests).toBeLessThanOrEqual(0.01);
+  });
+
+  it('750 per minute with a burst of 75/s and headers: paced at the steady 12.5/s from the start, not the burst', () => {
+    const r = simulate(
+      {
+        windows: [
+          { limit: 75, window_s: 1 },
+          { limit: 750, window_s: 60 },
+        ],
+        headers: 'ratelimit',
+      },
+      100,
+    );
+    // The first 16 go at once (nothing known yet); the other 84 at 12.5/s take 6.7 s; at the burst, 1.1 s.
+    expect(r.elapsedMs).toBeGreaterThan(6500);
+    expect(r.limited).toBe(0);
+  });
+
+  it('a 429 with a wait over a second closes the window: no start until the wait is over', () => {
+    const clock = { t: 5_000_000 };
+    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    for (let i = 0; i < 100; i++) {
+      clock.t += 10;
+      pace.success();
+    }
+    pace.throttle(4000);
+    expect(pace.heldUntil).toBe(clock.t + 4000);
+    clock.t += 3999;
+    expect(pace.startDelay()).toBe(1);
+    clock.t += 1;
+    expect(pace.heldUntil).toBe(0);
+    // The rate learned: 100 successes over the 1 s they took plus the 4 s wait.
+    expect(pace.pace).toBeCloseTo(0.97 * 20, 5);
+    expect(pace.source).toBe('learned');
+  });
+
+  it('headers saying nothing remains hold every start until the reset', () => {
+    const clock = { t: 5_000_000 };
+    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    pace.observe({ remaining: 0, resetMs: 7000, limit: 100 }, 1);
+    expect(pace.startDelay()).toBe(7000);
+    pace.observe({ remaining: 40, resetMs: 20_000, limit: 100 }, 1);
+    expect(pace.source).toBe('headers');
+    expect(pace.pace).toBe(2);
+  });
+
+  it('a 10-in-flight cap: the concurrency settles under it, few 429s', () => {
+    const r = simulate({ max_in_flight: 10 }, 3000, { concurrency: 16, latencyMs: 20 });
+    expect(r.done).toBe(3000);
+    expect(r.limited / r.requests).toBeLessThanOrEqual(0.03);
+  });
+});

@@ -1,0 +1,147 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module shared with the bench (no types)
+import { exportOf, fixturePath, SHOP_PRESETS } from '../../fixtures/shop-exports.mjs';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const suite = cliSuite();
+const env = suite.env;
+
+type Order = Record<string, unknown> & { order_id: string; order_date: string; line_items?: unknown[] };
+const presets = SHOP_PRESETS as string[];
+const generated = (preset: string) => exportOf(preset, 6) as { text: string; orders: Order[]; args: string[] };
+
+/** The stored order in the shape the generator gives (order_date compared as an instant). */
+async function stored(o: Order) {
+  const s = await suite.sb.admin.order(o.order_id);
+  if (!s) return undefined;
+  const out: Record<string, unknown> = {
+    order_id: s.order_id,
+    total: s.total,
+    currency: s.currency,
+    order_date: s.order_date,
+    email: s.email,
+  };
+  if (s.phone !== undefined && s.phone !== null) out.phone = s.phone;
+  if (Array.isArray(s.line_items) && s.line_items.length > 0) out.line_items = s.line_items;
+  return out;
+}
+const instant = (d: string) => new Date(d.length === 10 ? `${d}T00:00:00Z` : d).toISOString();
+
+describe('shop exports imported as they come (--preset NAME)', () => {
+  it('the fixtures are what fixtures/shop-exports.mjs writes', () => {
+    for (const preset of presets) expect(readFileSync(fixturePath(preset), 'utf8'), preset).toBe(generated(preset).text);
+  });
+
+  it.each(presets)(
+    '%s: the fixture imports with its preset; totals, currencies, dates with zones, E.164 phones, line items exact',
+    async (preset) => {
+      const { orders, args } = generated(preset);
+      const r = await runCli(['orders', 'import', fixturePath(preset), '--preset', preset, ...args, '--json'], { env: env() });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, created: 6, rejected: 0, failed: 0 });
+      for (const o of orders) {
+        const s = await stored(o);
+        expect(s, `${preset} ${o.order_id}`).toEqual({ ...o, order_date: expect.any(String) });
+        expect(instant(s?.order_date as string), `${preset} ${o.order_id} order_date`).toBe(instant(o.order_date));
+      }
+      // Zones are kept as the file or --timezone says: at least one order of each export has a phone
+      // read from a local number with the row's country, and the line items of multi-item orders are exact.
+      expect(orders.some((o) => (o.line_items?.length ?? 0) > 1) || preset === 'magento').toBe(true);
+    },
+  );
+
+  it.each(presets)('%s: detected without --preset: exit 2 naming the preset, nothing sent', async (preset) => {
+    const r = await runCli(['orders', 'import', fixturePath(preset), '--dry-run'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`has the header of a known export (preset ${preset}:`);
+    expect(r.stderr).toContain(`add --preset ${preset} to import it as exported`);
+  });
+
+  it('the dry run shows the mapping, the first 3 requests as JSON and a summary of the values; --json gives the same', async () => {
+    const { orders, args } = generated('woocommerce');
+    const file = fixturePath('woocommerce');
+    const r = await runCli(['orders', 'import', file, '--preset', 'woocommerce', ...args, '--dry-run'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'mapping (preset woocommerce):\n  order_id ← Order Number\n  total ← Order Total Amount\n  currency = EUR\n  order_date ← Order Date\n  email ← Email (Billing)\n  phone ← Phone (Billing)\n',
+    );
+    expect(r.stderr).toContain('  times without an offset read in Europe/Berlin (--timezone)\n');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('dry run: 6 order(s) on 12 lines, 6 valid, 0 rejected; nothing was sent');
+    expect(lines[1]).toBe('the first 3 request(s) as they would be sent:');
+    expect(lines.slice(2, 5).map((l) => JSON.parse(l))).toEqual(orders.slice(0, 3));
+    const eur = orders.map((o) => Number(o.total));
+    const sum = eur.reduce((a, b) => a + b, 0).toFixed(2);
+    const sorted = [...orders].sort((a, b) => Date.parse(a.order_date) - Date.parse(b.order_date));
+    expect(lines.slice(5)).toEqual([
+      'totals:',
+      `  EUR: 6 order(s), sum ${sum}, from ${Math.min(...eur).toFixed(2)} to ${Math.max(...eur).toFixed(2)}`,
+      `order dates: ${sorted[0]?.order_date} to ${sorted[5]?.order_date}`,
+      'with a phone: 5 of 6 (83.3%)',
+      '',
+    ]);
+    const json = await runCli(['orders', 'import', file, '--preset', 'woocommerce', ...args, '--dry-run', '--json'], { env: env() });
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({
+      dry_run: true,
+      rows: 6,
+      valid: 6,
+      mapping: {
+        from: 'preset woocommerce',
+        fields: { order_id: { columns: ['Order Number'] }, currency: { value: 'EUR' } },
+        timezone: 'Europe/Berlin',
+      },
+      preview: orders.slice(0, 3),
+      totals: { EUR: { orders: 6, sum } },
+      dates: { first: sorted[0]?.order_date, last: sorted[5]?.order_date },
+      with_phone: { orders: 5, of: 6, percent: 83.3 },
+    });
+    expect(await suite.sb.admin.order(orders[0]?.order_id as string)).toBeUndefined();
+  });
+
+  it('WooCommerce without a currency: the hint gives --set; Magento with a $ total asks for the currency', async () => {
+    const woo = await runCli(['orders', 'import', fixturePath('woocommerce'), '--preset', 'woocommerce', '--dry-run'], { env: env() });
+    expect(woo.code).toBe(2);
+    expect(woo.stderr).toContain('lacks the column currency');
+    expect(woo.stderr).toContain('--set currency=<ISO code, e.g. EUR>');
+    const file = join(suite.tmp.dir, 'magento.csv');
+    writeFileSync(
+      file,
+      '"ID","Purchase Point","Purchase Date","Grand Total (Base)","Grand Total (Purchased)","Customer Email"\n"000000007","Main","Jun 10, 2024 10:00:00 AM","$219.40","$219.40","a@example.com"\n',
+    );
+    const dollar = await runCli(['orders', 'import', file, '--preset', 'magento', '--dry-run'], { env: env() });
+    expect(dollar.code).toBe(4);
+    expect(dollar.stdout).toContain(
+      'currency: the file has no currency column and the total "$219.40" could be USD, CAD, AUD, NZD, SGD, …: give it with --set currency=USD',
+    );
+    const set = await runCli(['orders', 'import', file, '--preset', 'magento', '--set', 'currency=USD', '--json'], { env: env() });
+    expect(set.code).toBe(0);
+    expect(await suite.sb.admin.order('000000007')).toMatchObject({ total: '219.40', currency: 'USD', order_date: '2024-06-10T10:00:00Z' });
+  });
+
+  it('a shop export mapped by hand gets no confident wrong guess: the missing total is never a shipping or tax column (exit 2, nothing sent)', async () => {
+    const woo = fixturePath('woocommerce-customer-order');
+    const r = await runCli(['orders', 'import', woo, '--map', 'email=billing_email', '--dry-run'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'hint: name the columns after the fields, or map them: --map total=order_total --map currency=order_currency\n',
+    );
+    expect(r.stderr).not.toMatch(/total=(shipping|tax)_total/);
+    const big = await runCli(['orders', 'import', fixturePath('bigcommerce'), '--map', 'email=Customer Email'], { env: env() });
+    expect(big.code).toBe(2);
+    expect(big.stderr).toContain(
+      '--map total=? (several columns could be total: "Order Total (inc tax)", "Order Total (ex tax)"; pick one)',
+    );
+    const hintOf = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('hint:')) ?? '';
+    expect(hintOf(big.stderr)).not.toContain('Tax Total');
+    const magento = await runCli(['orders', 'import', fixturePath('magento'), '--map', 'email=Customer Email'], { env: env() });
+    expect(magento.code).toBe(2);
+    expect(magento.stderr).toContain('--map order_id=ID');
+    expect(hintOf(magento.stderr)).not.toContain('Bill-to Name');
+  });
+});

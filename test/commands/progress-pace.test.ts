@@ -1,0 +1,42 @@
+/** The progress line of long runs (pure): what limits the run, the ETA of a resumed run, the plan. */
+import { describe, expect, it } from 'vitest';
+import { formatDuration, type ProgressSource, planLine, progressLine } from '../../src/io/progress.js';
+
+const src = (o: { done: number; resumed?: number; bytes: number; read?: number; rate?: number; heldUntil?: number }): ProgressSource => ({
+  done: () => o.done,
+  resumed: () => o.resumed ?? 0,
+  bytesRead: () => o.bytes,
+  rateLimited: () => 0,
+  counts: () => `${o.done} created`,
+  rowsRead: () => o.read ?? o.done,
+  inputDone: () => false,
+  pace: () => ({ rate: o.rate, heldUntil: o.heldUntil ?? 0 }),
+});
+
+describe('progress of long runs', () => {
+  it('a resumed run: the rate and the ETA count only the rows this run sent', () => {
+    // 10,000 rows in 100,000 bytes; 5,000 resumed from the journal in no time, 500 sent in 50 s.
+    const line = progressLine(src({ done: 5500, resumed: 5000, bytes: 55_000, read: 5500 }), 'rows', 50, 100_000, 0);
+    // 4,500 rows left at 10 rows/s: 450 s (counting resumed rows as sent would say 41 s).
+    expect(line).toBe('5500 rows (10.0/s, 55%, ETA 8 min): 5500 created');
+  });
+
+  it('says when the service sets the pace, and the ETA never assumes more than that pace', () => {
+    const line = progressLine(src({ done: 1000, bytes: 10_000, read: 1000, rate: 12.5 }), 'rows', 40, 100_000, 0);
+    // 9,000 rows left at 12.5/s (the run measured 25/s, its first burst included): 12 min.
+    expect(line).toBe('1000 rows (25.0/s, 10%, ETA 12 min): 1000 created; limited by the service: 12.5 rows/s');
+  });
+
+  it('while a window the service closed is shut, it says so', () => {
+    const line = progressLine(src({ done: 300, bytes: 3000, read: 300, rate: 30, heldUntil: 7000 }), 'rows', 10, undefined, 1000);
+    expect(line).toBe("300 rows (30.0/s): 300 created; waiting 6 s for the service's rate-limit window");
+  });
+
+  it('the plan of a run at a known limit', () => {
+    expect(planLine(100_000, 'rows', 750, 60_000)).toBe('100,000 rows at 750 per minute: about 2 h 13 min');
+    expect(planLine(100_000, 'rows', 400, 60_000)).toBe('100,000 rows at 400 per minute: about 4 h 10 min');
+    expect(planLine(90, 'rows', 60, 3000)).toBe('90 rows at 60 per 3 s: about 5 s');
+    expect(formatDuration(3600)).toBe('1 h');
+    expect(formatDuration(89)).toBe('89 s');
+  });
+});
