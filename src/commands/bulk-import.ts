@@ -21,8 +21,10 @@ import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../erro
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
 import type { RecordField } from '../io/output.js';
+import { stderrWidth, wrapHanging } from '../io/wrap.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
+import { reportHint } from './report-hint.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
@@ -388,17 +390,17 @@ export async function finishImport(args: {
   }
   const s = result.summary;
   if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
-    for (const p of result.problems) ctx.out.info(`  ${describeProblem(p)}`);
+    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
     const more = s.rejected + s.failed - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
   if (s.rejected > 0 || s.failed > 0) {
     const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : rejectsHint ? '' : ' (rerun with --report FILE to see each row)'}${rejectsHint}`,
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
       failedKept && journalPath
         ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
-        : undefined,
+        : reportHint(result.problems, s, reportPath !== undefined || rejectsHint !== ''),
     );
   }
   return EXIT.ok;

@@ -70,7 +70,7 @@ const SKIP: Record<string, string> = {
   'svc events send --file events.ndjson --default-country US --concurrency 16 --report report.csv --unconfirmed-out unconfirmed.ndjson':
     "the reader's NDJSON file (fixtures/events.ndjson runs in docs/ci.md's jobs)",
   // a real account, a terminal, placeholders
-  'svc auth login --base-url https://api.example.com': 'a real service, at a terminal (the prompts: test/e2e/auth-tty.test.ts)',
+  'svc auth login': 'a real service, at a terminal (the prompts: test/e2e/auth-tty.test.ts)',
   'printf %s "$SECRET" | svc auth login --client-id app_123 --client-secret-stdin --scopes "contacts_read orders_write" [--require-scopes] [--basic-auth]':
     "a synopsis: a real application's id and secret, optional flags in brackets",
   'svc auth login --with-token < token.txt': "the reader's token in a file",

@@ -131,7 +131,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', concurrency)
-    .option('--report <file>', 'write a CSV report: line,email,phone,contact_id,outcome,status,error_code,message')
+    .option('--report <file>', 'write a CSV report (columns line, email, phone, contact_id, outcome, status, error_code, message)')
     .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
     .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')
     .option('--dry-run', 'check every row and list people on several lines without sending')

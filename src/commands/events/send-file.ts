@@ -218,7 +218,11 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   }
   if (summary.rejected > 0 || summary.failed > 0) {
     throw new PartialFailure(
-      `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ' (rerun with --report FILE for every line)'}`,
+      `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ''}`,
+      // Not "rerun with --report": events are not idempotent, a rerun sends the accepted ones again.
+      opts.report
+        ? undefined
+        : 'the lines are listed above; --report FILE writes each line next time (a rerun of this file would send its accepted events again)',
     );
   }
   return EXIT.ok;
