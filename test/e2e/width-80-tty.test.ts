@@ -69,7 +69,7 @@ describe.skipIf(!built || !hasTmux)('80 columns in a terminal', () => {
   it('orders import: the progress line and the rejected rows stay within 80 columns', async () => {
     await sb.admin.setFaults({ latency_ms: 25 });
     const file = ordersFile(200);
-    const session = startSvc(['orders', 'import', file, '--concurrency', '2'], env, SIZE);
+    const session = startSvc(['orders', 'import', '--live', file, '--concurrency', '2'], env, SIZE);
     try {
       const during = await waitFor(session, / rows \(/);
       expect(over80(during.split('\n'))).toEqual([]);
@@ -88,7 +88,7 @@ describe.skipIf(!built || !hasTmux)('80 columns in a terminal', () => {
     await sb.admin.setFaults({ latency_ms: 25 });
     const file = ordersFile(100);
     // tmux sets TERM in the pane itself: the command line sets it for svc.
-    const session = startShell(`TERM=dumb ${svcLine(['orders', 'import', file, '--concurrency', '2'])}`, env, SIZE);
+    const session = startShell(`TERM=dumb ${svcLine(['orders', 'import', '--live', file, '--concurrency', '2'])}`, env, SIZE);
     try {
       // Watched while it runs: a spinner would show its frames, then be cleared before the summary.
       const seen: string[] = [];
