@@ -21,8 +21,10 @@ import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../erro
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
 import type { RecordField } from '../io/output.js';
+import { stderrWidth, wrapHanging } from '../io/wrap.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
+import { reportHint } from './report-hint.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
@@ -42,6 +44,8 @@ export interface ImportInput {
   resumable: boolean;
   encoding?: InputEncoding;
   journalPath?: string;
+  /** orders or contacts: which header an empty input's message shows. */
+  kind?: string;
 }
 
 /**
@@ -58,7 +62,15 @@ export async function checkImportInput(
 ): Promise<ImportInput> {
   const file = args[0];
   if (!file) throw new UsageError('give the CSV file to import (or - for stdin)', example);
-  const fromStdin = file === '-';
+  // A socket cannot be opened by its path (ENXIO): as /dev/stdin (a service's socket activation,
+  // `nc -l | …` in some shells) it is read as stdin; any other socket is refused.
+  const socket = file !== '-' && existsSync(file) && statSync(file).isSocket();
+  if (socket && !/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(file))
+    throw new UsageError(
+      `${file} is a socket: svc reads CSV from files, FIFOs and stdin`,
+      'pipe it in: … | ' + example.replace(/ \S+\.csv/, ' -'),
+    );
+  const fromStdin = file === '-' || socket;
   if (fromStdin && opts.resume)
     throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and import that');
   if (!fromStdin) {
@@ -77,14 +89,15 @@ export async function checkImportInput(
   }
   const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   const journalPath = resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, kind)) : undefined;
-  return { file, fromStdin, resumable, encoding, journalPath };
+  return { file, fromStdin, resumable, encoding, journalPath, kind };
 }
 
 /** The CSV reader on the input: stdin, or the file (a FIFO read as it comes, a regular file by the thread pool). */
 export async function openImportCsv(input: ImportInput, ctx: Context, delimiter: string | undefined): Promise<CsvSource> {
   const stream: Readable = input.fromStdin ? ctx.io.stdin : await openInput(input.file, { signal: ctx.signal, highWaterMark: 64 * 1024 });
   const name = input.fromStdin ? 'stdin' : input.file;
-  return openCsv(stream, { delimiter, name, encoding: input.encoding, signal: ctx.signal, live: !input.resumable });
+  const exampleHeader = input.kind === 'contacts' ? 'email,phone,first_name,last_name,email_consent' : undefined;
+  return openCsv(stream, { delimiter, name, encoding: input.encoding, signal: ctx.signal, live: !input.resumable, exampleHeader });
 }
 
 /** checkRunPaths for an import's input, report and journal, then the UTF-8 scan of a file (before anything is sent). */
@@ -380,17 +393,17 @@ export async function finishImport(args: {
   }
   const s = result.summary;
   if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
-    for (const p of result.problems) ctx.out.info(`  ${describeProblem(p)}`);
+    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
     const more = s.rejected + s.failed - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
   if (s.rejected > 0 || s.failed > 0) {
     const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : rejectsHint ? '' : ' (rerun with --report FILE to see each row)'}${rejectsHint}`,
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
       failedKept && journalPath
         ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
-        : undefined,
+        : reportHint(result.problems, s, reportPath !== undefined || rejectsHint !== ''),
     );
   }
   return EXIT.ok;

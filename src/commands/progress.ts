@@ -6,7 +6,7 @@
 
 import type { OutageState } from '../bulk/outage.js';
 import type { Context } from '../context.js';
-import { estimatedRows, formatDuration, outageLine, type ProgressSource, planLine, progressLine } from '../io/progress.js';
+import { estimatedRows, fitProgress, formatDuration, outageLine, type ProgressSource, planLine, progressLine } from '../io/progress.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
 
@@ -53,7 +53,9 @@ export async function showProgress(
   if (ctx.policy.canAnimate) {
     const spinner = await ctx.spinner(opts.starting);
     say = (line) => spinner.note(line);
-    const timer = setInterval(() => spinner.update(text()), 200);
+    // The spinner's frame and a space go first; a line as wide as the terminal would wrap.
+    const width = Math.max(20, (ctx.io.columns ?? 80) - 3);
+    const timer = setInterval(() => spinner.update(fitProgress(text(), width)), 200);
     timer.unref();
     return () => {
       clearInterval(timer);
@@ -73,7 +75,7 @@ export async function showProgress(
 
 /**
  * Says when the service stops answering (the run waits: bulk/outage.ts) and when it answers
- * again; on stderr even with --json, which is about stdout. Returns the stop.
+ * again. Returns the stop.
  */
 function watchOutage(src: { outage?(): OutageState | undefined }, say: (line: string) => void): () => void {
   if (!src.outage) return () => {};
