@@ -47,7 +47,12 @@ async function importWithOutage(args: string[], env: Record<string, string>) {
     );
   }, 20);
   const run = runCli(args, { env });
-  while (!stopped) await new Promise((r) => setTimeout(r, 20));
+  let settled = false;
+  void run.then(() => {
+    settled = true;
+  });
+  while (!stopped && !settled) await new Promise((r) => setTimeout(r, 20));
+  if (!stopped) throw new Error(`the import ended before the outage: ${JSON.stringify(await run)}`);
   clearInterval(watch);
   await stopped;
   sb = undefined;
@@ -69,7 +74,7 @@ describe('svc orders import: outages waited out', () => {
     const file = join(dir, 'orders.csv');
     writeOrders(file);
     const env = { SVC_CONFIG_DIR: config.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token };
-    const { run } = await importWithOutage(['orders', 'import', file, '--concurrency', '4', '--json'], env);
+    const { run } = await importWithOutage(['orders', 'import', file, '--initial-sync', '--concurrency', '4', '--json'], env);
     await new Promise((r) => setTimeout(r, 2500));
     sb = await withSandbox({ db, port });
     const r = await run;
@@ -93,7 +98,7 @@ describe('svc orders import: outages waited out', () => {
     writeOrders(file);
     const env = { SVC_CONFIG_DIR: config.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token, SVC_MAX_OUTAGE: '30s' };
     const { run } = await importWithOutage(
-      ['orders', 'import', file, '--concurrency', '4', '--journal', journal, '--max-outage', '2s'],
+      ['orders', 'import', file, '--initial-sync', '--concurrency', '4', '--journal', journal, '--max-outage', '2s'],
       env,
     );
     const r = await run;
@@ -106,7 +111,10 @@ describe('svc orders import: outages waited out', () => {
     expect(failed?.[1]).toBe('0');
 
     sb = await withSandbox({ db, port });
-    const again = await runCli(['orders', 'import', file, '--concurrency', '4', '--journal', journal, '--resume', '--json'], { env });
+    const again = await runCli(
+      ['orders', 'import', file, '--initial-sync', '--concurrency', '4', '--journal', journal, '--resume', '--json'],
+      { env },
+    );
     expect(again.code).toBe(0);
     const doc = JSON.parse(again.stdout);
     expect(doc.rows).toBe(ROWS);
