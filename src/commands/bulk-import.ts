@@ -15,16 +15,17 @@ import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
+import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
-import type { RecordField } from '../io/output.js';
 import { stderrWidth, wrapHanging } from '../io/wrap.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
 import { reportHint } from './report-hint.js';
+
+export { printSummaryFields, type SummaryField } from './import-summary.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
@@ -221,61 +222,6 @@ export async function openRunRejects(
     opened.report?.close({ complete: false });
     await opened.journal?.close().catch(() => undefined);
     throw err;
-  }
-}
-
-/**
- * One count of a summary: name, value, how a terminal colours it (`good` always green, `warn`
- * yellow and `bad` red when not 0), and where a terminal shows it when not in order.
- */
-export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' | 'bad', terminalPosition?: number];
-
-/**
- * Prints a summary: JSON with --json (plus the line numbers of the unconfirmed, rejected and
- * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
- * `name<TAB>value` lines otherwise.
- */
-export function printSummaryFields(
-  ctx: Context,
-  fields: SummaryField[],
-  interrupted: boolean,
-  lines?: OutcomeLines,
-  rejects?: RejectsNote,
-  progress?: BulkProgress,
-): void {
-  if (ctx.settings.json) {
-    const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
-    // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
-    if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
-    if (lines) {
-      const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
-      doc.unconfirmed_lines = sorted(lines.unconfirmed);
-      doc.rejected_lines = sorted(lines.rejected);
-      doc.failed_lines = sorted(lines.failed);
-    }
-    if (rejects) Object.assign(doc, rejects.fields);
-    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
-    return;
-  }
-  if (ctx.policy.humanStdout) {
-    const c = ctx.colors;
-    // Styled after escaping (Output.record): a colour is never an escape sequence in the value.
-    const shown = (k: string, v: number, tone: SummaryField[2]): RecordField => {
-      if (tone === 'good') return [k, v, c.green];
-      if (tone === 'warn' && v > 0) return [k, v, c.yellow];
-      if (tone === 'bad' && v > 0) return [k, v, c.red];
-      return [k, v];
-    };
-    const record: RecordField[] = [];
-    for (const [k, v, tone, at] of fields) {
-      if (at === undefined) record.push(shown(k, v, tone));
-    }
-    for (const [k, v, tone, at] of fields) {
-      if (at !== undefined) record.splice(at, 0, shown(k, v, tone));
-    }
-    ctx.out.record(record);
-  } else {
-    ctx.out.stdout(`${fields.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
   }
 }
 
