@@ -4,7 +4,7 @@
  * or Portuguese (`United States`, `Deutschland`, `Royaume-Uni`), as Intl.DisplayNames names it,
  * plus a few usual short forms (`USA`, `UK`). Case, accents and punctuation are ignored.
  */
-import { type CountryCode, getCountries } from 'libphonenumber-js/max';
+import { type CountryCode, getCountries } from 'libphonenumber-js/max/es6';
 import { normalizeCountry } from '../contract/phone.js';
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt'];

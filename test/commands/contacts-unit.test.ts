@@ -92,8 +92,20 @@ describe('phone requirement', () => {
 });
 
 describe('list output columns', () => {
-  it('the table shows id, email, phone, email consent, SMS consent, updated', () => {
-    expect(contactTableColumns(0).map((c) => c.header)).toEqual(['id', 'email', 'phone', 'email consent', 'sms consent', 'updated']);
+  it('the table shows id, email, phone, name, email consent, SMS consent, orders, total spent, updated (name and the order figures dropped when empty)', () => {
+    const columns = contactTableColumns(0);
+    expect(columns.map((c) => c.header)).toEqual([
+      'id',
+      'email',
+      'phone',
+      'name',
+      'email consent',
+      'sms consent',
+      'orders',
+      'total spent',
+      'updated',
+    ]);
+    expect(columns.filter((c) => c.dropWhenEmpty).map((c) => c.header)).toEqual(['name', 'orders', 'total spent']);
   });
   it('the table shows the update time relative to now', () => {
     const now = Date.parse('2026-03-10T12:00:00Z');

@@ -4,6 +4,7 @@
  * listed in docs/cli-extensions.md): `--profile NAME` when given; else `sandbox` when it is absent
  * or still points at a sandbox that is gone; else the first of `sandbox-2`, `sandbox-3`, … that is.
  */
+import { plainRequest } from '../../client/plain.js';
 import type { Context } from '../../context.js';
 import { isLoopbackHost } from '../../store/settings.js';
 import type { CredentialStore, Profile } from '../../store/store.js';
@@ -27,8 +28,8 @@ const PROBE_TIMEOUT_MS = 1_500;
 export async function sandboxIsGone(baseUrl: string, signal?: AbortSignal): Promise<boolean> {
   const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   try {
-    const res = await fetch(`${baseUrl}/_sandbox/faults`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    await res.body?.cancel();
+    // The client's own transport (one HTTP stack), directly: the sandbox is on this machine.
+    await plainRequest({ method: 'GET', url: `${baseUrl}/_sandbox/faults`, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     return false;
   } catch (err) {
     if (signal?.aborted) throw err;
