@@ -80,7 +80,11 @@ describe('token renewal across processes', () => {
     expect(issued.length, `tokens issued at ${issued.map((t) => t - started).join(', ')} ms`).toBeLessThanOrEqual(
       Math.ceil(elapsed / (LIFETIME_S * 900)) + 1,
     );
-    expect(Math.min(...gaps), `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(LIFETIME_S * 1000 * 0.5);
+    // Without the lock, tokens come in bursts (gaps of a few ms). With it, each renewal waits for
+    // the last tenth of the lifetime, counted from BEFORE the renewer's own token request: a slow
+    // request (a cold process on a loaded machine: up to ~1 s seen in the full suite) brings the
+    // next renewal that much earlier, as the server counts. So the floor is a quarter lifetime.
+    expect(Math.min(...gaps), `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(LIFETIME_S * 1000 * 0.25);
     expect(issued.length).toBeGreaterThanOrEqual(2);
   }, 60_000);
 });
