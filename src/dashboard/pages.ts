@@ -1,5 +1,6 @@
 /** The read pages: Contacts (and a contact), Orders (and an order), Events, Timeline (live). */
 import { EMAIL_CONSENT_VALUES, SMS_CONSENT_VALUES } from '../contract/consent.js';
+import { contentCell, integrationRef, loadDetails, loadIntegrationNames } from './details.js';
 import { api, business, dl, h, href, input, pager, qs, type Rec, route, select, table, when } from './dom.js';
 import { flowNames } from './flows.js';
 import { contactRef, loadLabels } from './labels.js';
@@ -72,10 +73,11 @@ function sideEffectRows(effects: Rec[], flows: Map<string, string> = new Map()) 
     orderLink(e.order_id),
     e.event_id ?? '—',
     triggerCell(e, flows),
+    contentCell(e),
     when(e.created_at),
   ]);
 }
-const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'At'];
+const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'Content', 'At'];
 
 export async function contactPage(id: string): Promise<Node[]> {
   const biz = business();
@@ -85,6 +87,7 @@ export async function contactPage(id: string): Promise<Node[]> {
     api('GET', `/outbox${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
     flowNames(),
   ]);
+  await loadDetails(effects.data.map((e: Rec) => e.seq));
   return [
     h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
     dl([
@@ -115,7 +118,7 @@ export async function contactPage(id: string): Promise<Node[]> {
 export async function ordersPage(): Promise<Node[]> {
   const p = route().params;
   const page = await api('GET', `/orders${qs({ business_id: business(), cursor: p.get('cursor') ?? undefined })}`);
-  await loadLabels(page.data.map((o: Rec) => o.contact_id));
+  await Promise.all([loadLabels(page.data.map((o: Rec) => o.contact_id)), loadIntegrationNames()]);
   return [
     table(
       ['Order', 'Date', 'Total', 'Contact', 'Integration', 'Initial sync', 'Line items'],
@@ -124,7 +127,7 @@ export async function ordersPage(): Promise<Node[]> {
         o.order_date,
         `${o.total} ${o.currency}`,
         contactLink(o.contact_id),
-        o.integration_id ?? '—',
+        integrationRef(o.integration_id),
         String(o.initial_sync ?? false),
         o.line_items?.length ?? 0,
       ]),
@@ -135,7 +138,10 @@ export async function ordersPage(): Promise<Node[]> {
 }
 
 export async function orderPage(id: string): Promise<Node[]> {
-  const o = await api('GET', `/orders/${encodeURIComponent(id)}${qs({ business_id: business() })}`);
+  const [o] = await Promise.all([
+    api('GET', `/orders/${encodeURIComponent(id)}${qs({ business_id: business() })}`),
+    loadIntegrationNames(),
+  ]);
   return [
     h('p', {}, h('a', { href: href('orders') }, '« All orders')),
     dl([
@@ -148,7 +154,7 @@ export async function orderPage(id: string): Promise<Node[]> {
       ['Accepts e-mail marketing', String(o.accepts_email_marketing ?? '—')],
       ['Accepts SMS marketing', String(o.accepts_sms_marketing ?? '—')],
       ['Initial sync', String(o.initial_sync ?? false)],
-      ['Integration (attribution)', o.integration_id ?? 'none'],
+      ['Integration (attribution)', o.integration_id ? integrationRef(o.integration_id) : 'none'],
       ['Created', when(o.created_at)],
       ['Updated', when(o.updated_at)],
     ]),
@@ -201,7 +207,7 @@ export async function timelinePage(): Promise<Node[]> {
     const [cells] = sideEffectRows([e], flows);
     body.prepend(h('tr', { class: fresh ? 'new' : undefined }, ...(cells ?? []).map((c) => h('td', {}, c))));
   };
-  await loadLabels(recent.data.map((e: Rec) => e.contact_id));
+  await Promise.all([loadLabels(recent.data.map((e: Rec) => e.contact_id)), loadDetails(recent.data.map((e: Rec) => e.seq))]);
   for (const e of recent.data) add(e, false);
   const status = h('p', { class: 'live', role: 'status' }, 'Connecting…');
   stopLive();
@@ -220,7 +226,9 @@ export async function timelinePage(): Promise<Node[]> {
   let queue = Promise.resolve();
   live.onmessage = (m) => {
     const e = JSON.parse(m.data);
-    queue = queue.then(() => loadLabels([e.contact_id]).catch(() => undefined)).then(() => add(e, true));
+    queue = queue
+      .then(() => Promise.all([loadLabels([e.contact_id]), loadDetails([e.seq])]).catch(() => undefined))
+      .then(() => add(e, true));
   };
   return [
     filterForm('timeline', 'Filter side effects', select('type', 'Type', SIDE_EFFECTS, type ?? '', 'all types')),

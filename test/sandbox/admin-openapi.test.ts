@@ -88,3 +88,42 @@ describe('GET /_sandbox/contact-labels', () => {
     expect(r.body).toEqual({ data: { [id]: { email: 'label@example.com', phone: null, name: 'Ada L' } } });
   });
 });
+
+describe('GET /_sandbox/outbox/details', () => {
+  it("answers a welcome SMS's phone and text, a flow run's flow and event, an attribution's amount and integration", async () => {
+    const token = await sb.tokenWithAllScopes();
+    await sb.admin.createIntegration('Shopify shop');
+    await http(sb.baseUrl, 'POST', '/_sandbox/flows', { json: { event_type: 'viewed_page', name: 'Browse abandonment' } });
+    const c = await http(sb.baseUrl, 'POST', '/v1/contacts', {
+      token,
+      json: { email: 'sms@example.com', phone: '+14155550123', sms_consent: 'subscribed' },
+    });
+    await http(sb.baseUrl, 'POST', '/v1/events', {
+      token,
+      json: { event_type: 'viewed_page', email: 'sms@example.com', occurred_at: '2026-11-01T10:00:00Z' },
+    });
+    const placed = await http(sb.baseUrl, 'POST', '/v1/orders/placed', {
+      token,
+      json: { order_id: 'ORD-DET-1', total: '42.50', currency: 'EUR', order_date: '2026-11-01', email: 'sms@example.com' },
+    });
+    expect(placed.status).toBe(201);
+    const effects = (
+      (await http(sb.baseUrl, 'GET', `/_sandbox/outbox?contact_id=${(c.body as { id: string }).id}`)).body as {
+        data: { seq: number; type: string }[];
+      }
+    ).data;
+    const seqs = effects.map((e) => e.seq).join(',');
+    const r = await http(sb.baseUrl, 'GET', `/_sandbox/outbox/details?seqs=${seqs},999999`);
+    expect(r.status).toBe(200);
+    const data = (r.body as { data: Record<string, Record<string, string | null>> }).data;
+    const of = (type: string) => data[String(effects.find((e) => e.type === type)?.seq)];
+    expect(of('welcome_sms')).toMatchObject({ phone: '+14155550123' });
+    expect(of('welcome_sms')?.text).toMatch(/Reply STOP/);
+    expect(of('flow_run')).toEqual({ flow_name: 'Browse abandonment', event_type: 'viewed_page' });
+    expect(of('revenue_attribution')).toMatchObject({ amount: '42.50', currency: 'EUR', integration_name: 'Shopify shop' });
+    expect(data['999999']).toBeUndefined();
+    const bad = await http(sb.baseUrl, 'GET', '/_sandbox/outbox/details?seqs=a');
+    expect(bad.status).toBe(400);
+    expect(sb.offDocument).toEqual([]);
+  });
+});
