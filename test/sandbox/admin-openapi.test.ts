@@ -127,3 +127,59 @@ describe('GET /_sandbox/outbox/details', () => {
     expect(sb.offDocument).toEqual([]);
   });
 });
+
+describe('the admin lists count, search and follow', () => {
+  it('answer total and latest_seq; after= keeps only newer rows; q searches order and event ids; event_types lists the types seen', async () => {
+    const token = await sb.tokenWithAllScopes();
+    const biz = ((await http(sb.baseUrl, 'POST', '/_sandbox/businesses', { json: { name: 'Counted' } })).body as { id: string }).id;
+    const t = (
+      (
+        await http(sb.baseUrl, 'POST', '/_sandbox/api-tokens', {
+          json: { business_id: biz, name: 'c', scopes: ['contacts_write', 'orders_write', 'events_write'] },
+        })
+      ).body as { token: string }
+    ).token;
+    expect(token).toBeTruthy();
+    for (const id of ['WEB-1', 'WEB-2', 'POS-3'])
+      await http(sb.baseUrl, 'POST', '/v1/orders/placed', {
+        token: t,
+        json: { order_id: id, total: '1.00', currency: 'USD', order_date: '2026-11-01', email: 'count@example.com' },
+      });
+    const all = (await http(sb.baseUrl, 'GET', `/_sandbox/orders?business_id=${biz}&limit=1`)).body as {
+      data: unknown[];
+      total: number;
+      latest_seq: number;
+    };
+    expect(all.data).toHaveLength(1);
+    expect(all.total).toBe(3);
+    const web = (await http(sb.baseUrl, 'GET', `/_sandbox/orders?business_id=${biz}&q=web`)).body as {
+      data: { order_id: string }[];
+      total: number;
+    };
+    expect(web.data.map((o) => o.order_id)).toEqual(['WEB-2', 'WEB-1']);
+    expect(web.total).toBe(2);
+    await http(sb.baseUrl, 'POST', '/v1/orders/placed', {
+      token: t,
+      json: { order_id: 'WEB-4', total: '1.00', currency: 'USD', order_date: '2026-11-01', email: 'count@example.com' },
+    });
+    const newer = (await http(sb.baseUrl, 'GET', `/_sandbox/orders?business_id=${biz}&after=${all.latest_seq}`)).body as {
+      data: { order_id: string }[];
+      total: number;
+    };
+    expect(newer.data.map((o) => o.order_id)).toEqual(['WEB-4']);
+    expect(newer.total).toBe(4);
+    const ev = (await http(sb.baseUrl, 'POST', '/v1/events', { token: t, json: { event_type: 'viewed_page', email: 'count@example.com' } }))
+      .body as { id: string };
+    await http(sb.baseUrl, 'POST', '/v1/events', { token: t, json: { event_type: 'added_to_cart', email: 'count@example.com' } });
+    const events = (await http(sb.baseUrl, 'GET', `/_sandbox/events?business_id=${biz}&q=${ev.id}`)).body as {
+      data: { id: string }[];
+      total: number;
+      event_types: string[];
+    };
+    expect(events.data.map((e) => e.id)).toEqual([ev.id]);
+    expect(events.event_types).toEqual(['added_to_cart', 'viewed_page']);
+    const contacts = (await http(sb.baseUrl, 'GET', `/_sandbox/contacts?business_id=${biz}`)).body as { total: number };
+    expect(contacts.total).toBe(1);
+    expect((await http(sb.baseUrl, 'GET', '/_sandbox/contacts?after=x')).status).toBe(400);
+  });
+});
