@@ -131,7 +131,7 @@ const KINDS = {
     line: (f) => `${f.order_id},${f.total},${f.currency},${f.order_date},${f.email}`,
     path: '/v1/orders/placed',
     body: (f) => ({ order_id: f.order_id, currency: f.currency, total: f.total, order_date: f.order_date, email: f.email }),
-    command: (file) => ['orders', 'import', file],
+    command: (file) => ['orders', 'import', '--live', file],
   },
   // Every row a new contact: e-mail, name, an e-mail opt-in on half of them.
   contacts: {

@@ -25,6 +25,12 @@ export interface Logger {
   notice(message: string): void;
 }
 
+/** Where an order request's integration token came from: --integration-token-stdin, SVC_INTEGRATION_TOKEN or a profile. */
+export interface IntegrationTokenOrigin {
+  source: 'flag' | 'env' | 'profile';
+  profile: string;
+}
+
 export interface Context {
   io: IOStreams;
   env: Env;
@@ -47,6 +53,8 @@ export interface Context {
   /** Where the credentials of the run's client came from, once a client was opened (for error hints). */
   credentials?: CredentialOrigin;
   noteCredentials(origin: CredentialOrigin): void;
+  /** Where the integration token sent on order requests came from (a 403 on it names that place). */
+  integrationToken?: IntegrationTokenOrigin;
   /** The API client for this run (credentials resolved, --sandbox started), created once. */
   client(): Promise<ApiClient>;
   prompter(): Promise<Prompter>;

@@ -13,7 +13,7 @@ import {
   RetryWaitTooLongError,
   UnsendableRequestError,
 } from './client/errors.js';
-import type { Context } from './context.js';
+import type { Context, IntegrationTokenOrigin } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
 import { CliError, EXIT, PromptCancelled } from './errors.js';
 import { escapeControls } from './io/escape.js';
@@ -74,12 +74,47 @@ function refusedCredentialsHint(err: ApiError, origin: CredentialOrigin | undefi
   return 'run `svc auth login` (or check SVC_TOKEN)';
 }
 
+/** A refused integration token: which place holds it, and how to stop sending it. */
+function integrationTokenHint(origin: IntegrationTokenOrigin): string {
+  if (origin.source === 'flag')
+    return 'the token given with --integration-token-stdin is not an active Custom Integration of this business';
+  if (origin.source === 'env') return 'SVC_INTEGRATION_TOKEN holds it: unset it (or set a current token) to stop sending the header';
+  const profile = origin.profile === 'default' ? '' : `--profile ${origin.profile} `;
+  return (
+    `profile ${origin.profile} holds it (see \`svc ${profile}auth status\`): remove it with ` +
+    `\`svc ${profile}auth logout\` or a new \`svc ${profile}auth login\` (both drop it)`
+  );
+}
+
+/** A refused connection: is the service running at the address, named by where that address came from. */
+function refusedConnectionHint(origin: CredentialOrigin | undefined): string {
+  if (!origin?.baseUrlSource) return 'is the service running at --base-url / SVC_BASE_URL?';
+  const from =
+    origin.baseUrlSource === 'flag'
+      ? 'from --base-url'
+      : origin.baseUrlSource === 'env'
+        ? 'from SVC_BASE_URL'
+        : `from profile ${origin.profile}`;
+  const fix =
+    origin.baseUrlSource === 'profile'
+      ? origin.seededSandbox
+        ? `; a stopped sandbox: \`svc sandbox start --seed\` saves a new profile, \`svc auth logout --profile ${origin.profile}\` forgets this one`
+        : `; another address: svc --profile ${origin.profile} auth login --base-url URL`
+      : '';
+  return `is the service running at ${origin.baseUrl} (${from})?${fix}`;
+}
+
 /** What to do about a missing scope: enable it, then log in again (environment credentials need no login). */
 function missingScopeHint(scope: string, origin: CredentialOrigin | undefined): string {
   if (origin?.source === 'env') {
     return origin.method === 'api_token'
       ? `SVC_TOKEN lacks ${scope}: use an API token created with it`
       : `enable ${scope} on the application of SVC_CLIENT_ID (the next run gets a new token)`;
+  }
+  // The login asked for a list of scopes without this one: the application may well have it.
+  if (origin?.requestedScopes && !origin.requestedScopes.includes(scope) && /^[a-z_]+$/.test(scope)) {
+    const profile = origin.profile === 'default' ? '' : `--profile ${origin.profile} `;
+    return `the login of profile ${origin.profile} did not request ${scope}: svc ${profile}auth login --scopes "${[...origin.requestedScopes, scope].join(' ')}"`;
   }
   return `enable ${scope} on the application, then \`svc auth login\` again`;
 }
@@ -88,7 +123,7 @@ function missingScopeHint(scope: string, origin: CredentialOrigin | undefined): 
  * The one table from errors to exit codes and messages (cli.md "Exit codes"). `origin` (where the
  * run's credentials came from) makes the hints of refused credentials say what to check.
  */
-export function describeError(err: unknown, origin?: CredentialOrigin): ErrorReport {
+export function describeError(err: unknown, origin?: CredentialOrigin, integration?: IntegrationTokenOrigin): ErrorReport {
   if (err instanceof CliError) {
     return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, status: err.status, requestId: err.requestId };
   }
@@ -111,6 +146,8 @@ export function describeError(err: unknown, origin?: CredentialOrigin): ErrorRep
       hint = missingScopeHint(err.requiredScope ?? 'the missing scope', origin);
     } else if (err.code === 'invalid_client' || err.status === 401 || err.code === 'unauthorized') {
       hint = refusedCredentialsHint(err, origin);
+    } else if (err.code === 'invalid_integration_token' && integration) {
+      hint = integrationTokenHint(integration);
     } else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
     else if (isWrongTokenEndpoint(err)) {
       hint = `is the base URL right? It is the service's root${origin ? ` (now ${origin.baseUrl})` : ''}: svc adds /oauth/token and /v1/… to it`;
@@ -143,7 +180,7 @@ export function describeError(err: unknown, origin?: CredentialOrigin): ErrorRep
       exitCode: EXIT.failure,
       code: 'network_error',
       message: err.message,
-      hint: err.kind === 'refused' ? 'is the service running at --base-url / SVC_BASE_URL?' : undefined,
+      hint: err.kind === 'refused' ? refusedConnectionHint(origin) : undefined,
     };
   }
   if (isAbort(err)) return { exitCode: EXIT.interrupted, code: 'interrupted', message: 'interrupted' };
@@ -158,10 +195,10 @@ export function describeError(err: unknown, origin?: CredentialOrigin): ErrorRep
 export function printError(
   err: unknown,
   io: IOStreams,
-  opts: { json: boolean; debug: boolean; redactor?: Redactor; credentials?: CredentialOrigin },
+  opts: { json: boolean; debug: boolean; redactor?: Redactor; credentials?: CredentialOrigin; integrationToken?: IntegrationTokenOrigin },
 ): number {
   const redactor = opts.redactor ?? new Redactor();
-  const r = describeError(err, opts.credentials);
+  const r = describeError(err, opts.credentials, opts.integrationToken);
   // Ctrl-C at a prompt: the person who pressed it needs no error line (JSON callers still get one).
   if (err instanceof PromptCancelled && !opts.json) return r.exitCode;
   const message = redactor.redact(r.message);
@@ -291,6 +328,10 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     argv = asked.argv;
   }
 
+  // `svc` or a group alone (`svc contacts`): its help on stdout, exit 0, like gh.
+  const { isGroupPath } = await import('./help-topics.js');
+  if (isGroupPath(program, argv)) argv = [...argv, '--help'];
+
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
@@ -307,6 +348,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
         debug: ctx?.settings.debug ?? wantsDebug,
         redactor: ctx?.redactor,
         credentials: ctx?.credentials,
+        integrationToken: ctx?.integrationToken,
       });
     }
   } finally {

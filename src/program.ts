@@ -15,6 +15,7 @@ import { defineSandbox } from './commands/sandbox/define.js';
 import { escapeControls } from './io/escape.js';
 import type { IOStreams } from './io/streams.js';
 import type { GlobalFlags } from './store/settings.js';
+import { didYouMean } from './util/did-you-mean.js';
 
 declare const __SVC_VERSION__: string;
 
@@ -48,7 +49,11 @@ export function buildProgram(deps: ProgramDeps): Command {
     .configureOutput({
       writeOut: (s) => deps.io.stdout.write(s),
       writeErr: (s) => deps.io.stderr.write(escapeControls(s)),
-      ...(deps.outputError ? { outputError: deps.outputError } : {}),
+      // Help is wrapped between words at the terminal's width (80 off a terminal), as commander does for the real streams.
+      getOutHelpWidth: () => helpWidth(deps.io, deps.io.stdoutIsTTY),
+      getErrHelpWidth: () => helpWidth(deps.io, deps.io.stderrIsTTY),
+      // A bad value of a flag with choices (--format jsn) gets the choice probably meant.
+      outputError: (message, write) => (deps.outputError ?? ((m, w) => w(m)))(withChoiceSuggestion(message), write),
     })
     .addOption(completeWith(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'), 'profiles'))
     .addOption(new Option('--base-url <url>', 'service address [env: SVC_BASE_URL]'))
@@ -84,26 +89,46 @@ export function buildProgram(deps: ProgramDeps): Command {
   defineApi(program, action);
   defineSandbox(program, action);
   defineCompletion(program, action);
+  // The root's help lists every command once, as the tree below (commander's own list of the
+  // nouns alone is hidden for the root only: its subcommands keep the settings copied above).
+  program.configureHelp({ showGlobalOptions: true, visibleCommands: () => [] });
   program.addHelpText(
     'after',
     () =>
-      `${examples([
-        'svc --sandbox contacts create --email ada@example.com --email-consent subscribed   # try it, no account needed',
+      `\nCommands:\n${listCommands(program, helpWidth(deps.io, deps.io.stdoutIsTTY))}\n${examples([
+        '# try it, no account needed:',
+        'svc --sandbox contacts create --email ada@example.com --email-consent subscribed',
         'svc auth login',
-        'svc contacts list --email-consent subscribed --all --format csv > subscribed.csv',
-        'svc help environment                       # the SVC_* variables; also: svc help exit-codes',
-      ])}\n\nEvery command:\n${listCommands(program)}\nRun \`svc <command> --help\` for its options.`,
+        'svc contacts list --email-consent subscribed --all --format csv > out.csv',
+        'svc help environment         # the SVC_* variables; also: svc help exit-codes',
+      ])}\n\nRun \`svc <command> --help\` for its options.`,
   );
   return program;
 }
 
-/** One line per leaf command ("svc contacts list  …"), so the top-level help shows the whole tree. */
-function listCommands(program: CommandUnknownOpts): string {
+/** Commander's "argument 'jsn' is invalid. Allowed choices are table, json, …." with `(did you mean "json"?)` added. */
+export function withChoiceSuggestion(message: string): string {
+  const m = /argument '([^']*)' is invalid\. Allowed choices are (.+)\.\s*$/.exec(message);
+  if (!m) return message;
+  const hint = didYouMean(m[1] as string, (m[2] as string).split(', '));
+  return hint ? `${message.trimEnd()}${hint}\n` : message;
+}
+
+/** Help's width: the terminal's (at least 40), or 80 when the stream is not a terminal. */
+function helpWidth(io: IOStreams, tty: boolean): number {
+  return tty && io.columns ? Math.max(40, io.columns) : 80;
+}
+
+/**
+ * One item per leaf command ("contacts list  …"), its description wrapped between words within
+ * `width` (commander's own item layout), so the top-level help shows the whole tree, once.
+ */
+function listCommands(program: CommandUnknownOpts, width: number): string {
   const lines: Array<[string, string]> = [];
   const walk = (cmd: CommandUnknownOpts, prefix: string) => {
     for (const sub of cmd.commands) {
       if (sub.name() === 'help') continue;
-      const name = `${prefix} ${sub.name()}`;
+      const name = prefix ? `${prefix} ${sub.name()}` : sub.name();
       if (sub.commands.length > 0) walk(sub, name);
       else
         lines.push([
@@ -112,7 +137,10 @@ function listCommands(program: CommandUnknownOpts): string {
         ]);
     }
   };
-  walk(program, 'svc');
-  const width = Math.max(...lines.map(([n]) => n.length));
-  return lines.map(([n, d]) => `  ${n.padEnd(width)}  ${d}`).join('\n');
+  walk(program, '');
+  lines.push(['help [command]', 'help for a command; also: svc help environment, svc help exit-codes']);
+  const helper = program.createHelp();
+  helper.helpWidth = width;
+  const termWidth = Math.max(...lines.map(([n]) => n.length));
+  return lines.map(([n, d]) => helper.formatItem(n, termWidth, d, helper)).join('\n');
 }

@@ -46,7 +46,8 @@ export function isFatalForRun(err: unknown): boolean {
     err instanceof CredentialsError ||
     err instanceof MissingScopeError ||
     err instanceof UnsendableRequestError ||
-    (err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403))
+    // 431: the request's headers are too large (a 100 KB token): every row would be refused alike.
+    (err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403 || err.status === 431))
   );
 }
 

@@ -15,14 +15,17 @@ import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
+import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
-import type { RecordField } from '../io/output.js';
+import { stderrWidth, wrapHanging } from '../io/wrap.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
+import { reportHint } from './report-hint.js';
+
+export { printSummaryFields, type SummaryField } from './import-summary.js';
 
 /** The options every CSV import command takes that concern its input and outputs. */
 export interface ImportIoOptions {
@@ -42,6 +45,8 @@ export interface ImportInput {
   resumable: boolean;
   encoding?: InputEncoding;
   journalPath?: string;
+  /** orders or contacts: which header an empty input's message shows. */
+  kind?: string;
 }
 
 /**
@@ -58,7 +63,15 @@ export async function checkImportInput(
 ): Promise<ImportInput> {
   const file = args[0];
   if (!file) throw new UsageError('give the CSV file to import (or - for stdin)', example);
-  const fromStdin = file === '-';
+  // A socket cannot be opened by its path (ENXIO): as /dev/stdin (a service's socket activation,
+  // `nc -l | …` in some shells) it is read as stdin; any other socket is refused.
+  const socket = file !== '-' && existsSync(file) && statSync(file).isSocket();
+  if (socket && !/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(file))
+    throw new UsageError(
+      `${file} is a socket: svc reads CSV from files, FIFOs and stdin`,
+      'pipe it in: … | ' + example.replace(/ \S+\.csv/, ' -'),
+    );
+  const fromStdin = file === '-' || socket;
   if (fromStdin && opts.resume)
     throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and import that');
   if (!fromStdin) {
@@ -77,14 +90,15 @@ export async function checkImportInput(
   }
   const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   const journalPath = resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, kind)) : undefined;
-  return { file, fromStdin, resumable, encoding, journalPath };
+  return { file, fromStdin, resumable, encoding, journalPath, kind };
 }
 
 /** The CSV reader on the input: stdin, or the file (a FIFO read as it comes, a regular file by the thread pool). */
 export async function openImportCsv(input: ImportInput, ctx: Context, delimiter: string | undefined): Promise<CsvSource> {
   const stream: Readable = input.fromStdin ? ctx.io.stdin : await openInput(input.file, { signal: ctx.signal, highWaterMark: 64 * 1024 });
   const name = input.fromStdin ? 'stdin' : input.file;
-  return openCsv(stream, { delimiter, name, encoding: input.encoding, signal: ctx.signal, live: !input.resumable });
+  const exampleHeader = input.kind === 'contacts' ? 'email,phone,first_name,last_name,email_consent' : undefined;
+  return openCsv(stream, { delimiter, name, encoding: input.encoding, signal: ctx.signal, live: !input.resumable, exampleHeader });
 }
 
 /** checkRunPaths for an import's input, report and journal, then the UTF-8 scan of a file (before anything is sent). */
@@ -211,61 +225,6 @@ export async function openRunRejects(
   }
 }
 
-/**
- * One count of a summary: name, value, how a terminal colours it (`good` always green, `warn`
- * yellow and `bad` red when not 0), and where a terminal shows it when not in order.
- */
-export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' | 'bad', terminalPosition?: number];
-
-/**
- * Prints a summary: JSON with --json (plus the line numbers of the unconfirmed, rejected and
- * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
- * `name<TAB>value` lines otherwise.
- */
-export function printSummaryFields(
-  ctx: Context,
-  fields: SummaryField[],
-  interrupted: boolean,
-  lines?: OutcomeLines,
-  rejects?: RejectsNote,
-  progress?: BulkProgress,
-): void {
-  if (ctx.settings.json) {
-    const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
-    // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
-    if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
-    if (lines) {
-      const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
-      doc.unconfirmed_lines = sorted(lines.unconfirmed);
-      doc.rejected_lines = sorted(lines.rejected);
-      doc.failed_lines = sorted(lines.failed);
-    }
-    if (rejects) Object.assign(doc, rejects.fields);
-    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
-    return;
-  }
-  if (ctx.policy.humanStdout) {
-    const c = ctx.colors;
-    // Styled after escaping (Output.record): a colour is never an escape sequence in the value.
-    const shown = (k: string, v: number, tone: SummaryField[2]): RecordField => {
-      if (tone === 'good') return [k, v, c.green];
-      if (tone === 'warn' && v > 0) return [k, v, c.yellow];
-      if (tone === 'bad' && v > 0) return [k, v, c.red];
-      return [k, v];
-    };
-    const record: RecordField[] = [];
-    for (const [k, v, tone, at] of fields) {
-      if (at === undefined) record.push(shown(k, v, tone));
-    }
-    for (const [k, v, tone, at] of fields) {
-      if (at !== undefined) record.splice(at, 0, shown(k, v, tone));
-    }
-    ctx.out.record(record);
-  } else {
-    ctx.out.stdout(`${fields.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
-  }
-}
-
 /** The import's progress (commands/progress.ts): rows, rate, share of the file read, ETA, `counts` of the outcomes. */
 export function showImportProgress(
   ctx: Context,
@@ -377,17 +336,17 @@ export async function finishImport(args: {
   }
   const s = result.summary;
   if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
-    for (const p of result.problems) ctx.out.info(`  ${describeProblem(p)}`);
+    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
     const more = s.rejected + s.failed - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
   if (s.rejected > 0 || s.failed > 0) {
     const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : rejectsHint ? '' : ' (rerun with --report FILE to see each row)'}${rejectsHint}`,
+      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
       failedKept && journalPath
         ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
-        : undefined,
+        : reportHint(result.problems, s, reportPath !== undefined || rejectsHint !== ''),
     );
   }
   return EXIT.ok;

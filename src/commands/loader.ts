@@ -52,6 +52,22 @@ export function collect(value: string, previous: string[] | undefined): string[]
 }
 
 /** Parses a positive integer option; a bad value is a usage error (exit 2). */
+/**
+ * The most requests in flight any bulk verb takes (--concurrency): the scheduler buffers lines
+ * per slot, so a ceiling keeps memory bounded (the connection pool has 64 anyway).
+ */
+export const MAX_CONCURRENCY = 256;
+
+/** --concurrency of every bulk verb: a whole number from 1 to MAX_CONCURRENCY (`1e9` is refused, not a billion). */
+export function concurrency(value: string): number {
+  if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < 1)
+    throw new InvalidArgumentError(`--concurrency must be a positive integer, at most ${MAX_CONCURRENCY}`);
+  const n = Number(value);
+  if (n > MAX_CONCURRENCY)
+    throw new InvalidArgumentError(`--concurrency must be at most ${MAX_CONCURRENCY} (more requests in flight than that only queue up)`);
+  return n;
+}
+
 export function positiveInt(name: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
@@ -87,5 +103,92 @@ export function completionValuesOf(target: object): CompletionValues | undefined
  * argv (tokens come from the environment or stdin).
  */
 export function examples(lines: readonly string[], note?: string): string {
-  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}${note ? `\n\n${note}` : ''}`;
+  return `\nExamples:\n${lines.flatMap(exampleLines).join('\n')}${note ? `\n\n${wrapNote(note)}` : ''}`;
+}
+
+/** Help fits 80 columns (a terminal's usual width, and commander's width off a terminal). */
+const HELP_WIDTH = 80;
+
+/**
+ * One example as help lines within 80 columns: a comment that would pass them goes on a line of
+ * its own above; a command still too long is broken between words (never inside quotes) into
+ * lines continued with ` \`, as it would be typed in a shell.
+ */
+function exampleLines(line: string): string[] {
+  if (`  ${line}`.length <= HELP_WIDTH) return [`  ${line}`];
+  const at = line.search(/\s{2,}# /);
+  const comment = at >= 0 ? [`  ${line.slice(at).trim()}`] : [];
+  const command = at >= 0 ? line.slice(0, at).trimEnd() : line;
+  return [...comment, ...continued(shellWords(command), HELP_WIDTH)];
+}
+
+/** Words of a shell line split at unquoted spaces, each keeping its quotes. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (const c of line) {
+    if (quote) {
+      if (c === quote) quote = '';
+      cur += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      cur += c;
+    } else if (c === ' ') {
+      if (cur) words.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  if (cur) words.push(cur);
+  return words;
+}
+
+/**
+ * Words laid out in lines of at most `width` (the first indented 2, the rest 6), each but the last
+ * ending in a backslash; a flag stays on the line of its value.
+ */
+function continued(words: string[], width: number): string[] {
+  const units: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    const next = words[i + 1];
+    if (/^--?[A-Za-z]/.test(w) && !w.includes('=') && next !== undefined && !/^[-|&;<>]/.test(next)) {
+      units.push(`${w} ${next}`);
+      i++;
+    } else units.push(w);
+  }
+  const lines: string[] = [];
+  let cur = '  ';
+  for (const w of units) {
+    const fresh = cur.trim() === '';
+    if (!fresh && cur.length + 1 + w.length + 2 > width) {
+      lines.push(`${cur} \\`);
+      cur = `      ${w}`;
+    } else cur = fresh ? `${cur}${w}` : `${cur} ${w}`;
+  }
+  lines.push(cur);
+  return lines;
+}
+
+/**
+ * A note under the examples within 80 columns: a paragraph with a longer line is reflowed between
+ * words; paragraphs that fit (lists, aligned text) are kept as written.
+ */
+function wrapNote(text: string): string {
+  return text
+    .split('\n\n')
+    .map((para) => {
+      if (para.split('\n').every((l) => l.length <= HELP_WIDTH)) return para;
+      const out: string[] = [];
+      let cur = '';
+      for (const w of para.split(/\s+/)) {
+        if (cur && cur.length + 1 + w.length > HELP_WIDTH) {
+          out.push(cur);
+          cur = w;
+        } else cur = cur ? `${cur} ${w}` : w;
+      }
+      out.push(cur);
+      return out.join('\n');
+    })
+    .join('\n\n');
 }

@@ -4,7 +4,7 @@
  * --json or --quiet. The line itself is io/progress.ts's.
  */
 import type { Context } from '../context.js';
-import { estimatedRows, type ProgressSource, planLine, progressLine } from '../io/progress.js';
+import { estimatedRows, fitProgress, type ProgressSource, planLine, progressLine } from '../io/progress.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
 
@@ -48,7 +48,9 @@ export async function showProgress(
   if (ctx.policy.canAnimate) {
     const spinner = await ctx.spinner(opts.starting);
     say = (line) => spinner.note(line);
-    const timer = setInterval(() => spinner.update(text()), 200);
+    // The spinner's frame and a space go first; a line as wide as the terminal would wrap.
+    const width = Math.max(20, (ctx.io.columns ?? 80) - 3);
+    const timer = setInterval(() => spinner.update(fitProgress(text(), width)), 200);
     timer.unref();
     return () => {
       clearInterval(timer);

@@ -58,6 +58,8 @@ export interface ContactRow {
   /** As sent (lower-cased e-mail, E.164 phone), or as written when it is invalid. */
   email: string;
   phone: string;
+  /** The channels whose yes/no column said no and wrote nothing (a "no" never downgrades): the plan shows them. */
+  noKept?: Array<'email' | 'sms'>;
 }
 
 function consentFromYesNo(
@@ -80,6 +82,7 @@ export function readContactRow(cells: readonly string[], layout: ContactLayout, 
   const cell = (f: ContactCsvField): string | undefined => cellOf(cells, layout, f)?.trim();
   const errors: FieldError[] = [];
   const body: Record<string, unknown> = {};
+  const noKept: Array<'email' | 'sms'> = [];
   const email = cell('email');
   if (email !== undefined) body.email = email;
   // Spreadsheet exports (Shopify's among them) write phones as '+1 415… to keep them text.
@@ -109,11 +112,16 @@ export function readContactRow(cells: readonly string[], layout: ContactLayout, 
     const v = cell(yesNo);
     const consent = v === undefined ? undefined : consentFromYesNo(yesNo, v, opts.noMeans, errors);
     if (consent !== undefined) body[field] = consent;
+    else if (v !== undefined && parseBoolean(v) === false) noKept.push(field === 'email_consent' ? 'email' : 'sms');
   }
   body.send_welcome_sms = opts.welcomeSms;
   const shownEmail = typeof body.email === 'string' ? body.email.toLowerCase() : (email ?? '');
   const checked = validateContactWrite(body, 'create');
-  if (checked.ok && errors.length === 0) return { write: checked.value, email: checked.value.email ?? shownEmail, phone };
+  if (checked.ok && errors.length === 0) {
+    const row: ContactRow = { write: checked.value, email: checked.value.email ?? shownEmail, phone };
+    if (noKept.length > 0) row.noKept = noKept;
+    return row;
+  }
   const seen = new Set(errors.map((e) => e.field));
   const all = [
     ...errors,

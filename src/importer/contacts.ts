@@ -37,6 +37,8 @@ export interface ContactWork extends WorkItem {
   write?: ContactWrite;
   email: string;
   phone: string;
+  /** Channels whose "no" wrote nothing (contact-mapping.ts): only the plan reads them. */
+  noKept?: Array<'email' | 'sms'>;
   /** personKeys' answer, worked out once (the scheduler asks for a row's keys several times). */
   keys?: string | readonly string[];
 }
@@ -78,8 +80,10 @@ export async function* readContactBatches(
       const row = readContactRow(item.cells, layout, opts);
       const work: ContactWork = { seq: ++seq, line: item.line, lines: 1, id: row.email || row.phone, email: row.email, phone: row.phone };
       if (keepOriginal) work.original = { cells: [item.cells] };
-      if (row.write) work.write = row.write;
-      else {
+      if (row.write) {
+        work.write = row.write;
+        if (row.noKept) work.noKept = row.noKept;
+      } else {
         work.problem = row.problem;
         work.ids = [row.email, row.phone, ''];
       }

@@ -39,6 +39,8 @@ export async function openCsv(
     signal?: AbortSignal;
     /** The input is live (a terminal, pipe or FIFO): rows are parsed as their lines arrive. */
     live?: boolean;
+    /** The header shown when the input is empty (the verb's own columns). */
+    exampleHeader?: string;
   },
 ): Promise<CsvSource> {
   // Ctrl-C must not wait for the next line of a terminal, pipe or FIFO: the input is destroyed,
@@ -57,7 +59,7 @@ export async function openCsv(
 
 async function openStream(
   input: Readable,
-  opts: { delimiter?: string; name: string; encoding?: InputEncoding; live?: boolean },
+  opts: { delimiter?: string; name: string; encoding?: InputEncoding; live?: boolean; exampleHeader?: string },
   release: () => void,
 ): Promise<CsvSource> {
   let bytes = 0;
@@ -85,8 +87,11 @@ async function openStream(
   head = head.subarray(bomBytes);
   const decoder = new InputDecoder(encoding, { startOffset: bomBytes });
   const headText = decoder.write(head);
-  if (headText.trim() === '' && ended)
-    throw new InputError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
+  const empty = () =>
+    new InputError(
+      `${opts.name} is empty: expected a header line such as ${opts.exampleHeader ?? 'order_id,total,currency,order_date,email'}`,
+    );
+  if (headText.trim() === '' && ended) throw empty();
 
   const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
   const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
@@ -241,7 +246,12 @@ async function openStream(
   const first = await nextRecord();
   if (first === null) {
     await feed;
-    throw new InputError(`${opts.name} is empty: expected a header line such as order_id,total,currency,order_date,email`);
+    if (oversized)
+      throw new InputError(
+        `${opts.name}: the header line is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MiB, so no column could be read`,
+        'is it a CSV file? A quote opened and never closed, or a file of another kind, reads as one endless line',
+      );
+    throw empty();
   }
   const badHeader = decoder.invalid[0];
   if (badHeader !== undefined && badHeader.line <= first.lines) {

@@ -18,6 +18,17 @@ export interface Column<T> {
    * the rightmost goes first).
    */
   priority?: number;
+  /** Cut only once every column of a lower priority than this is dropped (default: cut whenever needed). */
+  cutAfter?: number;
+  /** Where a cut cell loses characters: at the end (default) or in the middle (ids keep both ends). */
+  truncate?: 'end' | 'middle';
+  /**
+   * When the column headed `header` is not shown (dropped at a narrow terminal), an empty cell of
+   * this one shows that column's value instead, and the header names both (`EMAIL/PHONE`).
+   */
+  orElse?: { header: string; get: (row: T) => unknown };
+  /** Left out of the table when every cell of the first page is empty (a field the service did not return). */
+  dropWhenEmpty?: boolean;
 }
 
 /** Streams rows page by page in one format; `end()` closes what needs closing (the JSON array). */

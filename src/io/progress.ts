@@ -116,3 +116,24 @@ export function progressLine(
   else if (pace?.rate !== undefined) by = `; limited by the service: ${formatRate(pace.rate)} ${unit}/s`;
   return `${src.done()} ${unit} (${formatRate(rate)}/s${eta}): ${src.counts()}${throttled}${by}`;
 }
+
+/**
+ * A progress line within `width` (a terminal's, where the line is redrawn, so it never wraps):
+ * the zero counts go first, then the retries and the service's pace say less, then the end is
+ * cut with `…`.
+ */
+export function fitProgress(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const [head = '', ...rest] = line.split('): ');
+  const tail = rest.join('): ');
+  const counts = tail
+    .split(', ')
+    .filter((c) => !/^0 /.test(c))
+    .join(', ')
+    .replace(/(\d+) rate-limited retries/, '$1 retried (429)')
+    .replace(/; limited by the service: ([\d.]+) \S+\/s/, '; paced $1/s')
+    .replace(/; waiting (.+) for the service's rate-limit window/, '; window shut $1');
+  const short = `${head}): ${counts || tail}`;
+  if (short.length <= width) return short;
+  return `${short.slice(0, Math.max(1, width - 1))}…`;
+}

@@ -45,7 +45,10 @@ export function isCI(env: Record<string, string | undefined>): boolean {
 export interface TerminalPolicy {
   /** Prompts only when stdin and stderr are terminals, not in CI, not with --json. */
   canPrompt: boolean;
-  /** Spinners/progress redraws on stderr: stderr a TTY, not CI, not --json, not --quiet. */
+  /**
+   * Spinners/progress redraws on stderr: stderr a TTY, not CI, not --json, not --quiet, and not
+   * TERM=dumb (a terminal that cannot move the cursor back gets progress lines instead).
+   */
   canAnimate: boolean;
   /** Human tables on stdout. */
   humanStdout: boolean;
@@ -62,7 +65,7 @@ export function terminalPolicy(
   const noColorEnv = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   return {
     canPrompt: io.stdinIsTTY && io.stderrIsTTY && !ci && !opts.json,
-    canAnimate: io.stderrIsTTY && !ci && !opts.json && !opts.quiet,
+    canAnimate: io.stderrIsTTY && !ci && !opts.json && !opts.quiet && env.TERM !== 'dumb',
     humanStdout: io.stdoutIsTTY && !opts.json,
     color: opts.color && !noColorEnv && !opts.json && (io.stdoutIsTTY || io.stderrIsTTY) && env.TERM !== 'dumb',
   };

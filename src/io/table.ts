@@ -25,6 +25,8 @@ export interface FitColumn {
   min: number;
   /** Higher is kept longer; on a tie the rightmost column is dropped first. */
   priority: number;
+  /** Cut only once every column of a lower priority than this is gone (an id: after the extras, before the identifying columns). */
+  cutAfter?: number;
 }
 
 export interface Fit {
@@ -44,12 +46,17 @@ export function fitColumns(cols: readonly FitColumn[], total: number, gap = GAP)
   let shown = cols.map((_, i) => i);
   for (;;) {
     const widths = shown.map((i) => (cols[i] as FitColumn).natural);
+    const lowest = Math.min(...shown.map((i) => (cols[i] as FitColumn).priority));
+    const mins = shown.map((i) => {
+      const c = cols[i] as FitColumn;
+      return c.cutAfter !== undefined && lowest < c.cutAfter ? c.natural : c.min;
+    });
     let excess = widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) - total;
     while (excess > 0) {
       let pick = -1;
       for (let k = 0; k < widths.length; k++) {
         const w = widths[k] as number;
-        if (w > (cols[shown[k] as number] as FitColumn).min && (pick < 0 || w > (widths[pick] as number))) pick = k;
+        if (w > (mins[k] as number) && (pick < 0 || w > (widths[pick] as number))) pick = k;
       }
       if (pick < 0) break;
       widths[pick] = (widths[pick] as number) - 1;
@@ -65,12 +72,12 @@ export function fitColumns(cols: readonly FitColumn[], total: number, gap = GAP)
   }
 }
 
-/** `text` cut to `width` terminal columns (… at the end) and padded with spaces to exactly `width`. */
-export function fitCell(text: string, width: number, pad: boolean): string {
+/** `text` cut to `width` terminal columns (… at the end, or in the middle) and padded with spaces to exactly `width`. */
+export function fitCell(text: string, width: number, pad: boolean, position: 'end' | 'middle' = 'end'): string {
   let cut = text;
   // cli-truncate 5 can overshoot by one column when the cut falls inside a wide character
   // (sindresorhus/cli-truncate#28, fixed only in the Node 22+ major): ask for one less then.
-  for (let w = width; stringWidth(cut) > width && w > 0; w--) cut = cliTruncate(text, w, { position: 'end' });
+  for (let w = width; stringWidth(cut) > width && w > 0; w--) cut = cliTruncate(text, w, { position });
   return pad ? cut + ' '.repeat(Math.max(0, width - stringWidth(cut))) : cut;
 }
 
@@ -89,29 +96,69 @@ export function tableWidth(io: IOStreams): number {
  */
 export function tableWriter<T>(io: IOStreams, colors: Colors, columns: readonly Column<T>[]): ListWriter<T> {
   let fit: Fit | undefined;
+  /** The columns taking part (those left out as empty are not), by index into `columns`. */
+  let used: number[] = [];
+  /** For a column with `orElse` whose other column is not shown: the index that other value has in a row's texts. */
+  let standIn = new Map<number, number>();
   let count = 0;
+  const texts = (row: T) => [
+    ...columns.map((c) => cellLine(c.get(row))),
+    ...columns.map((c) => (c.orElse ? cellLine(c.orElse.get(row)) : '')),
+  ];
   const render = (cells: readonly string[]) => {
     const f = fit as Fit;
     return f.shown
-      .map((i, k) => fitCell(cells[i] as string, f.widths[k] as number, k < f.shown.length - 1))
+      .map((k, n) => {
+        const i = used[k] as number;
+        const own = cells[i] as string;
+        const text = own === '' && standIn.has(i) ? (cells[standIn.get(i) as number] as string) : own;
+        return fitCell(text, f.widths[n] as number, n < f.shown.length - 1, columns[i]?.truncate ?? 'end');
+      })
       .join(' '.repeat(GAP))
       .trimEnd();
   };
   return {
     writePage(rows) {
-      const texts = rows.map((r) => columns.map((c) => cellLine(c.get(r))));
+      const page = rows.map(texts);
       if (!fit) {
-        const measured = columns.map((c, i): FitColumn => {
-          const header = stringWidth(c.header.toUpperCase());
-          const widest = Math.max(0, ...texts.map((t) => stringWidth(t[i] as string)));
+        const n = columns.length;
+        used = columns.map((_, i) => i).filter((i) => !columns[i]?.dropWhenEmpty || page.some((t) => t[i] !== ''));
+        const measure = (i: number, withOther: boolean): FitColumn => {
+          const c = columns[i] as Column<T>;
+          const header = stringWidth(c.header.toUpperCase()) + (withOther && c.orElse ? c.orElse.header.length + 1 : 0);
+          const cell = (t: readonly string[]) => (withOther && t[i] === '' ? (t[n + i] as string) : (t[i] as string));
+          const widest = Math.max(0, ...page.map((t) => stringWidth(cell(t))));
           const natural = Math.max(header, Math.min(c.maxWidth ?? DEFAULT_MAX_WIDTH, widest));
           const min = c.noTruncate ? natural : Math.min(natural, Math.max(header, c.minWidth ?? DEFAULT_MIN_WIDTH));
-          return { natural, min, priority: c.priority ?? 0 };
-        });
-        fit = fitColumns(measured, tableWidth(io));
-        io.stdout.write(`${colors.bold(render(columns.map((c) => c.header.toUpperCase())))}\n`);
+          return { natural, min, priority: c.priority ?? 0, cutAfter: c.cutAfter };
+        };
+        fit = fitColumns(
+          used.map((i) => measure(i, false)),
+          tableWidth(io),
+        );
+        // A column standing in for a dropped one is measured again with those values, and fitted again.
+        const shownHeaders = new Set(fit.shown.map((k) => columns[used[k] as number]?.header));
+        const usedHeaders = new Set(used.map((i) => columns[i]?.header));
+        standIn = new Map();
+        for (const k of fit.shown) {
+          const i = used[k] as number;
+          const other = columns[i]?.orElse?.header;
+          // Only for a column of this table that had to go: one never asked for (--fields) stays out.
+          if (other !== undefined && usedHeaders.has(other) && !shownHeaders.has(other)) standIn.set(i, n + i);
+        }
+        if (standIn.size > 0) {
+          const shown = fit.shown.map((k) => used[k] as number);
+          const refit = fitColumns(
+            shown.map((i) => measure(i, standIn.has(i))),
+            tableWidth(io),
+          );
+          used = shown;
+          fit = refit;
+        }
+        const headers = columns.map((c, i) => (standIn.has(i) && c.orElse ? `${c.header}/${c.orElse.header}` : c.header).toUpperCase());
+        io.stdout.write(`${colors.bold(render([...headers, ...headers.map(() => '')]))}\n`);
       }
-      for (const t of texts) io.stdout.write(`${render(t)}\n`);
+      for (const t of page) io.stdout.write(`${render(t)}\n`);
       count += rows.length;
     },
     end() {

@@ -106,8 +106,11 @@ interface Op {
 
 /** What the admin guard (plugins/admin-guard.ts) answers on any call: another machine, another site, no admin token. */
 const guarded: Responses = {
-  403: error('Refused by the admin guard: a request from another site, or without the admin token (sandbox start --admin-token).'),
-  404: error('not_found (also: a client that is not on the loopback interface, or a Host the sandbox does not answer to).'),
+  401: error('admin_token_required: the sandbox was started with --admin-token and the request carries no valid one.'),
+  403: error(
+    'Refused by the admin guard: host_not_allowed (a Host name the sandbox does not answer to), origin_not_allowed (another page’s Origin), cross_site_refused (Sec-Fetch-Site: cross-site).',
+  ),
+  404: error('not_found (also: a client that is not on the loopback interface, when no admin token was set).'),
 };
 const op = (summary: string, responses: Responses, body?: TSchema): Op => ({ summary, responses: { ...guarded, ...responses }, body });
 const general = (summary: string, ok: number, extra: Responses = {}): Op =>

@@ -128,6 +128,8 @@ export const CREDENTIAL_FIELDS = [
   'access_token_expires_at',
   'access_token_issued_at',
   'granted_scopes',
+  'integration_token',
+  'seeded_sandbox',
 ] as const satisfies ReadonlyArray<keyof Profile>;
 
 /** A patch clearing every credential field (for logout and before a new login). */

@@ -31,6 +31,8 @@ export interface Profile {
   default_country?: string;
   /** Integration token for order requests (sent as X-Service-Integration-Token). */
   integration_token?: string;
+  /** Written by `svc sandbox start --seed` / `reset --seed`: the profile of a sandbox on this machine. */
+  seeded_sandbox?: boolean;
 }
 
 interface StoreShape {

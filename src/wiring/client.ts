@@ -50,6 +50,10 @@ export interface CredentialOrigin {
   /** The `sandbox` profile, pointing at a sandbox on this machine. */
   seededSandbox: boolean;
   baseUrl: string;
+  /** Where the base URL came from (--base-url, SVC_BASE_URL or the profile), for connection errors. */
+  baseUrlSource?: string;
+  /** The scopes the profile's login asked for (client credentials; absent: everything the application has). */
+  requestedScopes?: string[];
 }
 
 /** A client for a run, with what closing it releases (its pool; with --sandbox the sandbox too). */
@@ -96,8 +100,12 @@ export async function openClient(run: RunWiring, given?: GivenCredentials): Prom
     sourceName: auth.credentials.sourceName,
     profile: auth.profileName,
     seededSandbox:
-      auth.credentials.source === 'profile' && auth.profileName === SANDBOX_PROFILE && isLoopbackHost(new URL(baseUrl).hostname),
+      auth.credentials.source === 'profile' &&
+      (auth.profileName === SANDBOX_PROFILE || auth.profile?.seeded_sandbox === true) &&
+      isLoopbackHost(new URL(baseUrl).hostname),
     baseUrl,
+    baseUrlSource: auth.baseUrlSource,
+    requestedScopes: auth.credentials.method === 'client_credentials' ? auth.credentials.scopes : undefined,
   });
   const client = newClient(run, baseUrl, clientCredentials(auth.credentials, store, auth.profileName));
   return { ...opened(client), auth };

@@ -184,7 +184,7 @@ describe('an import against a server sending stray answers', () => {
     writeFileSync(join(dir, 'orders.csv'), `${csv.join('\n')}\n`);
     const s = await strayServer();
     const r = await runCli(
-      ['orders', 'import', join(dir, 'orders.csv'), '--json', '--concurrency', '8', '--report', join(dir, 'report.csv')],
+      ['orders', 'import', '--live', join(dir, 'orders.csv'), '--json', '--concurrency', '8', '--report', join(dir, 'report.csv')],
       {
         env: { SVC_CONFIG_DIR: dir, SVC_DATA_DIR: dir, SVC_BASE_URL: s.origin, SVC_TOKEN: 'tok_stray' },
       },

@@ -93,9 +93,12 @@ describe('svc api', () => {
     expect(bad.stdout + bad.stderr).not.toContain('revoked-or-wrong');
   });
 
-  it('rejects a bad method or a path without a slash before sending (exit 2)', async () => {
+  it('rejects a bad method or an absolute URL before sending (exit 2); a path without its slash is taken as gh does', async () => {
     expect((await svc(['api', 'FETCH', '/v1/contacts'])).code).toBe(2);
-    expect((await svc(['api', 'GET', 'v1/contacts'])).code).toBe(2);
+    expect((await svc(['api', 'GET', 'https://elsewhere.example.com/v1/contacts'])).code).toBe(2);
+    const bare = await svc(['api', 'GET', 'v1/contacts?limit=1']);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(JSON.parse(bare.stdout).data).toHaveLength(1);
   });
 
   it('the deprecated unsubscribe warns once, naming the successor', async () => {

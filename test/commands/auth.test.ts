@@ -97,6 +97,8 @@ describe('auth login with client credentials', () => {
         'scopes',
         'store',
         'error',
+        'integration_token',
+        'integration_token_source',
         'token_expires_at',
         'token_expires_in',
       ].sort(),

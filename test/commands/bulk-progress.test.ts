@@ -68,7 +68,7 @@ describe('progress off a terminal', () => {
     for (let i = 1; i <= 40; i++) rows.push(`PR-${i},${i}.00,EUR,2024-01-01,o${i}@example.com`);
     writeFileSync(file, `${rows.join('\n')}\n`);
     await suite.sb.admin.setFaults({ latency_ms: 20 });
-    const r = await runWatched(['orders', 'import', file, '--concurrency', '1']);
+    const r = await runWatched(['orders', 'import', '--live', file, '--concurrency', '1']);
     expect(r.code, r.stderr).toBe(0);
     const { started, before } = progressLines(r.stderr, 'rows');
     expect(started.length).toBeGreaterThan(0);

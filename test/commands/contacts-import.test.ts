@@ -132,6 +132,7 @@ describe('svc contacts import', () => {
       'import',
       file('b.csv', 'email,email_consent\nms@example.com,subscribed\n'),
       '--json',
+      '--allow-unsuppress',
       '--if-exists',
       'skip',
     ]);

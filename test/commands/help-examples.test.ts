@@ -27,9 +27,18 @@ function exampleLines(help: string): string[] {
   const at = help.indexOf('\nExamples:\n');
   if (at < 0) return [];
   const lines: string[] = [];
+  let pending = '';
   for (const line of help.slice(at + '\nExamples:\n'.length).split('\n')) {
     if (!line.startsWith('  ')) break;
-    lines.push(line.trim());
+    // A long example is continued on the next lines (` \` at the end, as typed in a shell); a
+    // comment line stands alone.
+    if (line.trimEnd().endsWith(' \\')) {
+      pending += `${line.trim().slice(0, -1)}`;
+      continue;
+    }
+    const whole = `${pending}${line.trim()}`;
+    pending = '';
+    if (!whole.startsWith('#')) lines.push(whole);
   }
   return lines;
 }

@@ -20,7 +20,7 @@ function writeOrders(path: string, n: number, prefix = 'P'): void {
 
 async function timedImport(file: string, extra: string[] = []) {
   const started = Date.now();
-  const r = await runCli(['orders', 'import', file, '--json', '--concurrency', '8', ...extra], { env: suite.env() });
+  const r = await runCli(['orders', 'import', '--live', file, '--json', '--concurrency', '8', ...extra], { env: suite.env() });
   return { r, seconds: (Date.now() - started) / 1000 };
 }
 
@@ -54,7 +54,7 @@ describe('orders import at the service pace', () => {
     const file = join(suite.tmp.dir, 'o.csv');
     writeOrders(file, 90);
     await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 60, window_s: 3 }], headers: 'ratelimit' } });
-    const r = await runCli(['orders', 'import', file, '--concurrency', '4'], { env: suite.env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--concurrency', '4'], { env: suite.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("plan: 90 rows at 60 per 3 s: about 5 s (the service's limit)");
     expect(r.stdout).toContain('created\t90');
@@ -80,9 +80,12 @@ describe('orders import at the service pace', () => {
     writeOrders(file, 60, 'F');
     // 25 per minute with a wait the client will not take (--max-retry-wait 1): the rest fail.
     await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 25, window_s: 60 }] } });
-    const first = await runCli(['orders', 'import', file, '--json', '--journal', journal, '--max-retry-wait', '1', '--concurrency', '4'], {
-      env: suite.env(),
-    });
+    const first = await runCli(
+      ['orders', 'import', '--live', file, '--json', '--journal', journal, '--max-retry-wait', '1', '--concurrency', '4'],
+      {
+        env: suite.env(),
+      },
+    );
     expect(first.code).toBe(4);
     const a = JSON.parse(first.stdout);
     expect(a.created).toBeGreaterThanOrEqual(25);
@@ -94,7 +97,7 @@ describe('orders import at the service pace', () => {
     expect(existsSync(journal)).toBe(true);
 
     await suite.sb.admin.setFaults({});
-    const second = await runCli(['orders', 'import', file, '--json', '--journal', journal, '--resume'], { env: suite.env() });
+    const second = await runCli(['orders', 'import', '--live', file, '--json', '--journal', journal, '--resume'], { env: suite.env() });
     expect(second.code, second.stderr).toBe(0);
     const b = JSON.parse(second.stdout);
     // The rows created by the first run are not sent again (they would answer 200: updated or unconfirmed).

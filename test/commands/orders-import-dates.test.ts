@@ -52,7 +52,7 @@ describe('orders import: dates, zones and constants', () => {
     expect(dry.stderr).toContain('  currency = EUR\n');
     expect(dry.stderr).toContain('  email ← E-Mail\n');
     expect(dry.stderr).toContain('  dates read as "MMM D, YYYY h:mm:ss A"\n  times without an offset read in Europe/Berlin (--timezone)\n');
-    const r = await runCli([...args, '--json'], { env: env() });
+    const r = await runCli([...args, '--live', '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(await suite.sb.admin.order('B-1')).toMatchObject({
@@ -86,7 +86,7 @@ describe('orders import: dates, zones and constants', () => {
     expect(r.stdout).toContain(
       'order_date: "45453.5" looks like an Excel serial date (2024-06-10 12:00:00): give --date-format excel to read such numbers, or export the column as dates',
     );
-    const ok = await runCli(['orders', 'import', file, '--date-format', 'excel', '--json'], { env: env() });
+    const ok = await runCli(['orders', 'import', '--live', file, '--date-format', 'excel', '--json'], { env: env() });
     expect(ok.code).toBe(0);
     expect((await suite.sb.admin.order('X-1'))?.order_date).toBe('2024-06-10T12:00:00Z');
   });
@@ -109,7 +109,7 @@ describe('orders import: dates, zones and constants', () => {
 
   it('--set replaces a column of its field; a fixed offset works as --timezone', async () => {
     const file = csv('o.csv', 'order_id,total,currency,order_date,email\nA-1,1.00,USD,2024-01-01 10:00,a@example.com\n');
-    const r = await runCli(['orders', 'import', file, '--set', 'currency=EUR', '--timezone', '+05:30', '--json'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--set', 'currency=EUR', '--timezone', '+05:30', '--json'], { env: env() });
     expect(r.code).toBe(0);
     expect(await suite.sb.admin.order('A-1')).toMatchObject({ currency: 'EUR', order_date: '2024-01-01T04:30:00Z' });
   });

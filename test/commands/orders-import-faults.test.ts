@@ -27,7 +27,7 @@ describe('svc orders import under faults', () => {
     await sb.admin.setFaults({ error_rate: 0.1, reset_rate: 0.05, rate_limit_rps: 500 });
     const report = join(tmp.dir, 'report.csv');
     const started = Date.now();
-    const r = await runCli(['orders', 'import', file, '--json', '--report', report, '--concurrency', '32'], {
+    const r = await runCli(['orders', 'import', '--live', file, '--json', '--report', report, '--concurrency', '32'], {
       env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret },
     });
     const seconds = (Date.now() - started) / 1000;
@@ -69,7 +69,7 @@ describe('svc orders import under faults', () => {
     const token = await sb.tokenWithAllScopes();
     await sb.admin.setFaults({ unavailable_rate: 0.1 });
     const started = Date.now();
-    const r = await runCli(['orders', 'import', file, '--json'], {
+    const r = await runCli(['orders', 'import', '--live', file, '--json'], {
       env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
     });
     const seconds = (Date.now() - started) / 1000;

@@ -35,7 +35,7 @@ describe('orders import: the formats real files use', () => {
     const file = join(suite.tmp.dir, 'formats.csv');
     writeFileSync(file, CSV);
     const report = join(suite.tmp.dir, 'report.csv');
-    const r = await runCli(['orders', 'import', file, '--date-order', 'DMY', '--report', report, '--json'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--date-order', 'DMY', '--report', report, '--json'], { env: env() });
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 9, created: 6, rejected: 3 });
     const rows = reportRows(report);

@@ -20,7 +20,7 @@ describe('orders import: hostile files', () => {
       `${HEADER}\nS-1;1 234,50;EUR;2026-01-01;a@example.com\nS-2;5 5;EUR;2026-01-01;b@example.com\nS-3;1 0.5;EUR;2026-01-01;c@example.com\n`,
     );
     const report = join(s.tmp.dir, 'report.csv');
-    const r = await runCli(['orders', 'import', csv, '--report', report], { env: s.env() });
+    const r = await runCli(['orders', 'import', '--live', csv, '--report', report], { env: s.env() });
     expect(r.code, r.stderr).toBe(4);
     expect((await s.sb.admin.order('S-1'))?.total).toBe('1234.50');
     expect(await s.sb.admin.order('S-2')).toBeUndefined();
@@ -34,7 +34,7 @@ describe('orders import: hostile files', () => {
     const csv = join(s.tmp.dir, 'mixed.csv');
     const row = (id: string) => `${id};1.00;EUR;2026-01-01;${id.toLowerCase()}@example.com`;
     writeFileSync(csv, `${HEADER}\r\n${row('M-1')}\n${row('M-2')}\r${row('M-3')}\r\n${row('M-4')}\r\n`);
-    const r = await runCli(['orders', 'import', csv], { env: s.env() });
+    const r = await runCli(['orders', 'import', '--live', csv], { env: s.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('line 2 ends with LF (\\n) where the header line ends with CRLF (\\r\\n)');
     expect(r.stderr).toContain('dos2unix');
@@ -47,7 +47,7 @@ describe('orders import: hostile files', () => {
       csv,
       `order_id,total,currency,order_date,email,note\r\nX-1,1.00,EUR,2026-01-01,x1@example.com,"two\nlines"\r\nX-2,2.00,EUR,2026-01-01,x2@example.com,plain\r\n`,
     );
-    const r = await runCli(['orders', 'import', csv, '--json'], { env: s.env() });
+    const r = await runCli(['orders', 'import', '--live', csv, '--json'], { env: s.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(await s.sb.admin.order('X-1')).toBeDefined();
     expect(await s.sb.admin.order('X-2')).toBeDefined();

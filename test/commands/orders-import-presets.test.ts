@@ -190,12 +190,12 @@ describe('known exports, mapping files and presets', () => {
     expect(dry.stderr).toContain('  phone ← Phone, else Billing Phone, else Shipping Phone\n');
     expect(dry.stderr).toContain('  (phone country) ← Billing Country, else Shipping Country\n');
     expect(dry.stdout).toContain('dry run: 6 order(s) on 9 lines, 6 valid, 0 rejected');
-    const viaFile = await runCli(['orders', 'import', fixture, '--map-file', mapFile, '--json'], { env: env() });
+    const viaFile = await runCli(['orders', 'import', '--live', fixture, '--map-file', mapFile, '--json'], { env: env() });
     expect(viaFile.code).toBe(0);
     const fromFile = await storedOrders();
     await suite.sb.admin.reset();
     suite.token = await suite.sb.tokenWithAllScopes();
-    const viaPreset = await runCli(['orders', 'import', fixture, '--preset', 'shopify', '--json'], { env: env() });
+    const viaPreset = await runCli(['orders', 'import', '--live', fixture, '--preset', 'shopify', '--json'], { env: env() });
     expect(viaPreset.code).toBe(0);
     expect(await storedOrders()).toEqual(fromFile);
     expect(fromFile['#1001']).toMatchObject({ phone: '+14155550101', total: '63.32' });
@@ -216,7 +216,9 @@ describe('known exports, mapping files and presets', () => {
     const bad = await runCli(['orders', 'import', file, '--map-file', mapFile, '--dry-run'], { env: env() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${mapFile}: order_date: the file has no column "Created"`);
-    const r = await runCli(['orders', 'import', file, '--map-file', mapFile, '--map', 'order_date=Placed', '--json'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--map-file', mapFile, '--map', 'order_date=Placed', '--json'], {
+      env: env(),
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('warning: ignoring column "Note" (not order fields)');
     expect((await suite.sb.admin.order('A-1'))?.total).toBe('10.00');
@@ -236,7 +238,7 @@ describe('known exports, mapping files and presets', () => {
       [['--preset', 'shopify', '--date-order', 'YMD'], /--date-order must be MDY .* or DMY/],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(['orders', 'import', fixture, ...args], { env: env() });
+      const r = await runCli(['orders', 'import', '--live', fixture, ...args], { env: env() });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }
@@ -274,7 +276,7 @@ describe('known exports, mapping files and presets', () => {
     const mapFile = join(suite.tmp.dir, 'woo-orders.json');
     writeFileSync(file, csv as string);
     writeFileSync(mapFile, json as string);
-    const r = await runCli(['orders', 'import', file, '--map-file', mapFile, '--json'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--map-file', mapFile, '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const o = await suite.sb.admin.order('4711');
@@ -296,7 +298,7 @@ describe('known exports, mapping files and presets', () => {
     const file = join(suite.tmp.dir, 'shop.csv');
     writeFileSync(file, `${lines.join('\r\n')}\r\n`);
     const journal = join(suite.tmp.dir, 'shop.journal');
-    const args = ['orders', 'import', file, '--preset', 'shopify', '--date-order', 'dmy', '--journal', journal];
+    const args = ['orders', 'import', '--live', file, '--preset', 'shopify', '--date-order', 'dmy', '--journal', journal];
     await suite.sb.admin.setFaults({ latency_ms: 20 });
     const controller = new AbortController();
     const timer = setInterval(async () => {
@@ -307,15 +309,18 @@ describe('known exports, mapping files and presets', () => {
     await suite.sb.admin.setFaults({});
     expect(first.code).toBe(130);
     expect(first.stderr).toContain(
-      `continue with: svc orders import ${file} --resume --preset shopify --date-order DMY --concurrency 2 --journal ${journal}`,
+      `continue with: svc orders import ${file} --resume --live --preset shopify --date-order DMY --concurrency 2 --journal ${journal}`,
     );
     const doc = JSON.parse(readFileSync(presetFile, 'utf8'));
     doc.columns.phone = 'Billing Phone';
     const mapFile = join(suite.tmp.dir, 'other.json');
     writeFileSync(mapFile, JSON.stringify(doc));
-    const other = await runCli(['orders', 'import', file, '--map-file', mapFile, '--date-order', 'DMY', '--journal', journal, '--resume'], {
-      env: env(),
-    });
+    const other = await runCli(
+      ['orders', 'import', '--live', file, '--map-file', mapFile, '--date-order', 'DMY', '--journal', journal, '--resume'],
+      {
+        env: env(),
+      },
+    );
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/different options: mapping/);
     const resumed = await runCli([...args, '--resume', '--json'], { env: env() });

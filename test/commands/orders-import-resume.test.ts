@@ -22,7 +22,7 @@ async function interruptedImport(file: string, journal: string): Promise<void> {
   await suite.sb.admin.setFaults({ latency_ms: 20 });
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 150);
-  const r = await runCli(['orders', 'import', file, '--journal', journal, '--concurrency', '2'], {
+  const r = await runCli(['orders', 'import', '--live', file, '--journal', journal, '--concurrency', '2'], {
     env: env(),
     signal: controller.signal,
   });
@@ -51,7 +51,7 @@ describe('svc orders import: interruption and --resume', () => {
     expect(first.stderr).toContain(`continue with: svc orders import ${file} --resume --initial-sync --concurrency 8 --report ${report}`);
 
     // Another file or other options are refused.
-    const other = await runCli(['orders', 'import', file, '--resume', '--report', report], { env: env() });
+    const other = await runCli(['orders', 'import', '--live', file, '--resume', '--report', report], { env: env() });
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/different options: initial_sync was true, now false/);
 
@@ -86,7 +86,7 @@ describe('svc orders import: interruption and --resume', () => {
     writeOrders(file, 50);
     await interruptedImport(file, journal);
     writeOrders(file, 51);
-    const r = await runCli(['orders', 'import', file, '--journal', journal, '--resume'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--journal', journal, '--resume'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/different file/);
   });
@@ -97,10 +97,12 @@ describe('svc orders import: a run that cannot start leaves no journal', () => {
     const file = join(suite.tmp.dir, 'orders.csv');
     writeOrders(file, 5);
     const journalsDir = join(suite.tmp.dir, 'data', 'journals');
-    const r = await runCli(['orders', 'import', file], { env: { SVC_CONFIG_DIR: suite.tmp.dir, SVC_BASE_URL: suite.sb.baseUrl } });
+    const r = await runCli(['orders', 'import', '--live', file], {
+      env: { SVC_CONFIG_DIR: suite.tmp.dir, SVC_BASE_URL: suite.sb.baseUrl },
+    });
     expect(r.code).toBe(3);
     expect(existsSync(journalsDir) ? readdirSync(journalsDir) : []).toEqual([]);
-    const ok = await runCli(['orders', 'import', file], { env: env() });
+    const ok = await runCli(['orders', 'import', '--live', file], { env: env() });
     expect(ok.code).toBe(0);
     expect(ok.stderr).not.toMatch(/unfinished import/);
   });
@@ -111,12 +113,15 @@ describe('svc orders import: a run that cannot start leaves no journal', () => {
     writeOrders(file, 50);
     await interruptedImport(file, journal);
     const before = readFileSync(journal, 'utf8');
-    const bad = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(suite.tmp.dir, 'no-such-dir', 'r.csv')], {
-      env: env(),
-    });
+    const bad = await runCli(
+      ['orders', 'import', '--live', file, '--journal', journal, '--report', join(suite.tmp.dir, 'no-such-dir', 'r.csv')],
+      {
+        env: env(),
+      },
+    );
     expect(bad.code).not.toBe(0);
     expect(readFileSync(journal, 'utf8')).toBe(before);
-    const resumed = await runCli(['orders', 'import', file, '--journal', journal, '--resume', '--json'], { env: env() });
+    const resumed = await runCli(['orders', 'import', '--live', file, '--journal', journal, '--resume', '--json'], { env: env() });
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 50, failed: 0, rejected: 0 });
   });
@@ -125,9 +130,12 @@ describe('svc orders import: a run that cannot start leaves no journal', () => {
     const file = join(suite.tmp.dir, 'orders.csv');
     const journal = join(suite.tmp.dir, 'j.journal');
     writeOrders(file, 5);
-    const r = await runCli(['orders', 'import', file, '--journal', journal, '--report', join(suite.tmp.dir, 'no-such-dir', 'r.csv')], {
-      env: env(),
-    });
+    const r = await runCli(
+      ['orders', 'import', '--live', file, '--journal', journal, '--report', join(suite.tmp.dir, 'no-such-dir', 'r.csv')],
+      {
+        env: env(),
+      },
+    );
     expect(r.code).not.toBe(0);
     expect(existsSync(journal)).toBe(false);
     expect(await suite.sb.admin.order('R-1')).toBeUndefined();

@@ -31,7 +31,7 @@ describe('orders import: outputs never overwrite inputs', () => {
     symlinkSync(file, sym);
     linkSync(file, hard);
     for (const report of [file, sym, hard]) {
-      const r = await runCli(['orders', 'import', file, '--report', report], { env: env() });
+      const r = await runCli(['orders', 'import', '--live', file, '--report', report], { env: env() });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`--report ${report} is the input ${file}`);
       expect(r.stderr).toContain('would destroy the input');
@@ -42,11 +42,11 @@ describe('orders import: outputs never overwrite inputs', () => {
 
   it('refuses --journal naming the input, and a report that is the journal', async () => {
     const file = input();
-    let r = await runCli(['orders', 'import', file, '--journal', file], { env: env() });
+    let r = await runCli(['orders', 'import', '--live', file, '--journal', file], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--journal ${file} is the input`);
     const out = join(suite.tmp.dir, 'out.csv');
-    r = await runCli(['orders', 'import', file, '--report', out, '--journal', out], { env: env() });
+    r = await runCli(['orders', 'import', '--live', file, '--report', out, '--journal', out], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--journal ${out} is the same file as --report ${out}`);
     expect(readFileSync(file, 'utf8')).toBe(CSV);
@@ -62,7 +62,7 @@ describe('orders import: outputs never overwrite inputs', () => {
       ['/dev/full', /cannot write --report \/dev\/full: no space left on the device \(ENOSPC\)/],
     ];
     for (const [report, message] of cases) {
-      const r = await runCli(['orders', 'import', file, '--report', report], { env: env() });
+      const r = await runCli(['orders', 'import', '--live', file, '--report', report], { env: env() });
       expect(r.code, report).toBe(2);
       expect(r.stderr).toMatch(message);
     }
@@ -70,7 +70,7 @@ describe('orders import: outputs never overwrite inputs', () => {
   });
 
   it('--report /proc/version names the report, not a journal beside it', async () => {
-    const r = await runCli(['orders', 'import', input(), '--report', '/proc/version'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', input(), '--report', '/proc/version'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('/proc/version');
     expect(r.stderr).not.toContain('/proc/version.journal');
@@ -85,7 +85,7 @@ describe('orders import: bytes that are not UTF-8', () => {
   );
 
   it('a Latin-1 file stops before sending, naming the line and byte offset', async () => {
-    const r = await runCli(['orders', 'import', input(latin1)], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', input(latin1)], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('line 2 is not valid UTF-8 (byte 0xFC at byte offset 42)');
     expect(r.stderr).toContain('--encoding');
@@ -93,7 +93,7 @@ describe('orders import: bytes that are not UTF-8', () => {
   });
 
   it('--encoding latin1 reads it: two orders, nothing merged', async () => {
-    const r = await runCli(['orders', 'import', input(latin1), '--encoding', 'latin1', '--json'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', input(latin1), '--encoding', 'latin1', '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2 });
@@ -103,7 +103,7 @@ describe('orders import: bytes that are not UTF-8', () => {
 
   it('found in a stream (stdin), the row is rejected with the same message and the rest goes on (exit 4)', async () => {
     const report = join(suite.tmp.dir, 'r.csv');
-    const r = await runCli(['orders', 'import', '-', '--json', '--report', report], { env: env(), stdin: latin1 });
+    const r = await runCli(['orders', 'import', '--live', '-', '--json', '--report', report], { env: env(), stdin: latin1 });
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 0, rejected: 2 });
     const lines = readFileSync(report, 'utf8').trimEnd().split('\n');
@@ -113,7 +113,7 @@ describe('orders import: bytes that are not UTF-8', () => {
   });
 
   it('rejects an unknown --encoding', async () => {
-    const r = await runCli(['orders', 'import', input(), '--encoding', 'klingon'], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', input(), '--encoding', 'klingon'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--encoding "klingon" is not an encoding');
   });
@@ -125,7 +125,7 @@ describe('orders import: one run per journal', () => {
     const report = join(suite.tmp.dir, 'r.csv');
     // A live process (this one) holds the lock of the journal beside the report.
     writeFileSync(`${report}.journal.lock`, `${process.pid}\n`);
-    const r = await runCli(['orders', 'import', file, '--report', report], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--report', report], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`another import of this file is running (pid ${process.pid})`);
     await nothingSent();

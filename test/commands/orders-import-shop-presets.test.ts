@@ -39,7 +39,7 @@ describe('shop exports imported as they come (--preset NAME)', () => {
     '%s: the fixture imports with its preset; totals, currencies, dates with zones, E.164 phones, line items exact',
     async (preset) => {
       const { orders, args } = generated(preset);
-      const r = await runCli(['orders', 'import', fixturePath(preset), '--preset', preset, ...args, '--json'], { env: env() });
+      const r = await runCli(['orders', 'import', '--live', fixturePath(preset), '--preset', preset, ...args, '--json'], { env: env() });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, created: 6, rejected: 0, failed: 0 });
@@ -119,7 +119,9 @@ describe('shop exports imported as they come (--preset NAME)', () => {
     expect(dollar.stdout).toContain(
       'currency: the file has no currency column and the total "$219.40" could be USD, CAD, AUD, NZD, SGD, …: give it with --set currency=USD',
     );
-    const set = await runCli(['orders', 'import', file, '--preset', 'magento', '--set', 'currency=USD', '--json'], { env: env() });
+    const set = await runCli(['orders', 'import', '--live', file, '--preset', 'magento', '--set', 'currency=USD', '--json'], {
+      env: env(),
+    });
     expect(set.code).toBe(0);
     expect(await suite.sb.admin.order('000000007')).toMatchObject({ total: '219.40', currency: 'USD', order_date: '2024-06-10T10:00:00Z' });
   });
@@ -132,14 +134,14 @@ describe('shop exports imported as they come (--preset NAME)', () => {
       'hint: name the columns after the fields, or map them: --map total=order_total --map currency=order_currency\n',
     );
     expect(r.stderr).not.toMatch(/total=(shipping|tax)_total/);
-    const big = await runCli(['orders', 'import', fixturePath('bigcommerce'), '--map', 'email=Customer Email'], { env: env() });
+    const big = await runCli(['orders', 'import', '--live', fixturePath('bigcommerce'), '--map', 'email=Customer Email'], { env: env() });
     expect(big.code).toBe(2);
     expect(big.stderr).toContain(
       '--map total=? (several columns could be total: "Order Total (inc tax)", "Order Total (ex tax)"; pick one)',
     );
     const hintOf = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('hint:')) ?? '';
     expect(hintOf(big.stderr)).not.toContain('Tax Total');
-    const magento = await runCli(['orders', 'import', fixturePath('magento'), '--map', 'email=Customer Email'], { env: env() });
+    const magento = await runCli(['orders', 'import', '--live', fixturePath('magento'), '--map', 'email=Customer Email'], { env: env() });
     expect(magento.code).toBe(2);
     expect(magento.stderr).toContain('--map order_id=ID');
     expect(hintOf(magento.stderr)).not.toContain('Bill-to Name');

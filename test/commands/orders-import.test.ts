@@ -21,9 +21,12 @@ function parseReport(path: string): Array<Record<string, string>> {
 describe('svc orders import', () => {
   it('reports exact counts on a mixed file (new, repeated, invalid rows) and exits 4', async () => {
     const report = join(suite.tmp.dir, 'report.csv');
-    const r = await runCli(['orders', 'import', fixture('orders-mixed.csv'), '--json', '--report', report, '--concurrency', '8'], {
-      env: env(),
-    });
+    const r = await runCli(
+      ['orders', 'import', '--live', fixture('orders-mixed.csv'), '--json', '--report', report, '--concurrency', '8'],
+      {
+        env: env(),
+      },
+    );
     expect(r.stderr).toMatch(/rejected/);
     expect(r.code).toBe(4);
     // The line numbers of the rows to look at are data, named as in events send's summary.
@@ -85,10 +88,10 @@ describe('svc orders import', () => {
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 60; i++) lines.push(`T-${i},${i}.00,EUR,2024-01-${String((i % 28) + 1).padStart(2, '0')},c${i % 7}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const first = await runCli(['orders', 'import', file, '--json'], { env: env() });
+    const first = await runCli(['orders', 'import', '--live', file, '--json'], { env: env() });
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ rows: 60, created: 60, updated: 0, rejected: 0, failed: 0 });
-    const second = await runCli(['orders', 'import', file, '--json'], { env: env() });
+    const second = await runCli(['orders', 'import', '--live', file, '--json'], { env: env() });
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ rows: 60, created: 0, updated: 60, rejected: 0, failed: 0 });
   });
@@ -100,7 +103,7 @@ describe('svc orders import', () => {
     for (let i = 1; i <= 40; i++) lines.push(`E-${i},1.00,EUR,2024-01-01,e@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
     const report = join(suite.tmp.dir, 'r.csv');
-    const r = await runCli(['orders', 'import', file, '--json', '--concurrency', '32', '--report', report], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file, '--json', '--concurrency', '32', '--report', report], { env: env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 80, created: 41, updated: 39 });
     const d = parseReport(report).filter((x) => x.order_id === 'D-1');
@@ -113,7 +116,7 @@ describe('svc orders import', () => {
 
 describe('svc orders import: CSV shapes', () => {
   const run = (file: string, extra: string[] = []) =>
-    runCli(['orders', 'import', file, '--json', '--report', join(suite.tmp.dir, 'r.csv'), ...extra], { env: env() });
+    runCli(['orders', 'import', '--live', file, '--json', '--report', join(suite.tmp.dir, 'r.csv'), ...extra], { env: env() });
   const csv = (name: string) => fixture(`csv/${name}`);
 
   it('reads BOM + CRLF, semicolons with decimal commas, tabs and UTF-16LE', async () => {
@@ -153,11 +156,11 @@ describe('svc orders import: CSV shapes', () => {
   it('refuses a header without the required columns before sending (exit 2), hinting at the delimiter', async () => {
     const file = join(suite.tmp.dir, 'pipes.csv');
     writeFileSync(file, 'order_id|total|currency|order_date|email\nP-1|1.00|EUR|2024-01-01|p@example.com\n');
-    const r = await runCli(['orders', 'import', file], { env: env() });
+    const r = await runCli(['orders', 'import', '--live', file], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/lacks the columns? .*one column "order_id\|total/);
     expect(r.stderr).toMatch(/--delimiter/);
-    const ok = await runCli(['orders', 'import', file, '--delimiter', '|', '--json'], { env: env() });
+    const ok = await runCli(['orders', 'import', '--live', file, '--delimiter', '|', '--json'], { env: env() });
     expect(JSON.parse(ok.stdout)).toMatchObject({ rows: 1, created: 1 });
   });
 
@@ -217,7 +220,7 @@ describe('svc orders import: CSV shapes', () => {
   });
 
   it('reads stdin with -', async () => {
-    const r = await runCli(['orders', 'import', '-', '--json'], {
+    const r = await runCli(['orders', 'import', '--live', '-', '--json'], {
       env: env(),
       stdin: 'order_id,total,currency,order_date,email\nIN-1,3.00,EUR,2024-01-01,in@example.com\n',
     });
@@ -256,7 +259,7 @@ describe('svc orders import: CSV shapes', () => {
     expect((await suite.sb.admin.order('H-1'))?.initial_sync).toBe(true);
     // without --initial-sync the same kind of import triggers flows
     writeFileSync(file, 'order_id,total,currency,order_date,email\nH-3,1.00,EUR,2023-03-01,stat@example.com\n');
-    await runCli(['orders', 'import', file, '--json'], { env: env() });
+    await runCli(['orders', 'import', '--live', file, '--json'], { env: env() });
     expect((await suite.sb.admin.outbox()).length).toBeGreaterThan(0);
   });
 });
@@ -264,25 +267,25 @@ describe('svc orders import: CSV shapes', () => {
 describe('svc orders import: terminal output', () => {
   it('prints a summary table on a TTY and keeps stderr free of progress with --json', async () => {
     const file = fixture('csv/bom-crlf.csv');
-    const tty = await runCli(['orders', 'import', file], { env: { ...env(), NO_COLOR: '1' }, tty: true });
+    const tty = await runCli(['orders', 'import', '--live', file], { env: { ...env(), NO_COLOR: '1' }, tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/^rows +2$/m);
     expect(tty.stdout).toMatch(/^created +2$/m);
     expect(tty.stdout).toMatch(/^resumed +0$/m);
-    const json = await runCli(['orders', 'import', file, '--json'], { env: env() });
+    const json = await runCli(['orders', 'import', '--live', file, '--json'], { env: env() });
     expect(json.stderr).toBe('');
     expect(JSON.parse(json.stdout)).toMatchObject({ rows: 2, updated: 2 });
   });
 
   it('refuses usage errors before reading credentials or sending (exit 2)', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['orders', 'import', join(suite.tmp.dir, 'missing.csv')], /no such file/],
-      [['orders', 'import', '-', '--resume'], /--resume needs a file/],
-      [['orders', 'import', '-', '--integration-token-stdin'], /cannot be used when the CSV comes from stdin/],
-      [['orders', 'import', fixture('orders-mixed.csv'), '--delimiter', ';;'], /one character/],
-      [['orders', 'import', fixture('orders-mixed.csv'), '--map', 'bogus=x'], /unknown field "bogus"/],
-      [['orders', 'import', fixture('orders-mixed.csv'), '--default-country', 'XX'], /ISO 3166/],
-      [['orders', 'import', fixture('orders-mixed.csv'), '--concurrency', '0'], /positive integer/],
+      [['orders', 'import', '--live', join(suite.tmp.dir, 'missing.csv')], /no such file/],
+      [['orders', 'import', '--live', '-', '--resume'], /--resume needs a file/],
+      [['orders', 'import', '--live', '-', '--integration-token-stdin'], /cannot be used when the CSV comes from stdin/],
+      [['orders', 'import', '--live', fixture('orders-mixed.csv'), '--delimiter', ';;'], /one character/],
+      [['orders', 'import', '--live', fixture('orders-mixed.csv'), '--map', 'bogus=x'], /unknown field "bogus"/],
+      [['orders', 'import', '--live', fixture('orders-mixed.csv'), '--default-country', 'XX'], /ISO 3166/],
+      [['orders', 'import', '--live', fixture('orders-mixed.csv'), '--concurrency', '0'], /positive integer/],
     ];
     for (const [argv, message] of cases) {
       const r = await runCli(argv, { env: { SVC_CONFIG_DIR: suite.tmp.dir } });

@@ -53,10 +53,11 @@ const SKIP: Record<string, string> = {
   'svc orders import orders.csv --dry-run': "the reader's orders.csv",
   'svc orders import orders.csv --resume': "needs an interrupted import of the reader's orders.csv",
   'svc orders import export.csv --dry-run': "the reader's shop export",
-  'svc orders import export.csv --map order_id="Order Number" --map total="Grand Total" --default-country US': "the reader's shop export",
-  'svc orders import export.csv --map-file my-shop.json --date-order DMY': "the reader's shop export and mapping file",
+  'svc orders import export.csv --map order_id="Order Number" --map total="Grand Total" --default-country US --initial-sync':
+    "the reader's shop export",
+  'svc orders import export.csv --map-file my-shop.json --date-order DMY --initial-sync': "the reader's shop export and mapping file",
   'svc orders import export.csv --map-file my-shop.json --dry-run': "the reader's shop export and mapping file",
-  'svc orders import export.csv --default-country DE --map order_id="Order Number" --map total=Amount --map currency=Curr --map order_date="Placed At" --map email="Customer E-Mail" --map phone=Mobile':
+  'svc orders import export.csv --default-country DE --map order_id="Order Number" --map total=Amount --map currency=Curr --map order_date="Placed At" --map email="Customer E-Mail" --map phone=Mobile --initial-sync':
     "the reader's shop export",
   'shop-export | svc orders import - --map order_id="Order Number"': "`shop-export` stands for the reader's program",
   'svc orders import orders_export.csv --preset shopify --initial-sync':
@@ -69,7 +70,7 @@ const SKIP: Record<string, string> = {
   'svc events send --file events.ndjson --default-country US --concurrency 16 --report report.csv --unconfirmed-out unconfirmed.ndjson':
     "the reader's NDJSON file (fixtures/events.ndjson runs in docs/ci.md's jobs)",
   // a real account, a terminal, placeholders
-  'svc auth login --base-url https://api.example.com': 'a real service, at a terminal (the prompts: test/e2e/auth-tty.test.ts)',
+  'svc auth login': 'a real service, at a terminal (the prompts: test/e2e/auth-tty.test.ts)',
   'printf %s "$SECRET" | svc auth login --client-id app_123 --client-secret-stdin --scopes "contacts_read orders_write" [--require-scopes] [--basic-auth]':
     "a synopsis: a real application's id and secret, optional flags in brackets",
   'svc auth login --with-token < token.txt': "the reader's token in a file",

@@ -39,7 +39,7 @@ describe.skipIf(!built || !hasTmux)('interactive login in a terminal', () => {
       expect(typing).not.toContain(app.client_secret);
       tmux(['send-keys', '-t', session, 'Enter']);
       await waitFor(session, /Scopes to request/);
-      tmux(['send-keys', '-t', session, 'Down', 'Space']); // add contacts_write to the pre-checked contacts_read
+      tmux(['send-keys', '-t', session, 'Space', 'Down', 'Space']); // nothing is pre-checked: contacts_read and contacts_write
       tmux(['send-keys', '-t', session, 'Enter']);
       const { screen, code } = await exitOf(session);
       expect(code).toBe(0);
@@ -56,5 +56,38 @@ describe.skipIf(!built || !hasTmux)('interactive login in a terminal', () => {
       requested_scopes: ['contacts_read', 'contacts_write'],
       scopes: ['contacts_read', 'contacts_write'],
     });
+  });
+
+  it('Enter at every prompt (the base URL typed after its example) gets every scope of the application', async () => {
+    const all = ['contacts_read', 'contacts_write', 'events_write', 'orders_write'];
+    const app = await sb.admin.createApp(all);
+    const dir = tempConfigDir();
+    const session = startSvc(['auth', 'login'], { SVC_CONFIG_DIR: dir.dir, CI: '', NO_COLOR: '1' }, { cols: 80, rows: 30 });
+    try {
+      await waitFor(session, /Service base URL \(e\.g\. https:\/\/api\.example\.com\)/);
+      tmux(['send-keys', '-t', session, '-l', sb.baseUrl]);
+      tmux(['send-keys', '-t', session, 'Enter']);
+      await waitFor(session, /How do you want to authenticate\?/);
+      tmux(['send-keys', '-t', session, 'Enter']);
+      await waitFor(session, /Client ID/);
+      tmux(['send-keys', '-t', session, '-l', app.client_id]);
+      tmux(['send-keys', '-t', session, 'Enter']);
+      await waitFor(session, /Client secret/);
+      tmux(['send-keys', '-t', session, '-l', app.client_secret]);
+      tmux(['send-keys', '-t', session, 'Enter']);
+      const picker = await waitFor(session, /Scopes to request/);
+      expect(picker).not.toMatch(/◉/); // nothing pre-selected
+      tmux(['send-keys', '-t', session, 'Enter']);
+      const { screen, code } = await exitOf(session);
+      expect(code).toBe(0);
+      expect(screen).toContain(`granted scopes: ${all.join(' ')}`);
+      expect(screen).not.toContain('warning');
+    } finally {
+      killSession(session);
+    }
+    const status = await runCli(['auth', 'status', '--json'], { env: { SVC_CONFIG_DIR: dir.dir } });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ requested_scopes: null, scopes: all });
+    dir.cleanup();
   });
 });

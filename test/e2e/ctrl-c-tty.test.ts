@@ -26,7 +26,7 @@ describe.skipIf(!built || !hasTmux)('Ctrl-C from the keyboard', () => {
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 2000; i++) lines.push(`C-${i},${i}.00,EUR,2024-01-01,c${i % 20}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const session = startSvc(['orders', 'import', file, '--concurrency', '2'], env);
+    const session = startSvc(['orders', 'import', '--live', file, '--concurrency', '2'], env);
     try {
       await waitFor(session, / rows \(/);
       tmux(['send-keys', '-t', session, 'C-c']);

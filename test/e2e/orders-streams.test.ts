@@ -81,7 +81,7 @@ async function until(check: () => Promise<boolean>, ms = 10_000): Promise<number
 
 describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
   it('stdin: each row is sent as its line arrives, with stdin still open', async () => {
-    const c = start(['orders', 'import', '-', '--json']);
+    const c = start(['orders', 'import', '--live', '-', '--json']);
     c.proc.stdin.write(HEADER + row('L-1'));
     await until(async () => (await sb.admin.order('L-1')) !== undefined, 30_000);
     c.proc.stdin.write(row('L-2'));
@@ -93,7 +93,7 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
   });
 
   it('stdin: SIGINT while waiting for the header ends at once with exit 130', async () => {
-    const c = start(['orders', 'import', '-']);
+    const c = start(['orders', 'import', '--live', '-']);
     await catches(c.proc.pid as number, 'SIGINT');
     await new Promise((r) => setTimeout(r, 300));
     const t0 = Date.now();
@@ -111,7 +111,7 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
     const writer = spawn('bash', ['-c', `{ printf '%s' "$ROWS"; sleep 30; } > "$FIFO"`], {
       env: { ...env, FIFO: fifo, ROWS: HEADER + row('F-1') + row('F-2') },
     });
-    const c = start(['orders', 'import', fifo, '--json']);
+    const c = start(['orders', 'import', '--live', fifo, '--json']);
     await until(async () => (await sb.admin.order('F-2')) !== undefined, 30_000);
     await catches(c.proc.pid as number, 'SIGTERM');
     c.proc.kill('SIGTERM');
@@ -120,7 +120,7 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
     expect(r.code).toBe(130);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, interrupted: true });
     expect(r.stderr).toContain('cannot be resumed');
-    const again = start(['orders', 'import', fifo, '--resume']);
+    const again = start(['orders', 'import', '--live', fifo, '--resume']);
     const refused = await again.done;
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--resume needs a regular file');
@@ -141,7 +141,7 @@ describe('e2e: the disk fills up mid-run', { timeout: 90_000 }, () => {
     // SIGXFSZ ignored so that a write fails with EFBIG, as on a full disk.
     const c = start(
       [],
-      `trap '' XFSZ; ulimit -f 8; exec "$NODE" "$SVC" orders import "${file}" --report "${report}" --journal "${journal}" --json`,
+      `trap '' XFSZ; ulimit -f 8; exec "$NODE" "$SVC" orders import --live "${file}" --report "${report}" --journal "${journal}" --json`,
     );
     const r = await c.done;
     expect(r.code).toBe(1);
@@ -154,7 +154,7 @@ describe('e2e: the disk fills up mid-run', { timeout: 90_000 }, () => {
     expect(error.message).toMatch(/^the import stopped after \d+ finished row\(s\): cannot write (--report|the resume journal) .*: EFBIG$/);
     expect(error.hint).toContain('--resume');
     // Without the limit, the resume completes: every order once.
-    const c2 = start(['orders', 'import', file, '--report', report, '--journal', journal, '--resume', '--json']);
+    const c2 = start(['orders', 'import', '--live', file, '--report', report, '--journal', journal, '--resume', '--json']);
     const r2 = await c2.done;
     expect(r2.code).toBe(0);
     const total = JSON.parse(r2.stdout) as { rows: number; created: number; updated: number; unconfirmed: number; resumed: number };

@@ -52,12 +52,12 @@ describe('e2e: svc orders import', () => {
     const report = join(suite.tmp.dir, 'report.csv');
     writeOrders(file);
     await suite.sb.admin.setFaults({ latency_ms: 5 });
-    const killed = await spawnSvc(['orders', 'import', file, '--report', report, '--concurrency', '8'], env, {
+    const killed = await spawnSvc(['orders', 'import', '--live', file, '--report', report, '--concurrency', '8'], env, {
       onSpawn: killWhenStored('K-501', 'SIGKILL'),
     });
     expect(killed.signal).toBe('SIGKILL');
     await suite.sb.admin.setFaults({});
-    const resumed = await spawnSvc(['orders', 'import', file, '--report', report, '--resume', '--json'], env);
+    const resumed = await spawnSvc(['orders', 'import', '--live', file, '--report', report, '--resume', '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     const s = JSON.parse(resumed.stdout);
     // Uninterrupted: 1000 rows, 900 created, 100 updated (every tenth line repeats an earlier id).
@@ -79,12 +79,14 @@ describe('e2e: svc orders import', () => {
     const file = join(suite.tmp.dir, 'orders.csv');
     writeOrders(file);
     await suite.sb.admin.setFaults({ latency_ms: 5 });
-    const r = await spawnSvc(['orders', 'import', file, '--concurrency', '4'], env, { onSpawn: killWhenStored('K-101', 'SIGINT') });
+    const r = await spawnSvc(['orders', 'import', '--live', file, '--concurrency', '4'], env, {
+      onSpawn: killWhenStored('K-101', 'SIGINT'),
+    });
     expect(r.code, r.stdout + r.stderr).toBe(130);
     expect(r.stderr).toMatch(/interrupted after \d+ finished row\(s\); progress saved in /);
-    expect(r.stderr).toContain(`continue with: svc orders import ${file} --resume --concurrency 4`);
+    expect(r.stderr).toContain(`continue with: svc orders import ${file} --resume --live --concurrency 4`);
     await suite.sb.admin.setFaults({});
-    const resumed = await spawnSvc(['orders', 'import', file, '--resume', '--concurrency', '4', '--json'], env);
+    const resumed = await spawnSvc(['orders', 'import', '--live', file, '--resume', '--concurrency', '4', '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: N, rejected: 0, failed: 0 });
     expect(JSON.parse(resumed.stdout).resumed).toBeGreaterThanOrEqual(90);

@@ -39,7 +39,9 @@ beforeEach(async () => {
     SVC: join(root, 'bin', 'svc.js'),
     NODE: process.execPath,
   };
-  writeFileSync(join(work, 'orders.csv'), 'order_id,total,currency,order_date,email\nA-1,1.00,EUR,2026-01-01,a@example.com\n');
+  // Dated today: an older order sent live would stop at the historical-orders guard (exit 2).
+  const today = new Date().toISOString().slice(0, 10);
+  writeFileSync(join(work, 'orders.csv'), `order_id,total,currency,order_date,email\nA-1,1.00,EUR,${today},a@example.com\n`);
   writeFileSync(join(work, 'events.ndjson'), '{"event_type":"viewed_product","email":"a@example.com"}\n');
   writeFileSync(join(work, 'ids.txt'), 'ct_nope\n');
 });

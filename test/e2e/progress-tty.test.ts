@@ -27,7 +27,7 @@ describe.skipIf(!built || !hasTmux)('progress on a terminal', () => {
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 300; i++) lines.push(`P-${i},${i}.00,EUR,2024-01-01,p${i % 20}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const session = startSvc(['orders', 'import', file, '--concurrency', '2'], env);
+    const session = startSvc(['orders', 'import', '--live', file, '--concurrency', '2'], env);
     try {
       const status = /(\d+) rows \([\d.,]+\/s, (\d+)%, ETA \d+ (s|min)\): (\d+) created, 0 updated, 0 unconfirmed, 0 rejected, 0 failed/;
       const first = await waitFor(session, status);

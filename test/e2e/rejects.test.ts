@@ -33,11 +33,11 @@ describe('e2e: --rejects, fix, import the rejects file', () => {
     const broken = original.replace(',GBP,', ',QQQ,').replace(',EUR,', ',EUU,');
     writeFileSync(input, broken);
 
-    const first = await spawnSvc(['orders', 'import', input, '--preset', 'shopify', '--rejects', rejects, '--json'], env);
+    const first = await spawnSvc(['orders', 'import', '--live', input, '--preset', 'shopify', '--rejects', rejects, '--json'], env);
     expect(first.code, first.stderr).toBe(4);
     const summary = JSON.parse(first.stdout);
     expect(summary).toMatchObject({ rows: 6, created: 4, rejected: 2, rejects, rejects_rows: 2 });
-    expect(summary.reimport_command).toBe(`svc orders import ${rejects} --preset shopify`);
+    expect(summary.reimport_command).toBe(`svc orders import ${rejects} --live --preset shopify`);
     expect(first.stderr).toContain(`2 row(s) rejected and 0 failed out of 6; the rows to fix are in ${rejects}`);
 
     const text = readFileSync(rejects, 'utf8');
@@ -53,7 +53,7 @@ describe('e2e: --rejects, fix, import the rejects file', () => {
 
     // Fixed in "a spreadsheet": the currency cells only; the trailing columns stay.
     writeFileSync(rejects, text.replace(',QQQ,', ',GBP,').replace(',EUU,', ',EUR,'));
-    const again = await spawnSvc(['orders', 'import', rejects, '--preset', 'shopify', '--json'], env);
+    const again = await spawnSvc(['orders', 'import', '--live', rejects, '--preset', 'shopify', '--json'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ rows: 2, created: 2, updated: 0, rejected: 0 });
     const stored = await adminList('/orders?limit=100');

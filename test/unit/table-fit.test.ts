@@ -90,22 +90,52 @@ async function table<T>(columns: Column<T>[], rows: T[], width: number): Promise
 
 describe('the contacts table at a terminal', () => {
   const rows = [long(1), long(2), long(3)];
+  const now = Date.parse('2026-01-02T00:00:00Z');
   for (const width of [80, 120]) {
-    it(`at ${width} columns: one line per contact, none wider than the terminal, ids whole`, async () => {
-      const lines = await table(contactTableColumns(Date.parse('2026-01-02T00:00:00Z')), rows, width);
+    it(`at ${width} columns: one line per contact, none wider than the terminal`, async () => {
+      const lines = await table(contactTableColumns(now), rows, width);
       expect(lines).toHaveLength(rows.length + 1);
       for (const l of lines) expect(l.length).toBeLessThanOrEqual(width);
-      for (const [i, r] of rows.entries()) expect(lines[i + 1]?.startsWith(`${r.id}  `)).toBe(true);
       expect(lines[1]).toContain('…');
     });
   }
 
-  it('at 80 columns keeps id, email and email consent; at 120 every default column', async () => {
-    const now = Date.parse('2026-01-02T00:00:00Z');
-    const [h80] = await table(contactTableColumns(now), rows, 80);
-    expect(h80).toMatch(/^ID\s+EMAIL\s+EMAIL CONSENT$/);
-    const [h120] = await table(contactTableColumns(now), rows, 120);
-    expect(h120).toMatch(/^ID\s+EMAIL\s+PHONE\s+EMAIL CONSENT\s+SMS CONSENT\s+UPDATED$/);
+  it('at 120 columns the ids are whole; at 80 they are cut in the middle before an identifying column goes', async () => {
+    const at120 = await table(contactTableColumns(now), rows, 120);
+    for (const [i, r] of rows.entries()) expect(at120[i + 1]?.startsWith(`${r.id}  `)).toBe(true);
+    const [h80, ...r80] = await table(contactTableColumns(now), rows, 80);
+    expect(h80).toMatch(/^ID\s+EMAIL\s+PHONE\s+EMAIL CONSENT\s+SMS CONSENT$/);
+    for (const [i, r] of rows.entries()) {
+      const id = r80[i]?.split('  ')[0] as string;
+      expect(id).toMatch(/^ct_0+…0+\d$/);
+      expect(id.length).toBeLessThan(r.id.length);
+      expect(r80[i]).toContain(r.phone as string);
+    }
+  });
+
+  it('a contact without email keeps its phone as identifier once the phone column is dropped', async () => {
+    const phoneOnly: Contact = { ...long(4), email: null };
+    const lines = await table(contactTableColumns(now), [long(1), phoneOnly], 60);
+    expect(lines[0]).toMatch(/^ID\s+EMAIL\/PHONE\s+/);
+    expect(lines[0]).not.toMatch(/\sPHONE\s/);
+    expect(lines[2]).toContain(phoneOnly.phone as string);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(60);
+  });
+
+  it('a wide terminal shows name, orders and total spent; left out when the service returns none', async () => {
+    const [h200, r200] = await table(contactTableColumns(now), rows, 200);
+    expect(h200).toMatch(/^ID\s+EMAIL\s+PHONE\s+NAME\s+EMAIL CONSENT\s+SMS CONSENT\s+ORDERS\s+TOTAL SPENT\s+UPDATED$/);
+    expect(r200).toContain('Ann 李小龍');
+    expect(r200).toContain('12.50 USD');
+    const bare = rows.map((r) => ({
+      ...r,
+      first_name: null,
+      last_name: null,
+      total_spent: {},
+      orders_count: undefined as unknown as number,
+    }));
+    const [hBare] = await table(contactTableColumns(now), bare, 200);
+    expect(hBare).toMatch(/^ID\s+EMAIL\s+PHONE\s+EMAIL CONSENT\s+SMS CONSENT\s+UPDATED$/);
   });
 
   it('with --fields, drops names, then updated, before the consent columns', async () => {

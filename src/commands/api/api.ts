@@ -13,6 +13,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatLimit, ReadLimitError, readFileCapped, readStreamCapped, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { PropError, parseProps } from '../props.js';
+import { paginate } from './paginate.js';
 
 export interface ApiOptions {
   field?: string[];
@@ -20,6 +21,8 @@ export interface ApiOptions {
   header?: string[];
   input?: string;
   include?: boolean;
+  paginate?: boolean;
+  ndjson?: boolean;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -27,10 +30,18 @@ const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 export async function run(args: string[], opts: ApiOptions, ctx: Context): Promise<number> {
   const method = (args[0] ?? '').toUpperCase();
-  const path = args[1] ?? '';
+  // `v1/contacts` as gh takes `repos/…`: the path is relative to the base URL either way.
+  const given = args[1] ?? '';
+  const path = given.startsWith('/') ? given : `/${given}`;
   if (!METHODS.has(method)) throw new UsageError(`unknown HTTP method ${JSON.stringify(args[0])}`, `use one of ${[...METHODS].join(', ')}`);
-  if (!path.startsWith('/'))
-    throw new UsageError(`the path must start with "/", got ${JSON.stringify(path)}`, 'for example: svc api GET /v1/contacts?limit=5');
+  if (given === '' || /^[a-z][a-z0-9+.-]*:/i.test(given) || given.startsWith('//'))
+    throw new UsageError(
+      `the path must be relative to the base URL, got ${JSON.stringify(given)}`,
+      'for example: svc api GET /v1/contacts?limit=5',
+    );
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET listing', `not ${method}`);
+  if (opts.paginate && opts.include)
+    throw new UsageError('--include cannot be combined with --paginate', 'each page has its own headers: request one page with -i');
 
   const headers: Record<string, string> = {};
   for (const h of opts.header ?? []) {
@@ -80,6 +91,15 @@ export async function run(args: string[], opts: ApiOptions, ctx: Context): Promi
   }
 
   const client = await ctx.client();
+  if (opts.paginate || opts.ndjson) {
+    return paginate(ctx, client, {
+      path,
+      query,
+      headers: Object.keys(headers).length ? headers : undefined,
+      all: opts.paginate === true,
+      ndjson: opts.ndjson === true,
+    });
+  }
   const res = await client.request({
     method,
     path,

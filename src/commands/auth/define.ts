@@ -18,6 +18,7 @@ export function defineAuth(program: Command, action: ActionFactory): void {
     )
     .option('--require-scopes', 'fail (exit 3) when fewer scopes are granted than requested')
     .option('--basic-auth', 'send the client secret with HTTP Basic instead of the form body')
+    .option('--keep-integration-token', "keep the profile's stored integration token (a new login drops it)")
     .option('--default-country <cc>', 'default country for phone numbers typed without +country code (e.g. US)')
     .addHelpText(
       'after',
@@ -76,7 +77,7 @@ export function defineAuth(program: Command, action: ActionFactory): void {
     .addHelpText(
       'after',
       examples([
-        'curl -H "Authorization: Bearer $(svc auth token)" "$(svc auth status --offline --json | jq -r .base_url)/v1/contacts?limit=1"',
+        'curl -H "Authorization: Bearer $(svc auth token)" "$SVC_BASE_URL/v1/contacts?limit=1"',
         'SVC_TOKEN=$(svc auth token) ./deploy-script.sh',
       ]),
     )

@@ -8,7 +8,7 @@ import { missingScopes } from '../../client/auth.js';
 import { ApiError, isWrongTokenEndpoint } from '../../client/errors.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
-import { isScope, SCOPES } from '../../contract/scopes.js';
+import { isScope, SCOPES, type Scope } from '../../contract/scopes.js';
 import { AuthError, CliError, EXIT, UsageError } from '../../errors.js';
 import { clearedCredentials, parseScopeList } from '../../store/credentials.js';
 import { checkCredentialText, envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
@@ -25,9 +25,13 @@ export interface LoginOptions {
   requireScopes?: boolean;
   basicAuth?: boolean;
   defaultCountry?: string;
+  keepIntegrationToken?: boolean;
 }
 
 type Method = 'api_token' | 'client_credentials';
+
+/** The example the base URL prompt shows (the spec gives the service no single address). */
+export const BASE_URL_EXAMPLE = 'https://api.example.com';
 
 const NON_INTERACTIVE_HINT =
   'pipe an API token to `svc auth login --with-token`, or pass `--client-id ID --client-secret-stdin [--scopes "contacts_read orders_write"]` with the secret on stdin';
@@ -66,7 +70,8 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
   if (!baseUrlRaw) {
     if (!prompter) throw new UsageError('no service address to log in to', 'pass --base-url URL or set SVC_BASE_URL');
     baseUrlRaw = await prompter.input({
-      message: 'Service base URL',
+      // The service has no one address (spec: {base_url}): an example shows the shape expected.
+      message: `Service base URL (e.g. ${BASE_URL_EXAMPLE})`,
       validate: (v) => {
         try {
           validateBaseUrl(v, ctx.settings.insecure);
@@ -118,7 +123,8 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
       ).trim();
       scopes ??= await p.checkbox({
         message: 'Scopes to request (space to toggle, enter to confirm; none = everything enabled on the application)',
-        choices: SCOPES.map((s) => ({ name: s, value: s, checked: s === 'contacts_read' })),
+        // Nothing pre-selected: Enter alone asks for everything the application has, as the prompt says.
+        choices: SCOPES.map((s) => ({ name: s, value: s, checked: false })),
       });
       if (scopes.length === 0) scopes = undefined;
     }
@@ -210,16 +216,28 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
     };
   }
 
+  // An integration token belongs to the account logged out of: a new login drops it (a later 403
+  // on orders would name a header the user never passed), unless asked to keep it.
+  const droppedIntegrationToken = !opts.keepIntegrationToken && existing?.integration_token !== undefined;
   store.updateProfile(profileName, {
     ...clearedCredentials(),
+    ...(opts.keepIntegrationToken && existing?.integration_token ? { integration_token: existing.integration_token } : {}),
     ...profile,
     base_url: baseUrl,
     ...(defaultCountry ? { default_country: defaultCountry } : {}),
   });
   if (method === 'client_credentials') pendingToken.commitTo(profileTokenCache(store, profileName, clientId!));
 
+  const unrequested = method === 'client_credentials' ? scopesNotRequested(scopes, summary.scopes as string[] | null) : [];
   if (ctx.settings.json) {
-    ctx.out.json({ profile: profileName, base_url: baseUrl, ...summary, store: store.path });
+    ctx.out.json({
+      profile: profileName,
+      base_url: baseUrl,
+      ...summary,
+      ...(method === 'client_credentials' ? { unrequested_scopes: unrequested } : {}),
+      integration_token_dropped: droppedIntegrationToken,
+      store: store.path,
+    });
   } else {
     const who =
       method === 'api_token' ? 'an API token' : `client credentials (client ${clientId}${clientAuth === 'basic' ? ', HTTP Basic' : ''})`;
@@ -228,7 +246,11 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
       const granted = summary.scopes as string[] | null;
       ctx.out.info(`  granted scopes: ${granted?.length ? granted.join(' ') : '(not stated by the service)'}`);
     }
+    if (droppedIntegrationToken) {
+      ctx.out.info(`  the profile's integration token was dropped (keep it with --keep-integration-token)`);
+    }
   }
+  if (method === 'client_credentials') for (const line of scopeAdvice(scopes, summary.scopes as string[] | null)) ctx.log.warn(line);
   const envOverride = ['SVC_TOKEN', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'].filter((n) => envValue(ctx.env, n) !== undefined);
   if (envOverride.length) ctx.log.warn(`${envOverride.join(', ')} is set and takes precedence over the stored credentials`);
   return 0;
@@ -247,6 +269,50 @@ async function readSecret(ctx: Context, message: string, pipeExample: string): P
   const p = await ctx.prompter();
   return (await p.password({ message, validate: (v) => (v.trim() ? true : 'it cannot be empty') })).trim();
 }
+
+/**
+ * Scopes a command of svc needs that this login did not ask for (an explicit list without them):
+ * the token lacks them because of the login, not because of the application.
+ */
+function scopesNotRequested(requested: string[] | undefined, granted: string[] | null): string[] {
+  if (requested === undefined) return [];
+  return SCOPES.filter((s) => !requested.includes(s) && !(granted ?? []).includes(s));
+}
+
+/**
+ * What the token cannot do, and the fix by cause: a scope not requested needs a login asking for
+ * it; with nothing requested (everything the application has), a scope missing from the grant
+ * needs enabling on the application. (Requested but not granted: the client already warns.)
+ */
+export function scopeAdvice(requested: string[] | undefined, granted: string[] | null): string[] {
+  const lines: string[] = [];
+  const uses = (list: string[]) => `${list.map((s) => SCOPE_USES[s as Scope] ?? s).join('; ')} need${list.length > 1 ? '' : 's'}`;
+  const unrequested = scopesNotRequested(requested, granted);
+  if (unrequested.length > 0) {
+    const all = [...(requested ?? []), ...unrequested];
+    lines.push(
+      `not requested: ${unrequested.join(' ')} (${uses(unrequested)} ${unrequested.length > 1 ? 'them' : 'it'})`,
+      `to get ${unrequested.length > 1 ? 'them' : 'it'}: svc auth login --scopes "${SCOPES.filter((s) => all.includes(s)).join(' ')}"`,
+    );
+  }
+  if (requested === undefined && granted !== null) {
+    const lacking = SCOPES.filter((s) => !granted.includes(s));
+    if (lacking.length > 0) {
+      lines.push(
+        `the application does not grant ${lacking.join(' ')} (${uses(lacking)} ${lacking.length > 1 ? 'them' : 'it'}): enable ${lacking.length > 1 ? 'them' : 'it'} on the application, then svc auth login`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** Which commands need each scope, for the advice after a login that lacks one. */
+const SCOPE_USES: Record<Scope, string> = {
+  contacts_read: 'contacts list and get',
+  contacts_write: 'contacts create, patch, import, unsubscribe and delete',
+  events_write: 'events send',
+  orders_write: 'orders upsert and import',
+};
 
 function checkScopes(value: string): string[] | undefined {
   const list = parseScopeList(value);

@@ -7,6 +7,8 @@
 import type { ServiceClient } from '../../client/client.js';
 import { ApiError, CredentialsError, NetworkError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
+import { maskSecret } from '../../store/redact.js';
+import { envCredential } from '../../store/settings.js';
 import { openClient, proxyInUse, resolveRunAuth } from '../../wiring/client.js';
 import { EMBEDDED_SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 import { secondsUntil } from './shared.js';
@@ -35,6 +37,7 @@ export async function run(_args: string[], opts: StatusOptions, ctx: Context): P
     scopes: null,
     token_expires_in: null,
     token_expires_at: null,
+    ...integrationTokenFields(ctx, auth.profile?.integration_token),
     store: store.path,
     error: null,
   };
@@ -85,6 +88,19 @@ async function checkCredentials(ctx: Context, client: ServiceClient): Promise<vo
   }
 }
 
+/**
+ * The integration token order requests would send, masked (its first characters only): from
+ * SVC_INTEGRATION_TOKEN, else the profile. A stale one stored by an old sandbox is seen here.
+ */
+function integrationTokenFields(ctx: Context, stored: string | undefined): Record<string, unknown> {
+  const fromEnv = envCredential(ctx.env, 'SVC_INTEGRATION_TOKEN');
+  const token = fromEnv ?? stored;
+  return {
+    integration_token: token ? maskSecret(token) : null,
+    integration_token_source: token ? (fromEnv ? 'env' : 'profile') : null,
+  };
+}
+
 /** Fills scopes and expiry from a valid token (renewed first if due). */
 async function addTokenState(ctx: Context, client: ServiceClient, report: Record<string, unknown>): Promise<void> {
   await client.accessToken(ctx.signal);
@@ -117,6 +133,8 @@ async function sandboxStatus(ctx: Context): Promise<number> {
       scopes: null,
       token_expires_in: null,
       token_expires_at: null,
+      integration_token: null,
+      integration_token_source: null,
       store: store.path,
       error: null,
     };
@@ -178,6 +196,12 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
   if (r.requested_scopes) fields.push(['requested', (r.requested_scopes as string[]).join(' ')]);
   if (r.token_expires_in !== null)
     fields.push(['token expires', `in ${humanDuration(r.token_expires_in as number)} (${r.token_expires_at})`]);
+  if (r.integration_token) {
+    fields.push([
+      'integration token',
+      `${r.integration_token} (${r.integration_token_source === 'env' ? 'SVC_INTEGRATION_TOKEN' : `profile ${r.profile}`}; sent on order requests)`,
+    ]);
+  }
   if (r.error) fields.push(['problem', r.error]);
   ctx.out.record(fields);
 }

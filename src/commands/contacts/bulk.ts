@@ -34,6 +34,18 @@ export interface IdList {
   lineEnd: '\n' | '\r\n';
 }
 
+/** An id or --ids-file, not both; the bulk options only with --ids-file. */
+export function checkIdsFileUse(id: string | undefined, opts: IdsFileOptions & { idsFile?: string }): void {
+  if (opts.idsFile !== undefined && id !== undefined) throw new UsageError('give either an id or --ids-file, not both');
+  if (opts.idsFile !== undefined) return;
+  for (const [flag, given] of [
+    ['--report', opts.report],
+    ['--rejects', opts.rejects],
+    ['--dry-run', opts.dryRun],
+  ] as const)
+    if (given !== undefined) throw new UsageError(`${flag} goes with --ids-file`);
+}
+
 /** Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). */
 export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}): Promise<IdList> {
   checkRejectsOptions(opts);

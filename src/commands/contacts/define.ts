@@ -1,7 +1,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from '../../contract/consent.js';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
-import { type ActionFactory, collect, completeWith, examples, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, concurrency, examples, positiveInt } from '../loader.js';
 
 const contactPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -119,6 +119,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
         .default('update'),
     )
     .option('--welcome-sms', 'let the service send its welcome SMS to contacts that become SMS subscribed (default: never)')
+    .option('--allow-unsuppress', 'let rows lift merchant suppressions (without it, such rows stop the import before it sends)')
     .addOption(
       new Option('--no-means <value>', 'what "no" in a yes/no opt-in column writes: nothing (default) or unsubscribed').choices([
         'nothing',
@@ -129,11 +130,20 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--map-file <file>', 'a JSON mapping file (the same format as the presets)')
     .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
-    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
-    .option('--report <file>', 'write a CSV report: line,email,phone,contact_id,outcome,status,error_code,message')
+    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', concurrency)
+    .option('--report <file>', 'write a CSV report (columns line, email, phone, contact_id, outcome, status, error_code, message)')
     .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
     .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')
     .option('--dry-run', 'check every row and list people on several lines without sending')
+    .option('--plan', "read the account and show what the import would do to each person's consent; send nothing")
+    .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
@@ -142,6 +152,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       'after',
       examples([
         'svc contacts import customers.csv --dry-run                 # check every row, send nothing',
+        'svc contacts import customers.csv --plan                    # what it would do to consent; sends nothing',
         'svc contacts import customers_export.csv --preset shopify --report import-report.csv',
         'svc contacts import people.csv --map email="E-mail" --map phone=Mobile --default-country US --if-exists skip',
         'svc contacts import customers.csv --resume                  # after Ctrl-C or a crash',
@@ -155,6 +166,15 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .argument('[id]', 'contact id')
     .option('--legacy', 'use the deprecated unsubscribe endpoint')
     .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
+    .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
+    .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
     .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
@@ -175,6 +195,15 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .argument('[id]', 'contact id')
     .option('-y, --yes', 'do not ask; required without a terminal')
     .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
+    .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
+    .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
     .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')

@@ -7,10 +7,12 @@ import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../errors.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
+import { runIdsPlan } from '../plan/ids.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
+import { checkIdsFileUse, finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
-export interface DeleteOptions extends IdsFileOptions {
+export interface DeleteOptions extends IdsFileOptions, PlanFlags {
   yes?: boolean;
   idsFile?: string;
 }
@@ -35,16 +37,16 @@ function cancelled(what: string): CliError {
 }
 
 export async function run(args: [id: string | undefined], opts: DeleteOptions, ctx: Context): Promise<number> {
-  if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
-  for (const [flag, given] of [
-    ['--report', opts.report],
-    ['--rejects', opts.rejects],
-    ['--dry-run', opts.dryRun],
-  ] as const)
-    if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
+  checkIdsFileUse(args[0], opts);
   if (opts.idsFile === undefined && args[0] === undefined)
     throw new UsageError('missing contact id', 'svc contacts delete ID, or --ids-file FILE --yes for many');
   const single = opts.idsFile === undefined ? parseContactId(args[0]) : undefined;
+  checkPlanFlags(opts, opts.idsFile);
+  if (opts.plan) {
+    if (opts.idsFile === undefined) throw new UsageError('--plan goes with --ids-file');
+    if (opts.report !== undefined) throw new UsageError('--plan sends nothing: use --plan-out FILE instead of --report');
+    return runIdsPlan(ctx, (await readIds(ctx, opts.idsFile, { encoding: opts.encoding })).ids, 'delete', opts);
+  }
   if (!opts.yes && !opts.dryRun && !ctx.policy.canPrompt) {
     const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');

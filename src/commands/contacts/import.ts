@@ -6,7 +6,6 @@
  */
 import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
@@ -30,19 +29,19 @@ import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,
   checkImportOutputs,
-  finishImport,
   type ImportIoOptions,
   openCsvRejects,
   openImportCsv,
-  openJournalAndReport,
-  openRunRejects,
   printSummaryFields,
   type SummaryField,
-  showImportProgress,
 } from '../bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { importArgs, runCsvImport } from '../import-run.js';
+import { runContactsPlan } from '../plan/contacts.js';
+import { guardUnsuppress } from '../plan/guards.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 
-export interface ContactImportOptions extends ImportIoOptions {
+export interface ContactImportOptions extends ImportIoOptions, PlanFlags {
   concurrency?: number;
   map?: string[];
   mapFile?: string;
@@ -51,6 +50,8 @@ export interface ContactImportOptions extends ImportIoOptions {
   delimiter?: string;
   ifExists?: IfExists;
   welcomeSms?: boolean;
+  /** Rows may lift merchant suppressions: the guard does not read the suppressed contacts. */
+  allowUnsuppress?: boolean;
   /**
    * --no-means VALUE: commander files an option named --no-… under the name without `no-`, and
    * gives it `true` when it is absent.
@@ -74,15 +75,9 @@ function commandFor(file: string, opts: ContactImportOptions, resume: boolean): 
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
   if (opts.ifExists && opts.ifExists !== 'update') parts.push('--if-exists', opts.ifExists);
   if (opts.welcomeSms) parts.push('--welcome-sms');
+  if (opts.allowUnsuppress) parts.push('--allow-unsuppress');
   if (noMeans(opts) !== 'nothing') parts.push('--no-means', noMeans(opts));
-  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
-  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
-  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
-  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  if (resume && opts.report) parts.push('--report', shellQuote(opts.report));
-  if (resume && opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
-  if (resume && opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
-  if (resume && opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  parts.push(...importArgs(opts, resume));
   return parts.join(' ');
 }
 
@@ -99,8 +94,16 @@ function loadMapping(opts: ContactImportOptions): MapFile | undefined {
 }
 
 export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
-  const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
-  const { file, resumable, encoding, journalPath } = input;
+  checkPlanFlags(opts, args[0]);
+  // A plan sends nothing: no journal, like a dry run.
+  const input = await checkImportInput(
+    args,
+    { ...opts, dryRun: opts.dryRun || opts.plan },
+    ctx,
+    'contacts',
+    'svc contacts import subscribers.csv',
+  );
+  const { file, resumable, encoding } = input;
   const mapFile = loadMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? [], CONTACT_MAPPING_SCHEMA.fields);
@@ -131,6 +134,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const rows = readContactBatches(source, layout, rowOptions, opts.rejects !== undefined);
   const totalBytes = resumable ? statSync(file).size : undefined;
 
+  if (opts.plan) return runContactsPlan(ctx, rows, { ...opts, ifExists, welcomeSms: rowOptions.welcomeSms });
   if (opts.dryRun) {
     const report = openReportOf(opts.report);
     const rejects = openCsvRejects(opts, source);
@@ -146,15 +150,24 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const client = await ctx.client();
   await client.ensureScope('createContact');
   if (ifExists === 'update') await client.ensureScope('patchContact');
-
-  const opened = await openJournalAndReport({
+  // Before any write: rows that would lift a merchant suppression need --allow-unsuppress.
+  const toSend = await guardUnsuppress(
     ctx,
-    journalPath,
-    resume: opts.resume === true,
-    openReport: () => openReportOf(opts.report),
-    identity: () => ({
+    client,
+    { resumable: input.resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    source,
+    (s) => readContactBatches(s, layout, rowOptions, opts.rejects !== undefined),
+    opts,
+  );
+
+  return runCsvImport({
+    ctx,
+    input,
+    opts,
+    source,
+    totalBytes,
+    identity: {
       kind: 'contacts',
-      file: fileFingerprint(file),
       options: {
         columns: [...choices]
           .map(([f, c]) => [f, typeof c === 'string' ? [c] : c.columns])
@@ -167,44 +180,23 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         delimiter: source.delimiter,
         ...(encoding !== undefined ? { encoding } : {}),
       },
-    }),
-  });
-  const { journal, resume, report } = opened;
-  const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
-  const job = createContactImport({
-    rows,
-    bytesRead: () => source.bytesRead(),
-    client,
-    ifExists,
-    welcomeSms: rowOptions.welcomeSms,
-    concurrency,
-    signal: ctx.signal,
-    report,
-    rejects,
-    journal,
-    resume,
-  });
-  const stopProgress = await showImportProgress(
-    ctx,
-    job.progress,
-    totalBytes,
-    (s) =>
+    },
+    openReport: () => openReportOf(opts.report),
+    start: (outputs) =>
+      createContactImport({
+        rows: toSend,
+        bytesRead: () => source.bytesRead(),
+        client,
+        ifExists,
+        welcomeSms: rowOptions.welcomeSms,
+        concurrency,
+        signal: ctx.signal,
+        ...outputs,
+      }),
+    counts: (s) =>
       `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-
-    input,
-  );
-  return finishImport({
-    ctx,
-    run: job.run,
-    stopProgress,
-    input,
-    report,
-    reportPath: opts.report,
-    rejects,
-    reimportCommand: (f) => commandFor(f, opts, false),
-    journal,
-    resumeCommand: commandFor(file, opts, true),
-    printSummary: (reportPath, interrupted, note) => printSummary(ctx, job.progress, rowOptions.welcomeSms, reportPath, interrupted, note),
+    command: (f, resume) => commandFor(f, opts, resume),
+    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, rowOptions.welcomeSms, reportPath, interrupted, note),
   });
 }
 

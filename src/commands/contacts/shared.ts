@@ -8,10 +8,12 @@ import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import {
   EMAIL_CONSENT_VALUES,
+  EMAIL_CONSENT_WRITABLE,
   FORMER_CONSENT_VALUES,
   isEmailConsent,
   isSmsConsent,
   SMS_CONSENT_VALUES,
+  SMS_CONSENT_WRITABLE,
   type SmsConsent,
   smsConsentNeedsPhone,
   type WritableEmailConsent,
@@ -24,6 +26,7 @@ import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import type { Contact, ContactWrite } from '../../contract/types.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 
 /** Field options shared by create and patch (commander's camelCase names). */
 export interface ContactFieldOptions {
@@ -55,9 +58,6 @@ export function relativeTime(value: string | null | undefined, now: number): str
 export const CONTACT_FIELDS = CONTACT_FIELD_NAMES satisfies ReadonlyArray<keyof Contact>;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
-/** The table's columns when --fields is not given. */
-export const DEFAULT_TABLE_FIELDS: readonly ContactField[] = ['id', 'email', 'phone', 'email_consent', 'sms_consent', 'updated_at'];
-
 /** total_spent for people: `12.50 USD, 3.00 EUR`. */
 function spentText(c: Pick<Contact, 'total_spent'>): string {
   return Object.entries(c.total_spent ?? {})
@@ -68,13 +68,22 @@ function spentText(c: Pick<Contact, 'total_spent'>): string {
 /**
  * How each field shows in the table at a terminal. `priority` is the order in which columns are
  * dropped when even cut cells cannot fit the width (lowest first): created, last order, total
- * spent, orders, last name, first name, updated, phone, SMS consent, email consent, email; the id
- * is never dropped. The id and phone are never cut (people copy them out of the table; a cut
- * phone is no phone); an email is cut down to 20 columns at most before columns are dropped.
+ * spent, orders, name, updated, phone, SMS consent, email consent, email; the id is never
+ * dropped. Once the columns up to `updated` are gone, an id is cut in the middle (`ct_3f9a…c81d0`,
+ * both ends kept) before any other column goes; a phone is never cut (a cut phone is no phone); an email is cut down to 20 columns
+ * at most; once the phone column is dropped, a contact without email shows its phone in the email
+ * column (`EMAIL/PHONE`), so every row keeps an identifier.
  */
 const TABLE_COLUMNS: Record<ContactField, (now: number) => Column<Contact>> = {
-  id: () => ({ header: 'id', get: (c) => c.id, maxWidth: 64, noTruncate: true, priority: 100 }),
-  email: () => ({ header: 'email', get: (c) => c.email, maxWidth: 254, minWidth: 20, priority: 90 }),
+  id: () => ({ header: 'id', get: (c) => c.id, maxWidth: 64, minWidth: 14, truncate: 'middle', cutAfter: 55, priority: 100 }),
+  email: () => ({
+    header: 'email',
+    get: (c) => c.email,
+    maxWidth: 254,
+    minWidth: 20,
+    priority: 90,
+    orElse: { header: 'phone', get: (c) => c.phone },
+  }),
   email_consent: () => ({ header: 'email consent', get: (c) => c.email_consent, priority: 80 }),
   sms_consent: () => ({ header: 'sms consent', get: (c) => c.sms_consent, priority: 70 }),
   phone: () => ({ header: 'phone', get: (c) => c.phone, noTruncate: true, priority: 60 }),
@@ -88,11 +97,38 @@ const TABLE_COLUMNS: Record<ContactField, (now: number) => Column<Contact>> = {
 };
 
 /**
- * Table columns (human view): by default id, email, phone, email consent, SMS consent, updated
- * (relative); with --fields, those fields in that order. The table fits the terminal (io/table.ts).
+ * The default table: id, email, phone, name, email and SMS consent, orders, total spent, updated.
+ * Name, orders and total spent are left out when the first page has none (a service that does not
+ * return them) and are the first to go at a narrower terminal: a wide one shows them all.
  */
-export function contactTableColumns(now: number, fields: readonly ContactField[] = DEFAULT_TABLE_FIELDS): Column<Contact>[] {
-  return fields.map((f) => TABLE_COLUMNS[f](now));
+function defaultTableColumns(now: number): Column<Contact>[] {
+  const name: Column<Contact> = {
+    header: 'name',
+    get: (c) => [c.first_name, c.last_name].filter((p) => p).join(' '),
+    maxWidth: 30,
+    priority: 42,
+    dropWhenEmpty: true,
+  };
+  const t = (f: ContactField) => TABLE_COLUMNS[f](now);
+  return [
+    t('id'),
+    t('email'),
+    t('phone'),
+    name,
+    t('email_consent'),
+    t('sms_consent'),
+    { ...t('orders_count'), dropWhenEmpty: true },
+    { ...t('total_spent'), dropWhenEmpty: true },
+    t('updated_at'),
+  ];
+}
+
+/**
+ * Table columns (human view): by default those of defaultTableColumns; with --fields, those
+ * fields in that order. The table fits the terminal (io/table.ts).
+ */
+export function contactTableColumns(now: number, fields?: readonly ContactField[]): Column<Contact>[] {
+  return fields ? fields.map((f) => TABLE_COLUMNS[f](now)) : defaultTableColumns(now);
 }
 
 /** TSV (stdout not a terminal, no format chosen): the table's columns, values in full. */
@@ -128,9 +164,10 @@ export function printWrittenContact(ctx: Context, c: Contact): void {
   else ctx.out.stdout(`${c.id}\n`);
 }
 
-function formerHint(value: string): string {
+/** Why a consent value is not known: a former name renamed since, or the value probably meant. */
+function formerHint(value: string, allowed: readonly string[]): string {
   const now = FORMER_CONSENT_VALUES[value];
-  return now ? ` (${JSON.stringify(value)} was renamed ${JSON.stringify(now)})` : '';
+  return now ? ` (${JSON.stringify(value)} was renamed ${JSON.stringify(now)})` : didYouMean(value, allowed);
 }
 
 /** A list filter value for --email-consent: any value, read-only ones included. */
@@ -138,7 +175,7 @@ export function parseEmailConsentFilter(value: string | undefined) {
   if (value === undefined) return undefined;
   if (isEmailConsent(value)) return value;
   throw new UsageError(
-    `invalid --email-consent ${JSON.stringify(value)}${formerHint(value)}: must be one of ${EMAIL_CONSENT_VALUES.join(', ')}`,
+    `invalid --email-consent ${JSON.stringify(value)}${formerHint(value, EMAIL_CONSENT_VALUES)}: must be one of ${EMAIL_CONSENT_VALUES.join(', ')}`,
   );
 }
 
@@ -147,7 +184,7 @@ export function parseSmsConsentFilter(value: string | undefined) {
   if (value === undefined) return undefined;
   if (isSmsConsent(value)) return value;
   throw new UsageError(
-    `invalid --sms-consent ${JSON.stringify(value)}${formerHint(value)}: must be one of ${SMS_CONSENT_VALUES.join(', ')}`,
+    `invalid --sms-consent ${JSON.stringify(value)}${formerHint(value, SMS_CONSENT_VALUES)}: must be one of ${SMS_CONSENT_VALUES.join(', ')}`,
   );
 }
 
@@ -158,7 +195,8 @@ export function parseWritableConsent(flag: '--email-consent' | '--sms-consent', 
   const field = flag === '--email-consent' ? 'email_consent' : 'sms_consent';
   const problem = consentWriteError(field, value);
   if (problem === undefined) return value;
-  const prefix = problem.startsWith('must') ? `invalid ${flag} ${JSON.stringify(value)}${formerHint(value)}: ` : `${flag}: `;
+  const writable = field === 'email_consent' ? EMAIL_CONSENT_WRITABLE : SMS_CONSENT_WRITABLE;
+  const prefix = problem.startsWith('must') ? `invalid ${flag} ${JSON.stringify(value)}${formerHint(value, writable)}: ` : `${flag}: `;
   throw new ValidationError(`${prefix}${problem}`, { field });
 }
 

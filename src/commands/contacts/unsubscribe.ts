@@ -6,26 +6,26 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
+import { runIdsPlan } from '../plan/ids.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
+import { checkIdsFileUse, finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
-export interface UnsubscribeOptions extends IdsFileOptions {
+export interface UnsubscribeOptions extends IdsFileOptions, PlanFlags {
   legacy?: boolean;
   idsFile?: string;
 }
 
 export async function run(args: [id: string | undefined], opts: UnsubscribeOptions, ctx: Context): Promise<number> {
-  if (opts.idsFile !== undefined && args[0] !== undefined) throw new UsageError('give either an id or --ids-file, not both');
-  for (const [flag, given] of [
-    ['--report', opts.report],
-    ['--rejects', opts.rejects],
-    ['--dry-run', opts.dryRun],
-  ] as const)
-    if (given !== undefined && opts.idsFile === undefined) throw new UsageError(`${flag} goes with --ids-file`);
+  checkIdsFileUse(args[0], opts);
   if (opts.idsFile === undefined && args[0] === undefined) {
     throw new UsageError('missing contact id', 'svc contacts unsubscribe ID, or --ids-file FILE for many');
   }
+  checkPlanFlags(opts, opts.idsFile);
+  if (opts.plan && opts.idsFile === undefined) throw new UsageError('--plan goes with --ids-file');
+  if (opts.plan && opts.report !== undefined) throw new UsageError('--plan sends nothing: use --plan-out FILE instead of --report');
   const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts) : undefined;
+  if (opts.plan) return runIdsPlan(ctx, ids?.ids ?? [], 'unsubscribe', opts);
   const report = openIdsReport(opts.report);
   if (ids?.ids.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'unsubscribed', report });
   const single = ids ? undefined : parseContactId(args[0]);

@@ -1,5 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, examples, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, concurrency, examples } from '../loader.js';
 
 export function defineEvents(program: Command, action: ActionFactory): void {
   const events = program
@@ -25,7 +25,7 @@ export function defineEvents(program: Command, action: ActionFactory): void {
     .option('--occurred-at <time>', 'RFC 3339 time of the event (default: now, by the service)')
     .option('--event-id <id>', 'your id for the event, passed through to the service')
     .option('--file <file>', 'send every event of an NDJSON file (- for stdin)')
-    .option('--concurrency <n>', 'with --file: most requests in flight (default 16)', positiveInt('--concurrency'))
+    .option('--concurrency <n>', 'with --file: most requests in flight (default 16)', concurrency)
     .option('--report <file>', 'with --file: write a CSV report, one line per input line (line,id,outcome,status,error_code,message)')
     .option('--dry-run', 'with --file: check every line, send nothing (exit 4 if a line would be rejected)')
     .option('--rejects <file>', 'with --file: write the rejected lines back (NDJSON, each with an _error member) to fix and send again')

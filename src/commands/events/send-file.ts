@@ -3,7 +3,7 @@
  * the bulk engine (importer/events.ts), with a report, a rejects file, the unconfirmed lines
  * collected, and the exact commands to send the rest.
  */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
@@ -44,6 +44,20 @@ async function openEventsInput(path: string, ctx: Context): Promise<Readable> {
   }
 }
 
+/** UTF-16LE or UTF-16BE when the file starts with that byte-order mark. */
+function utf16Mark(path: string): 'UTF-16LE' | 'UTF-16BE' | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    if (readSync(fd, head, 0, 2, 0) < 2) return undefined;
+    if (head[0] === 0xff && head[1] === 0xfe) return 'UTF-16LE';
+    if (head[0] === 0xfe && head[1] === 0xff) return 'UTF-16BE';
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | undefined): Promise<number> {
   const conflicting = (['type', 'email', 'phone', 'contactId', 'prop', 'properties', 'occurredAt', 'eventId'] as const).filter(
     (k) => opts[k] !== undefined,
@@ -71,6 +85,13 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
     const bad = await findInvalidUtf8(file, ctx.signal);
     if (bad) throw new InputError(`--file ${file}: ${describeInvalid(bad)}`);
+    // findInvalidUtf8 leaves a UTF-16 file (its byte-order mark) to the reader; NDJSON is UTF-8.
+    const bom = utf16Mark(file);
+    if (bom)
+      throw new InputError(
+        `--file ${file} is ${bom} (it starts with its byte-order mark): NDJSON is UTF-8`,
+        `give --encoding ${bom.toLowerCase()}, or save the file as UTF-8`,
+      );
   }
   const report = opts.report !== undefined ? openReport<string>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined;
   let unconfirmedOut: LineWriter | undefined;
@@ -197,7 +218,11 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   }
   if (summary.rejected > 0 || summary.failed > 0) {
     throw new PartialFailure(
-      `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ' (rerun with --report FILE for every line)'}`,
+      `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ''}`,
+      // Not "rerun with --report": events are not idempotent, a rerun sends the accepted ones again.
+      opts.report
+        ? undefined
+        : 'the lines are listed above; --report FILE writes each line next time (a rerun of this file would send its accepted events again)',
     );
   }
   return EXIT.ok;

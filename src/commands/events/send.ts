@@ -116,6 +116,11 @@ async function buildEvent(opts: SendOptions, ctx: Context, country: CountryCode 
       }
       throw err;
     }
+    // --prop a.b.c…=1 or key:=<json> nests as deep as --properties can: the same limit, before sending.
+    if (jsonTooDeep(JSON.stringify(properties), MAX_JSON_DEPTH - 1))
+      throw new ValidationError(`--prop is nested more than ${MAX_JSON_DEPTH - 1} levels deep (the event may nest ${MAX_JSON_DEPTH})`, {
+        field: 'properties',
+      });
   }
   let phone = opts.phone;
   if (phone !== undefined) {

@@ -23,8 +23,7 @@ export interface SendOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 16;
-/** The scheduler buffers up to 8 lines per slot: a ceiling keeps memory bounded (the pool has 64 connections anyway). */
-export const MAX_CONCURRENCY = 256;
+export { MAX_CONCURRENCY } from '../loader.js';
 
 export const ACCEPTED_NOTE =
   'accepted for processing: the service took the event (HTTP 200); that does not mean a Flow or other automation ran';

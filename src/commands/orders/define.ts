@@ -1,5 +1,5 @@
 import { Argument, type Command, Option } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, completeWith, examples, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, concurrency, examples } from '../loader.js';
 
 const orderPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -50,11 +50,21 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .description('import orders from a CSV file (- for stdin), with an exact created/updated/rejected report')
     .argument('<file>', 'CSV file, or - for stdin')
     .option('--initial-sync', 'historical import: no flows, automations or revenue attribution')
-    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', positiveInt('--concurrency'))
+    .option('--live', 'send orders dated over 30 days ago without --initial-sync: their flows and attribution are wanted')
+    .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', concurrency)
     .option('--report <file>', 'write a CSV report: line,order_id,outcome,status,error_code,message')
     .option('--rejects <file>', "write the rejected rows back in the input's own format, with error columns, to fix and import again")
     .option('--rejects-include-failed', 'with --rejects: also write the rows that failed (gave up after retries)')
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
+    .option('--plan', 'read the account and show the contacts the orders would create and the side effects; send nothing')
+    .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")
+    .addOption(
+      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+        'auto',
+        'pages',
+        'lookups',
+      ]),
+    )
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
     .addOption(

@@ -4,29 +4,28 @@
  */
 import { statSync } from 'node:fs';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { fileFingerprint } from '../../bulk/journal.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
-import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders } from '../../importer/orders.js';
+import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,
   checkImportOutputs,
-  finishImport,
   openCsvRejects,
   openImportCsv,
-  openJournalAndReport,
-  openRunRejects,
   printSummaryFields,
   type SummaryField,
-  showImportProgress,
 } from '../bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { importArgs, runCsvImport } from '../import-run.js';
+import { guardHistoricalOrders } from '../plan/guards.js';
+import { runOrdersPlan } from '../plan/orders.js';
+import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
   describeMapping,
   importLayout,
@@ -40,8 +39,10 @@ import {
 import { printDryRun } from './import-output.js';
 import { resolveIntegrationToken } from './token.js';
 
-export interface ImportOptions {
+export interface ImportOptions extends PlanFlags {
   initialSync?: boolean;
+  /** Orders dated over 30 days ago are meant to be sent live (side effects wanted): the guard lets them through. */
+  live?: boolean;
   concurrency?: number;
   report?: string;
   rejects?: string;
@@ -70,16 +71,10 @@ function commandFor(file: string, opts: ImportOptions, resume: boolean): string 
   const parts = ['svc', 'orders', 'import', shellQuote(file)];
   if (resume) parts.push('--resume');
   if (opts.initialSync) parts.push('--initial-sync');
+  if (opts.live) parts.push('--live');
   parts.push(...mappingResumeArgs(opts, shellQuote));
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
-  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
-  if (opts.delimiter) parts.push('--delimiter', shellQuote(opts.delimiter));
-  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
-  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  if (resume && opts.report) parts.push('--report', shellQuote(opts.report));
-  if (resume && opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
-  if (resume && opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
-  if (resume && opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  parts.push(...importArgs(opts, resume));
   if (opts.integrationTokenStdin) parts.push('--integration-token-stdin');
   return parts.join(' ');
 }
@@ -88,8 +83,16 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   if (args[0] === '-' && opts.integrationTokenStdin) {
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
-  const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
-  const { file, resumable, encoding, journalPath } = input;
+  checkPlanFlags(opts, args[0]);
+  // A plan sends nothing: no journal, no integration token, like a dry run.
+  const input = await checkImportInput(
+    args,
+    { ...opts, dryRun: opts.dryRun || opts.plan },
+    ctx,
+    'orders',
+    'svc orders import orders.csv --initial-sync',
+  );
+  const { file, resumable, encoding } = input;
   const { mapFile, dateOrder, dates, constants } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? []);
@@ -110,16 +113,17 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   sizeYoungGeneration();
 
   // Everything that can be checked before a request: the token source, the header, the journal.
-  const integrationToken = opts.dryRun ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
+  const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const source = await openImportCsv(input, ctx, delimiter);
   const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter, constants);
   warnIgnored(ctx, layout, mapFile);
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, dates, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
-  let report: ReportWriter<string> | undefined;
+  if (opts.plan)
+    return runOrdersPlan(ctx, readOrderBatches(source, layout, mapping), { ...opts, initialSync: mapping.initialSync === true });
   if (opts.dryRun) {
-    report = opts.report ? openReport(opts.report, { idColumn: 'order_id' }) : undefined;
+    const report = openReportOf(opts.report);
     const rejects = openCsvRejects(opts, source);
     ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
     const result = await dryRunOrders(source, layout, mapping, report, rejects);
@@ -135,17 +139,25 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
 
   // Credentials and scope before the journal: a run that cannot send must not leave one behind
   // (the next run would warn about an "unfinished import" that never started).
+  // Before any request: orders older than 30 days sent live need --initial-sync or --live.
+  const toSend = await guardHistoricalOrders(
+    ctx,
+    { resumable: input.resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    source,
+    (s) => readOrderBatches(s, layout, mapping),
+    opts,
+  );
   const client = await ctx.client();
   await client.ensureScope('upsertOrder');
 
-  const opened = await openJournalAndReport({
+  return runCsvImport({
     ctx,
-    journalPath,
-    resume: opts.resume === true,
-    openReport: () => openReportOf(opts.report),
-    identity: () => ({
+    input,
+    opts,
+    source,
+    totalBytes,
+    identity: {
       kind: 'orders',
-      file: fileFingerprint(file),
       options: {
         initial_sync: opts.initialSync === true,
         map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
@@ -154,44 +166,13 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         ...(encoding !== undefined ? { encoding } : {}),
         ...mappingIdentity(mapFile, dateOrder, dates, constants),
       },
-    }),
-  });
-  const { journal, resume } = opened;
-  report = opened.report;
-  const rejects = await openRunRejects(opened, () => openCsvRejects(opts, source));
-  const job = createOrderImport({
-    source,
-    layout,
-    mapping,
-    client,
-    integrationToken,
-    concurrency,
-    signal: ctx.signal,
-    report,
-    rejects,
-    journal,
-    resume,
-  });
-  const stopProgress = await showImportProgress(
-    ctx,
-    job.progress,
-    totalBytes,
-    (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-
-    input,
-  );
-  return finishImport({
-    ctx,
-    run: job.run,
-    stopProgress,
-    input,
-    report,
-    reportPath: opts.report,
-    rejects,
-    reimportCommand: (f) => commandFor(f, opts, false),
-    journal,
-    resumeCommand: commandFor(file, opts, true),
-    printSummary: (reportPath, interrupted, note) => printSummary(ctx, job.progress, reportPath, interrupted, note),
+    },
+    openReport: () => openReportOf(opts.report),
+    start: (outputs) =>
+      createOrderImport({ source: toSend, layout, mapping, client, integrationToken, concurrency, signal: ctx.signal, ...outputs }),
+    counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+    command: (f, resume) => commandFor(f, opts, resume),
+    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note),
   });
 }
 

@@ -16,14 +16,20 @@ export async function resolveIntegrationToken(ctx: Context, fromStdin: boolean):
     const token = (await readAll(ctx.io.stdin)).trim();
     if (!token) throw new UsageError('--integration-token-stdin: stdin was empty', 'pipe the token in, e.g. from your secret manager');
     checkCredentialText(token, '--integration-token-stdin');
+    ctx.integrationToken = { source: 'flag', profile: ctx.settings.profile };
     return token;
   }
   if (ctx.settings.sandbox) return undefined;
   const fromEnv = envCredential(ctx.env, 'SVC_INTEGRATION_TOKEN');
-  if (fromEnv) return fromEnv;
+  if (fromEnv) {
+    ctx.integrationToken = { source: 'env', profile: ctx.settings.profile };
+    return fromEnv;
+  }
   try {
     const store = await ctx.store();
-    return store.getProfile(ctx.settings.profile)?.integration_token;
+    const stored = store.getProfile(ctx.settings.profile)?.integration_token;
+    if (stored !== undefined) ctx.integrationToken = { source: 'profile', profile: ctx.settings.profile };
+    return stored;
   } catch {
     return undefined;
   }

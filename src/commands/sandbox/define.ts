@@ -19,7 +19,10 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .option('--db <file>', 'SQLite file for the data (default: in the data folder)')
     .option('--memory', 'keep the data in memory only')
     .option('--token-ttl <seconds>', 'lifetime of access tokens (default 7200)')
-    .option('--seed', 'create an OAuth app, an API token and a Custom Integration, print them once and save a `sandbox` profile')
+    .option(
+      '--seed',
+      'create an OAuth app, an API token and a Custom Integration, print them once and save them in the `sandbox` profile (`sandbox-2`, … while that one serves a running sandbox; --profile NAME to choose)',
+    )
     .option(
       '--log-size <n>',
       'requests kept in the request log (default 10000; 0 turns it off), or a byte budget such as 16MiB (default 64MiB)',
@@ -36,7 +39,7 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .addHelpText(
       'after',
       examples([
-        'svc sandbox start --seed                      # prints the address, credentials once, saves the sandbox profile',
+        'svc sandbox start --seed          # the address, the credentials once, a profile',
         'svc sandbox start --port 8787 --memory',
         'svc sandbox start --host 0.0.0.0 --admin-token   # the dashboard from another machine, with the token printed once',
         'svc sandbox start --json --port 0 > sandbox.json &   # in a script: read base_url from the JSON line',
@@ -154,7 +157,10 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     .command('reset')
     .description('empty all data and faults of a running sandbox (asks first on a terminal)')
     .option('-y, --yes', 'do not ask (never asked without a terminal)')
-    .option('--seed', 'then create new credentials as `sandbox start --seed` does, print them once and save the `sandbox` profile')
+    .option(
+      '--seed',
+      'then create new credentials as `sandbox start --seed` does, print them once and save them in the profile of this sandbox',
+    )
     .addHelpText(
       'after',
       examples([

@@ -94,9 +94,32 @@ export async function runLive(opts: LiveOptions, ctx: Context, baseUrl: string, 
         opts.eventType ? `with event type ${opts.eventType}` : '',
         `within ${opts.timeout ?? '30s'}`,
       ];
-      throw new CliError(what.filter(Boolean).join(' '), { exitCode: EXIT.failure, code: 'wait_timeout' });
+      const hint = opts.wait === 'flow_run' && opts.eventType ? await flowsHint(ctx, baseUrl, opts.eventType, opts.businessId) : undefined;
+      throw new CliError(what.filter(Boolean).join(' '), { exitCode: EXIT.failure, code: 'wait_timeout', hint });
     }
     await sleep(opts.wait !== undefined ? Math.min(POLL_MS, Math.max(0, deadline - Date.now())) : POLL_MS, ctx.signal);
   }
   return opts.wait !== undefined ? EXIT.interrupted : EXIT.ok;
+}
+
+/**
+ * Why no flow_run came for an event type: no enabled flow of the sandbox is keyed on it (from
+ * GET /_sandbox/flows), with the event types that have one. Nothing when one is, or when the
+ * flows cannot be read (an older sandbox): the timeout then says what it says.
+ */
+async function flowsHint(ctx: Context, baseUrl: string, eventType: string, businessId: string | undefined): Promise<string | undefined> {
+  let flows: Array<{ event_type: string; enabled?: boolean }>;
+  try {
+    const qs = businessId ? `?business_id=${encodeURIComponent(businessId)}` : '';
+    flows = ((await adminCall(ctx, baseUrl, 'GET', `/flows${qs}`)) as { data: Array<{ event_type: string; enabled?: boolean }> }).data;
+  } catch {
+    return undefined;
+  }
+  if (flows.some((f) => f.event_type === eventType && f.enabled !== false)) return undefined;
+  const keyed = [...new Set(flows.filter((f) => f.enabled !== false).map((f) => f.event_type))];
+  return (
+    `no enabled flow of this sandbox is keyed on event type ${eventType}, so none runs for it` +
+    `${keyed.length ? ` (flows are keyed on: ${keyed.join(', ')})` : ' (it has no flow)'}; ` +
+    'add one in the dashboard (Flows) or with POST /_sandbox/flows'
+  );
 }

@@ -1,8 +1,10 @@
 /** svc sandbox outbox: the side effects a running sandbox recorded (welcome SMS, flow triggers and runs, revenue attribution). */
+
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseFields, pickFields } from '../../io/fields.js';
 import type { Column } from '../../io/output.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 import { adminCall, type SideEffect, sandboxBaseUrl } from './admin-client.js';
 
 export const SIDE_EFFECT_TYPES = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'] as const;
@@ -54,7 +56,9 @@ export async function run(_args: string[], opts: OutboxOptions, ctx: Context): P
   const params = new URLSearchParams();
   if (opts.type !== undefined) {
     if (!(SIDE_EFFECT_TYPES as readonly string[]).includes(opts.type))
-      throw new UsageError(`--type must be one of: ${SIDE_EFFECT_TYPES.join(', ')}; got ${JSON.stringify(opts.type)}`);
+      throw new UsageError(
+        `--type must be one of: ${SIDE_EFFECT_TYPES.join(', ')}; got ${JSON.stringify(opts.type)}${didYouMean(opts.type, SIDE_EFFECT_TYPES)}`,
+      );
     params.set('type', opts.type);
   }
   if (opts.after !== undefined) {

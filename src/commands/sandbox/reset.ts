@@ -7,7 +7,8 @@
 import type { Context } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { adminCall, SANDBOX_PROFILE, sandboxBaseUrl } from './admin-client.js';
-import { printSeeded, type SeededCredentials, seedAndSaveProfile } from './start.js';
+import { chooseResetSeedProfile } from './seed-profile.js';
+import { printSeeded, seedAndSaveProfile } from './start.js';
 
 export interface ResetOptions {
   yes?: boolean;
@@ -30,14 +31,13 @@ export async function run(_args: string[], opts: ResetOptions, ctx: Context): Pr
     if (!yes) throw new CliError('sandbox not reset: cancelled at the prompt', { exitCode: EXIT.failure, code: 'cancelled' });
   }
   await adminCall(ctx, baseUrl, 'POST', '/reset');
-  let seeded: SeededCredentials | undefined;
-  if (opts.seed) seeded = await seedAndSaveProfile(ctx, baseUrl);
+  const seed = opts.seed ? await seedAndSaveProfile(ctx, baseUrl, chooseResetSeedProfile) : undefined;
   if (ctx.settings.json) {
-    ctx.out.json({ status: 'reset', base_url: baseUrl, ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) });
+    ctx.out.json({ status: 'reset', base_url: baseUrl, ...(seed ? { seed: seed.seeded, profile: seed.profile.name } : {}) });
     return 0;
   }
   ctx.out.success(`sandbox at ${baseUrl} reset: all data and faults cleared`);
-  if (seeded) printSeeded(ctx, seeded);
+  if (seed) printSeeded(ctx, seed.seeded, seed.profile);
   else if (!ctx.settings.sandbox && (await ctx.store()).getProfile(SANDBOX_PROFILE)?.base_url === baseUrl) {
     // Its credentials went with the rest: say so now rather than at the next command's refusal.
     ctx.out.info(

@@ -1,6 +1,7 @@
 /**
  * svc sandbox start: runs the emulated service until interrupted (SIGINT/SIGTERM), then closes it
- * cleanly (WAL checkpointed). --seed creates credentials once and saves a `sandbox` profile.
+ * cleanly (WAL checkpointed). --seed creates credentials once and saves them in a profile:
+ * `sandbox`, unless that one still serves a running sandbox (then `sandbox-2`, …; seed-profile.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +9,10 @@ import type { Context } from '../../context.js';
 import { SCOPES } from '../../contract/scopes.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { isLoopbackHost } from '../../store/settings.js';
-import { adminCall, SANDBOX_PROFILE } from './admin-client.js';
+import type { CredentialStore } from '../../store/store.js';
+import { adminCall } from './admin-client.js';
 import { newAdminToken } from './admin-token.js';
+import { chooseSeedProfile, type SeedProfileChoice, savedProfileMessage } from './seed-profile.js';
 import { ADMIN_TOKEN_PARAM, allowedHosts, printDashboard } from './start-security.js';
 
 export interface StartOptions {
@@ -89,10 +92,20 @@ export async function seedSandbox(ctx: Context, baseUrl: string): Promise<Seeded
   };
 }
 
-/** Seeds the sandbox at `baseUrl` and saves the `sandbox` profile for it (start --seed, reset --seed). */
-export async function seedAndSaveProfile(ctx: Context, baseUrl: string): Promise<SeededCredentials> {
+/**
+ * Seeds the sandbox at `baseUrl` and saves a profile for it (start --seed, reset --seed): the one
+ * `choose` picks, never replacing a profile that still serves something (seed-profile.ts).
+ */
+export async function seedAndSaveProfile(
+  ctx: Context,
+  baseUrl: string,
+  choose: (ctx: Context, store: CredentialStore, baseUrl: string) => Promise<SeedProfileChoice> = chooseSeedProfile,
+): Promise<{ seeded: SeededCredentials; profile: SeedProfileChoice }> {
+  const store = await ctx.store();
+  const profile = await choose(ctx, store, baseUrl);
   const seeded = await seedSandbox(ctx, baseUrl);
-  (await ctx.store()).setProfile(SANDBOX_PROFILE, {
+  store.setProfile(profile.name, {
+    seeded_sandbox: true,
     base_url: baseUrl,
     auth_method: 'client_credentials',
     client_id: seeded.client_id,
@@ -100,11 +113,11 @@ export async function seedAndSaveProfile(ctx: Context, baseUrl: string): Promise
     requested_scopes: seeded.scopes,
     integration_token: seeded.integration_token,
   });
-  return seeded;
+  return { seeded, profile };
 }
 
 /** The seeded credentials for a person: shown once on stdout, then where they were saved. */
-export function printSeeded(ctx: Context, seeded: SeededCredentials): void {
+export function printSeeded(ctx: Context, seeded: SeededCredentials, profile: SeedProfileChoice): void {
   ctx.out.stdout('\nSeeded credentials (shown once; the secrets are stored hashed):\n');
   ctx.out.record([
     ['client_id', seeded.client_id],
@@ -114,7 +127,7 @@ export function printSeeded(ctx: Context, seeded: SeededCredentials): void {
     ['integration_id', seeded.integration_id],
     ['integration_token', seeded.integration_token],
   ]);
-  ctx.out.info(`saved profile \`${SANDBOX_PROFILE}\`: use --profile ${SANDBOX_PROFILE}`);
+  ctx.out.info(savedProfileMessage(profile));
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -176,18 +189,17 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
   try {
     // Saved first: --seed's own admin calls below need it, as `svc sandbox …` commands do later.
     store?.setSandboxAdminToken(sandbox.baseUrl, adminToken);
-    let seeded: SeededCredentials | undefined;
-    if (opts.seed) seeded = await seedAndSaveProfile(ctx, sandbox.baseUrl);
+    const seed = opts.seed ? await seedAndSaveProfile(ctx, sandbox.baseUrl) : undefined;
     if (ctx.settings.json) {
       // One line, even on a terminal: scripts read it with a line reader.
       const dashboard = adminToken ? `${sandbox.baseUrl}/?${ADMIN_TOKEN_PARAM}=${adminToken}` : `${sandbox.baseUrl}/`;
       ctx.out.stdout(
-        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: dashboard, port: sandbox.port, db, ...(adminToken ? { admin_token: adminToken } : {}), ...(seeded ? { seed: seeded, profile: SANDBOX_PROFILE } : {}) })}\n`,
+        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: dashboard, port: sandbox.port, db, ...(adminToken ? { admin_token: adminToken } : {}), ...(seed ? { seed: seed.seeded, profile: seed.profile.name } : {}) })}\n`,
       );
     } else {
       ctx.out.stdout(`Sandbox listening on ${sandbox.baseUrl}\n`);
       printDashboard(ctx, sandbox.baseUrl, host, sandbox.port, adminToken);
-      if (seeded) printSeeded(ctx, seeded);
+      if (seed) printSeeded(ctx, seed.seeded, seed.profile);
       ctx.out.info(`data: ${db === ':memory:' ? 'in memory (lost on exit)' : db}; press Ctrl-C to stop`);
     }
     await waitForAbort(ctx.signal);

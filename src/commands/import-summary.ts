@@ -1,0 +1,63 @@
+/**
+ * The closing summary of a bulk command, printed one way for every verb: JSON with --json, a
+ * record on a terminal, `name<TAB>value` lines otherwise.
+ */
+import { type BulkProgress, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
+import type { Context } from '../context.js';
+import type { RecordField } from '../io/output.js';
+import type { RejectsNote } from './bulk-rejects.js';
+
+/**
+ * One count of a summary: name, value, how a terminal colours it (`good` always green, `warn`
+ * yellow and `bad` red when not 0), and where a terminal shows it when not in order.
+ */
+export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' | 'bad', terminalPosition?: number];
+
+/**
+ * Prints a summary: JSON with --json (plus the line numbers of the unconfirmed, rejected and
+ * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
+ * `name<TAB>value` lines otherwise.
+ */
+export function printSummaryFields(
+  ctx: Context,
+  fields: SummaryField[],
+  interrupted: boolean,
+  lines?: OutcomeLines,
+  rejects?: RejectsNote,
+  progress?: BulkProgress,
+): void {
+  if (ctx.settings.json) {
+    const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
+    if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
+    if (lines) {
+      const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
+      doc.unconfirmed_lines = sorted(lines.unconfirmed);
+      doc.rejected_lines = sorted(lines.rejected);
+      doc.failed_lines = sorted(lines.failed);
+    }
+    if (rejects) Object.assign(doc, rejects.fields);
+    ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
+    return;
+  }
+  if (ctx.policy.humanStdout) {
+    const c = ctx.colors;
+    // Styled after escaping (Output.record): a colour is never an escape sequence in the value.
+    const shown = (k: string, v: number, tone: SummaryField[2]): RecordField => {
+      if (tone === 'good') return [k, v, c.green];
+      if (tone === 'warn' && v > 0) return [k, v, c.yellow];
+      if (tone === 'bad' && v > 0) return [k, v, c.red];
+      return [k, v];
+    };
+    const record: RecordField[] = [];
+    for (const [k, v, tone, at] of fields) {
+      if (at === undefined) record.push(shown(k, v, tone));
+    }
+    for (const [k, v, tone, at] of fields) {
+      if (at !== undefined) record.splice(at, 0, shown(k, v, tone));
+    }
+    ctx.out.record(record);
+  } else {
+    ctx.out.stdout(`${fields.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
+  }
+}

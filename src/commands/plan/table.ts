@@ -1,0 +1,23 @@
+/** The plan's human tables: a label, a count, sample line numbers, a note; columns padded. */
+import type { PlanCell } from '../../importer/plan/cells.js';
+
+export function cellJson(c: PlanCell): { count: number; lines: number[] } {
+  return { count: c.count, lines: [...c.lines] };
+}
+
+export function sampleText(c: PlanCell): string {
+  if (c.lines.length === 0) return '';
+  return `${c.lines.length === 1 ? 'line' : 'lines'} ${c.lines.join(', ')}${c.count > c.lines.length ? ', …' : ''}`;
+}
+
+/** `title` over rows of label, count, sample, note (empty rows give `title: none`). */
+export function planTable(title: string, rows: Array<[string, PlanCell, string]>): string {
+  if (rows.length === 0) return `${title}: none`;
+  const labelW = Math.max(...rows.map(([l]) => l.length));
+  const countW = Math.max(...rows.map(([, c]) => String(c.count).length));
+  const sampleW = Math.max(...rows.map(([, c]) => sampleText(c).length));
+  const lines = rows.map(([label, c, note]) =>
+    `  ${label.padEnd(labelW)}  ${String(c.count).padStart(countW)}  ${sampleText(c).padEnd(sampleW)}${note ? `  ${note}` : ''}`.trimEnd(),
+  );
+  return [`${title}:`, ...lines].join('\n');
+}
