@@ -32,7 +32,19 @@ export interface ProgramDeps {
   outputError?: (message: string, write: (s: string) => void) => void;
 }
 
-const GLOBAL_FLAG_KEYS = ['profile', 'baseUrl', 'sandbox', 'json', 'debug', 'color', 'pager', 'quiet', 'insecure', 'maxRetryWait'] as const;
+const GLOBAL_FLAG_KEYS = [
+  'profile',
+  'baseUrl',
+  'sandbox',
+  'json',
+  'debug',
+  'color',
+  'pager',
+  'quiet',
+  'insecure',
+  'maxRetryWait',
+  'maxOutage',
+] as const;
 
 export function buildProgram(deps: ProgramDeps): Command {
   const program = new Command('svc');
@@ -68,6 +80,12 @@ export function buildProgram(deps: ProgramDeps): Command {
       new Option(
         '--max-retry-wait <seconds>',
         'longest Retry-After the client waits for before failing (default 120) [env: SVC_MAX_RETRY_WAIT]',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--max-outage <duration>',
+        'longest outage a bulk run waits out before it stops to resume later (default 15m; e.g. 90s, 30m) [env: SVC_MAX_OUTAGE]',
       ),
     );
 

@@ -11,6 +11,7 @@ import type { HeaderBag } from '../client/response.js';
 import type { RetryInfo } from '../client/types.js';
 import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
+import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
 import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary, type Summary } from './outcome.js';
 import type { OriginalRow, RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
@@ -47,6 +48,12 @@ export interface SendContext {
   onRetry(info: RetryInfo): void;
   /** Hand to the client's CallOptions: answers' rate-limit headers set the run's pace. */
   onRateHeaders(headers: HeaderBag): void;
+  /**
+   * Runs the row's request through the outage gate (bulk/outage.ts): once the run has had
+   * answers, a request that cannot reach the service waits for it to come back. `repeatable`
+   * (default true): the request may go again after an attempt that may have been applied.
+   */
+  reach<T>(request: () => Promise<T>, repeatable?: boolean): Promise<T>;
 }
 
 /** The physical lines of the rows with each outcome a user must look at (in finishing order; sort to print). */
@@ -70,6 +77,8 @@ export interface BulkProgress<O extends string = Outcome> {
   /** Rows read from the input so far (resumed and rejected ones included), and whether that is all of them. */
   rowsRead: number;
   inputDone: boolean;
+  /** The outage being waited out, if any. */
+  outage(): OutageState | undefined;
 }
 
 /** Rows finished by this run (resumed ones excluded) per second of its time, one decimal. */
@@ -106,7 +115,12 @@ export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> 
   rejects?: RejectsWriter;
   journal?: Journal;
   resume?: ResumeState;
+  /** Outages waited out (--max-outage; default 15 min). */
+  outage?: Partial<Omit<OutageOptions, 'onExceeded'>>;
 }
+
+/** The longest outage a bulk run waits out by default. */
+export const DEFAULT_MAX_OUTAGE_MS = 15 * 60_000;
 
 export interface BulkRunResult<O extends string = Outcome> {
   summary: RunSummary<O>;
@@ -206,6 +220,15 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   let startedAt: number | undefined;
   let endedAt: number | undefined;
   let inputEnded = false;
+  let outageStop: unknown;
+  const gate = new OutageGate({
+    maxOutageMs: DEFAULT_MAX_OUTAGE_MS,
+    ...opts.outage,
+    onExceeded(err) {
+      outageStop ??= err;
+      stop.abort();
+    },
+  });
   const progress: BulkProgress<O> = {
     summary,
     lines: { rejected: [], failed: [], unconfirmed: [] },
@@ -215,6 +238,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
     rowsRead: 0,
     inputDone: false,
+    outage: () => gate.state(),
   };
   if (opts.countLines) summary.lines = 0;
 
@@ -245,12 +269,14 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         onRetry(info) {
           progress.requests++;
           if (info.status === 429) progress.rateLimited++;
+          if (info.error === 'refused' || info.error === 'dns') gate.noticeUnreachable();
           // Only a rate limit (429) slows the whole run down. A 503 is one request the service
           // did not process: that request waits for its Retry-After in its own slot; throttling
           // every slot on it collapsed a run with 10% 503s to about one row per second.
           if (info.status === 429) ctx.throttle(info.delayMs);
         },
         onRateHeaders: ctx.rateHeaders,
+        reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
       };
       // then() rather than an async function: one frame less per row.
       return opts.send(work, sendCtx).then(
@@ -324,6 +350,8 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       failure ??= err;
     });
     endedAt = performance.now();
+    // An outage longer than --max-outage stopped the run: its rows in flight are not finished.
+    if (outageStop !== undefined) failure ??= outageStop;
     const stats = scheduler.stats();
     problems.sort((a, b) => a.seq - b.seq);
     return {

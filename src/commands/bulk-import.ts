@@ -246,6 +246,7 @@ export function showImportProgress(
       inputDone: () => p.inputDone,
       pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
       steadyWindow: () => p.scheduler()?.steadyWindow,
+      outage: () => p.outage(),
     },
     { unit: 'rows', totalBytes, starting: 'importing…', countRows: file === undefined ? undefined : () => countDataLines(file) },
   );
@@ -317,7 +318,9 @@ export async function finishImport(args: {
     const reason = failure instanceof Error ? failure.message : String(failure);
     throw new CliError(`the import stopped after ${result.summary.rows} finished row(s): ${reason}`, {
       exitCode: EXIT.failure,
-      code: (failure as { name?: string }).name === 'OutputError' ? 'output_error' : 'run_failed',
+      code:
+        ({ OutputError: 'output_error', OutageExceededError: 'service_unreachable' } as Record<string, string>)[(failure as Error).name] ??
+        'run_failed',
       hint: journalPath
         ? `progress saved in ${journalPath}; once fixed, continue with: ${args.resumeCommand}`
         : 'the rows above were sent; a piped input cannot be resumed: import a file to be able to continue',

@@ -9,6 +9,7 @@ import type { IdLine } from '../bulk/id-source.js';
 import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
+import type { BulkRunOptions } from '../bulk/run.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 
@@ -39,6 +40,8 @@ function rowOfError<D extends DoneWord>(w: WorkItem, err: unknown): RowResult<Id
 }
 
 export interface IdsRunOptions<D extends DoneWord> {
+  /** Outages waited out (--max-outage). */
+  outage?: BulkRunOptions<WorkItem>['outage'];
   ids: IdLine[];
   doneWord: D;
   /** The verb's request for one id. */
@@ -87,6 +90,7 @@ export function createIdsRun<D extends DoneWord>(
   const rows = idRows(opts.ids, opts.rejects !== undefined);
   const notDone: RowResult<IdOutcome<D>>[] = [];
   const job = createBulkRun<WorkItem, IdOutcome<D>>({
+    outage: opts.outage,
     outcomes: [opts.doneWord, 'not_found', 'rejected', 'failed'],
     rows: (async function* () {
       yield rows;
@@ -97,7 +101,7 @@ export function createIdsRun<D extends DoneWord>(
     rejects: opts.rejects,
     async send(w, ctx) {
       try {
-        await opts.op(w.id, ctx.signal);
+        await ctx.reach(() => opts.op(w.id, ctx.signal));
         return { seq: w.seq, line: w.line, id: w.id, outcome: opts.doneWord };
       } catch (err) {
         // A fatal error stops the run; a request cut by Ctrl-C has no outcome.

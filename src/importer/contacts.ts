@@ -14,6 +14,7 @@ import type { Journal, ResumeState } from '../bulk/journal.js';
 import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
+import type { BulkRunOptions } from '../bulk/run.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient, CallOptions } from '../client/types.js';
@@ -107,6 +108,8 @@ export function personKeys(w: ContactWork): string | readonly string[] {
 }
 
 export interface ContactImportOptions {
+  /** Outages waited out (--max-outage). */
+  outage?: BulkRunOptions<WorkItem>['outage'];
   rows: AsyncIterable<ContactWork[]>;
   bytesRead(): number;
   client: ApiClient;
@@ -160,7 +163,13 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
     return opts.welcomeSms ? [SMS_SUBSCRIBED, WELCOME_SMS] : [SMS_SUBSCRIBED];
   };
 
-  async function existing(work: ContactWork, err: ApiError, call: CallOptions, uncertain: boolean): Promise<RowResult<Outcome>> {
+  async function existing(
+    work: ContactWork,
+    err: ApiError,
+    call: CallOptions,
+    uncertain: boolean,
+    reach: SendContext['reach'],
+  ): Promise<RowResult<Outcome>> {
     const id = err.id as string;
     const write = work.write as ContactWrite;
     const why = 'an earlier attempt ended without an answer and may have created it';
@@ -181,8 +190,8 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
     }
     // The SMS state before the PATCH tells whether it moves the contact into `subscribed`.
     let before: Contact | undefined;
-    if (write.sms_consent === 'subscribed') before = await opts.client.getContact(id, call).catch(() => undefined);
-    const patched = await opts.client.patchContact(id, write, call);
+    if (write.sms_consent === 'subscribed') before = await reach(() => opts.client.getContact(id, call)).catch(() => undefined);
+    const patched = await reach(() => opts.client.patchContact(id, write, call));
     const after = patched.body;
     let moved: boolean | undefined =
       before === undefined ? undefined : before.sms_consent !== 'subscribed' && after.sms_consent === 'subscribed';
@@ -199,9 +208,10 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
     try {
       let created: Awaited<ReturnType<ApiClient['createContact']>>;
       try {
-        created = await opts.client.createContact(write, call);
+        created = await ctx.reach(() => opts.client.createContact(write, call));
       } catch (err) {
-        if (err instanceof ApiError && err.status === 409 && err.id) return await existing(work, err, call, err.uncertain || sentBefore);
+        if (err instanceof ApiError && err.status === 409 && err.id)
+          return await existing(work, err, call, err.uncertain || sentBefore, ctx.reach);
         throw err;
       }
       const contactId = created.body.id;
@@ -230,6 +240,7 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
   }
 
   const job = createBulkRun<ContactWork>({
+    outage: opts.outage,
     rows: opts.rows,
     keyOf: personKeys,
     concurrency: opts.concurrency,

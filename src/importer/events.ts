@@ -6,12 +6,15 @@
  * outcome must be known: events are not idempotent); a fatal error (credentials, scope) counts the
  * lines it hit as failed and stops new starts. Prints nothing.
  */
+
 import type { CountryCode } from 'libphonenumber-js/max';
 import { isFatalForRun } from '../bulk/classify.js';
 import type { RawLine } from '../bulk/ndjson-source.js';
+import { OutageExceededError } from '../bulk/outage.js';
 import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
+import type { BulkRunOptions } from '../bulk/run.js';
 import { type BulkProgress, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
@@ -46,7 +49,8 @@ export async function sendOne(
     }
     return { line, eventType: event.event_type, outcome: 'accepted', status: res.status, id: ids ? res.body.id : undefined };
   } catch (err) {
-    if (isFatalForRun(err)) throw err;
+    // A fatal error, or an outage longer than --max-outage (the line is not finished: resumed later).
+    if (isFatalForRun(err) || err instanceof OutageExceededError) throw err;
     return { line, eventType: event.event_type, ...classifySendError(err) };
   }
 }
@@ -88,6 +92,8 @@ async function* readEventBatches(
 }
 
 export interface EventSendOptions {
+  /** Outages waited out (--max-outage). */
+  outage?: BulkRunOptions<WorkItem>['outage'];
   client: EventSender;
   /** The input's lines, a batch at a time (ndjson-source.ts readLineBatches). */
   lines: AsyncIterable<RawLine[]>;
@@ -162,6 +168,7 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
   const settled = { upTo: 0, line: 0, held: new Map<number, number>() };
   const ids = opts.ids !== false;
   const job = createBulkRun<EventWork, EventOutcome>({
+    outage: opts.outage,
     outcomes: EVENT_OUTCOMES,
     rows: readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, seen),
     concurrency: opts.concurrency,
@@ -174,7 +181,13 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
         opts.onRetry?.(info, work.line);
       };
       // No abort signal: a request in flight is left to finish so that its outcome is known.
-      const r = await sendOne(opts.client, work.event as EventInput, work.line, { onRetry, onRateHeaders: ctx.onRateHeaders }, ids);
+      const r = await sendOne(
+        { sendEvent: (e, o) => ctx.reach(() => opts.client.sendEvent(e, o), false) },
+        work.event as EventInput,
+        work.line,
+        { onRetry, onRateHeaders: ctx.onRateHeaders },
+        ids,
+      );
       return toRow(work, r);
     },
     fatalResult: (work, err) => toRow(work, { line: work.line, ...classifyFatalError(err) }),

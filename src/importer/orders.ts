@@ -8,6 +8,7 @@ import type { Journal, ResumeState } from '../bulk/journal.js';
 import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
+import type { BulkRunOptions } from '../bulk/run.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
@@ -140,6 +141,8 @@ export interface ImportProgress extends BulkProgress {
 }
 
 export interface OrderImportOptions {
+  /** Outages waited out (--max-outage). */
+  outage?: BulkRunOptions<WorkItem>['outage'];
   source: CsvSource;
   layout: ColumnLayout;
   mapping: MappingOptions;
@@ -157,6 +160,7 @@ export interface OrderImportOptions {
 export function createOrderImport(opts: OrderImportOptions): { progress: ImportProgress; run(): Promise<BulkRunResult> } {
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<OrderWork>({
+    outage: opts.outage,
     rows: readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined),
     keyOf: (w) => w.id,
     concurrency: opts.concurrency,
@@ -168,12 +172,14 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
     resume: opts.resume,
     async send(work, ctx): Promise<RowResult<Outcome>> {
       try {
-        const res = await opts.client.upsertOrder(work.order as ValidOrder, {
-          integrationToken: opts.integrationToken,
-          signal: ctx.signal,
-          onRetry: ctx.onRetry,
-          onRateHeaders: ctx.onRateHeaders,
-        });
+        const res = await ctx.reach(() =>
+          opts.client.upsertOrder(work.order as ValidOrder, {
+            integrationToken: opts.integrationToken,
+            signal: ctx.signal,
+            onRetry: ctx.onRetry,
+            onRateHeaders: ctx.onRateHeaders,
+          }),
+        );
         // Only the status matters here: the answer's body is never parsed (client LazyResult).
         if (res.status === 201) return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };
         if (res.uncertain || work.seq <= maybeSentUpTo) {

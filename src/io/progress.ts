@@ -137,3 +137,10 @@ export function fitProgress(line: string, width: number): string {
   if (short.length <= width) return short;
   return `${short.slice(0, Math.max(1, width - 1))}…`;
 }
+
+/** The note of an outage being waited out, with the local time it began (HH:MM:SS). */
+export function outageLine(sinceEpochMs: number): string {
+  const d = new Date(sinceEpochMs);
+  const hms = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+  return `cannot reach the service since ${hms}; waiting, Ctrl-C to stop and resume later`;
+}

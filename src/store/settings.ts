@@ -22,6 +22,7 @@ export interface GlobalFlags {
   quiet?: boolean;
   insecure?: boolean;
   maxRetryWait?: string;
+  maxOutage?: string;
 }
 
 /** Where the run's profile name came from; `store` is the default saved by `svc auth switch`. */
@@ -40,9 +41,13 @@ export interface Settings {
   insecure: boolean;
   /** Longest wait a Retry-After may ask for before the request fails instead (ms). */
   maxRetryWaitMs: number;
+  /** Longest outage a bulk run waits out before it stops, journal kept (ms). */
+  maxOutageMs: number;
 }
 
 export const DEFAULT_PROFILE = 'default';
+/** The longest outage a bulk run waits out by default (--max-outage). */
+export const DEFAULT_MAX_OUTAGE_MS = 15 * 60_000;
 export const DEFAULT_MAX_RETRY_WAIT_MS = 120_000;
 
 export function envValue(env: Env, name: string): string | undefined {
@@ -122,6 +127,7 @@ export function resolveSettings(flags: GlobalFlags, env: Env, storedDefault: () 
   const profileStored = profileFlag || profileEnv ? undefined : storedDefault();
   const maxWaitEnv = envValue(env, 'SVC_MAX_RETRY_WAIT');
   const maxWait = flags.maxRetryWait ?? maxWaitEnv;
+  const maxOutage = flags.maxOutage ?? envValue(env, 'SVC_MAX_OUTAGE');
   return {
     profile: profileFlag ?? profileEnv ?? profileStored ?? DEFAULT_PROFILE,
     profileSource: profileFlag ? 'flag' : profileEnv ? 'env' : profileStored ? 'store' : 'default',
@@ -135,6 +141,9 @@ export function resolveSettings(flags: GlobalFlags, env: Env, storedDefault: () 
     maxRetryWaitMs: maxWait
       ? parseSeconds(maxWait, flags.maxRetryWait !== undefined ? '--max-retry-wait' : 'SVC_MAX_RETRY_WAIT')
       : DEFAULT_MAX_RETRY_WAIT_MS,
+    maxOutageMs: maxOutage
+      ? parseSeconds(maxOutage, flags.maxOutage !== undefined ? '--max-outage' : 'SVC_MAX_OUTAGE')
+      : DEFAULT_MAX_OUTAGE_MS,
   };
 }
 

@@ -44,6 +44,8 @@ export interface TestSandbox {
 export interface WithSandboxOptions {
   tokenTtlSeconds?: number;
   db?: string;
+  /** A fixed port (default: any free one), e.g. to start a stopped sandbox again where it was. */
+  port?: number;
   now?: () => number;
   random?: () => number;
 }
@@ -73,7 +75,7 @@ export async function withSandbox(opts: WithSandboxOptions = {}): Promise<TestSa
       const problem = answerProblem(answer);
       if (problem) offDocument.push(problem);
     },
-    port: 0,
+    port: opts.port ?? 0,
     db: opts.db ?? ':memory:',
     tokenTtlSeconds: opts.tokenTtlSeconds,
     now: opts.now,

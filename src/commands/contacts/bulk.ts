@@ -92,7 +92,15 @@ export async function runIds(
         );
   const { doneWord, report } = how;
   if (opts.dryRun) return checkIds(ctx, list, { doneWord, report, rejects });
-  const job = createIdsRun({ ids: list.ids, doneWord, op, signal: ctx.signal, report, rejects });
+  const job = createIdsRun({
+    ids: list.ids,
+    doneWord,
+    op,
+    signal: ctx.signal,
+    report,
+    rejects,
+    outage: { maxOutageMs: ctx.settings.maxOutageMs },
+  });
   let result: IdsRunResult<DoneWord>;
   try {
     result = await job.run();

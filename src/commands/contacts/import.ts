@@ -191,6 +191,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         welcomeSms: rowOptions.welcomeSms,
         concurrency,
         signal: ctx.signal,
+        outage: { maxOutageMs: ctx.settings.maxOutageMs },
         ...outputs,
       }),
     counts: (s) =>

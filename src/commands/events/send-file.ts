@@ -129,6 +129,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   let listed = 0;
   let unlisted = 0;
   const job = createEventSend({
+    outage: { maxOutageMs: ctx.settings.maxOutageMs },
     client,
     lines: readLineBatches(input, encoding, read),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
@@ -159,6 +160,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
       resumed: () => 0,
       bytesRead: () => read.bytes,
       rateLimited: () => p.rateLimited,
+      outage: () => p.outage(),
       counts: () =>
         `${p.summary.accepted} accepted, ${p.summary.rejected} rejected, ${p.summary.failed} failed, ${p.summary.unconfirmed} unconfirmed`,
     },

@@ -169,7 +169,17 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     },
     openReport: () => openReportOf(opts.report),
     start: (outputs) =>
-      createOrderImport({ source: toSend, layout, mapping, client, integrationToken, concurrency, signal: ctx.signal, ...outputs }),
+      createOrderImport({
+        source: toSend,
+        layout,
+        mapping,
+        client,
+        integrationToken,
+        concurrency,
+        signal: ctx.signal,
+        outage: { maxOutageMs: ctx.settings.maxOutageMs },
+        ...outputs,
+      }),
     counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
     command: (f, resume) => commandFor(f, opts, resume),
     printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note),

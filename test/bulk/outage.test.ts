@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { OutageExceededError, OutageGate, type OutageState } from '../../src/bulk/outage.js';
+import { NetworkError } from '../../src/client/errors.js';
+
+const refused = () => new NetworkError('connection refused', { kind: 'refused', sent: false });
+
+/** A fake monotonic clock whose sleep advances it (and lets other tasks run). */
+function fakeClock() {
+  const c = {
+    t: 0,
+    sleeps: [] as number[],
+    now: () => c.t,
+    sleep: async (ms: number) => {
+      c.sleeps.push(ms);
+      c.t += ms;
+      await new Promise((r) => setImmediate(r));
+    },
+  };
+  return c;
+}
+
+describe('OutageGate', () => {
+  it('before any answer a not-sent failure is thrown at once (a service unreachable from the start)', async () => {
+    const clock = fakeClock();
+    const gate = new OutageGate({ maxOutageMs: 60_000, now: clock.now, sleep: clock.sleep });
+    await expect(gate.call(() => Promise.reject(refused()), new AbortController().signal)).rejects.toBeInstanceOf(NetworkError);
+    expect(gate.state()).toBeUndefined();
+  });
+
+  it('waits out an outage probing every interval, one request at a time, then lets every held request go', async () => {
+    const clock = fakeClock();
+    const changes: Array<OutageState | undefined> = [];
+    const gate = new OutageGate({
+      maxOutageMs: 60_000,
+      probeIntervalMs: 2000,
+      now: clock.now,
+      wallNow: () => 1_000_000,
+      sleep: clock.sleep,
+      onChange: (s) => changes.push(s),
+    });
+    const signal = new AbortController().signal;
+    await gate.call(async () => 'ok', signal); // the run has had an answer
+    let down = true;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const attempts: number[] = [];
+    const request = (id: number) => async () => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      attempts.push(clock.t);
+      await new Promise((r) => setImmediate(r));
+      inFlight--;
+      if (down && clock.t >= 10_000) down = false;
+      if (down) throw refused();
+      return id;
+    };
+    const results = await Promise.all([1, 2, 3, 4].map((id) => gate.call(request(id), signal)));
+    expect(results).toEqual([1, 2, 3, 4]);
+    expect(changes[0]).toEqual({ sinceEpochMs: 1_000_000, elapsedMs: 0 });
+    expect(changes.at(-1)).toBeUndefined();
+    expect(gate.state()).toBeUndefined();
+    // While down: one probe at a time, never more than 2 s apart.
+    const probes = attempts.slice(4).filter((t) => t < 10_000);
+    for (let i = 1; i < probes.length; i++) expect((probes[i] as number) - (probes[i - 1] as number)).toBeLessThanOrEqual(2000);
+    expect(clock.sleeps.every((ms) => ms <= 2000)).toBe(true);
+    expect(maxInFlight).toBe(4); // the first failures came together; probing went one by one
+  });
+
+  it('stops with OutageExceededError once the outage outlasts the limit (every held request)', async () => {
+    const clock = fakeClock();
+    let exceeded: OutageExceededError | undefined;
+    const gate = new OutageGate({
+      maxOutageMs: 5000,
+      probeIntervalMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+      onExceeded: (e) => (exceeded = e),
+    });
+    const signal = new AbortController().signal;
+    await gate.call(async () => 'ok', signal);
+    const held = [1, 2, 3].map(() =>
+      gate
+        .call(() => Promise.reject(refused()), signal)
+        .then(
+          () => 'sent',
+          (e: unknown) => e,
+        ),
+    );
+    const outcomes = await Promise.all(held);
+    for (const o of outcomes) expect(o).toBeInstanceOf(OutageExceededError);
+    expect(exceeded).toBe(outcomes[0]);
+    expect(clock.t).toBeGreaterThan(5000);
+    expect(clock.t).toBeLessThanOrEqual(7000);
+    expect(gate.stoppedBy).toBe(exceeded);
+  });
+
+  it('a clock jump (sleep and wake) counts as one step at most: the run keeps waiting', async () => {
+    const clock = fakeClock();
+    const gate = new OutageGate({ maxOutageMs: 60_000, probeIntervalMs: 1000, maxStepMs: 30_000, now: clock.now, sleep: clock.sleep });
+    const signal = new AbortController().signal;
+    await gate.call(async () => 'ok', signal);
+    let calls = 0;
+    const result = await gate.call(async () => {
+      calls++;
+      if (calls === 2) clock.t += 3 * 3600_000; // the laptop slept three hours
+      if (calls < 5) throw refused();
+      return 'back';
+    }, signal);
+    expect(result).toBe('back');
+    expect(gate.stoppedBy).toBeUndefined();
+  });
+
+  it('an error that is not "certainly not sent" passes through and does not start an outage', async () => {
+    const clock = fakeClock();
+    const gate = new OutageGate({ maxOutageMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const signal = new AbortController().signal;
+    await gate.call(async () => 'ok', signal);
+    const reset = new NetworkError('connection lost', { kind: 'reset', sent: true });
+    await expect(gate.call(() => Promise.reject(reset), signal)).rejects.toBe(reset);
+    expect(gate.state()).toBeUndefined();
+  });
+});
