@@ -4,9 +4,12 @@
  */
 import { AdminError, api, business, h, href, notice, route } from './dom.js';
 import { flowsPage } from './flows.js';
-import { contactPage, contactsPage, eventsPage, orderPage, ordersPage, stopLive, timelinePage } from './pages.js';
+import { contactsPage, eventsPage, ordersPage } from './lists.js';
+import { stopListLive } from './live-list.js';
+import { contactPage, orderPage, stopLive, timelinePage } from './pages.js';
 import { deprecationsPanel, requestPage, requestsPage, stopRequestsLive } from './requests.js';
 import { type Flash, settingsPage } from './settings.js';
+import { snapshotsPanel } from './snapshots.js';
 
 const PAGES = [
   ['contacts', 'Contacts'],
@@ -65,6 +68,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   const { parts } = route();
   const [page = 'contacts', id] = parts;
   if (page !== 'timeline') stopLive();
+  stopListLive();
   if (page !== 'requests' || id) stopRequestsLive();
   drawNav(page);
   const title = PAGES.find(([p]) => p === page)?.[1] ?? 'Not found';
@@ -79,7 +83,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
     else if (page === 'orders') content = id ? await orderPage(id) : await ordersPage();
     else if (page === 'events') content = await eventsPage();
     else if (page === 'timeline') content = await timelinePage();
-    else if (page === 'settings') content = await settingsPage((f) => void render(f), flash);
+    else if (page === 'settings') content = [...(await settingsPage((f) => void render(f), flash)), await snapshotsPanel()];
     else content = [notice('There is no such page.', 'error')];
   } catch (err) {
     content = [notice(err instanceof AdminError ? err.message : String(err), 'error')];

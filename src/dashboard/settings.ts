@@ -1,6 +1,7 @@
 /** Settings: businesses and their scopes, API tokens, OAuth applications, the Integrations Hub, fault injection. */
-import { AdminError, api, business, h, input, notice, type Rec, table, when } from './dom.js';
+import { AdminError, api, business, h, input, notice, type Rec, table } from './dom.js';
 import { rateLimitBody, rateLimitFields } from './rate-limit-fields.js';
+import { ago } from './time.js';
 
 /** A result to show after the page is drawn again: in which section's output, what. */
 export interface Flash {
@@ -107,9 +108,9 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
         t.id,
         t.name,
         t.scopes.join(' ') || '—',
-        when(t.created_at),
+        ago(t.created_at),
         t.revoked_at
-          ? `revoked ${when(t.revoked_at)}`
+          ? h('span', {}, 'revoked ', ago(t.revoked_at))
           : h(
               'button',
               {
@@ -154,7 +155,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
         a.client_id,
         a.name,
         a.scopes.join(' ') || '—',
-        when(a.created_at),
+        ago(a.created_at),
         h(
           'span',
           { class: 'actions' },

@@ -236,6 +236,16 @@ const PATHS: Record<string, Record<string, Op>> = {
   '/_sandbox/orders/{order_id}': { get: general('One stored order', 200) },
   '/_sandbox/events': { get: general('Stored events, newest first', 200) },
   '/_sandbox/outbox': { get: general('Recorded side effects, oldest first', 200) },
+  '/_sandbox/outbox/details': {
+    get: op('What each side effect carried (seqs=1,2; at most 200): the welcome SMS, flow run or attributed amount', {
+      200: {
+        description:
+          'By sequence number; side effects not in the business are left out. welcome_sms: phone, text; flow_run: flow_name, event_type; revenue_attribution: amount, currency, integration_id, integration_name; flow_trigger: trigger, amount, currency.',
+        schema: Type.Object({ data: Type.Record(Type.String(), Type.Record(Type.String(), N(Str))) }, { additionalProperties: false }),
+      },
+      ...bad,
+    }),
+  },
   '/_sandbox/outbox/stream': {
     get: op('Each side effect as it is recorded (server-sent events)', {
       200: { description: 'text/event-stream.', type: 'text/event-stream' },

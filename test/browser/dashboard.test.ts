@@ -126,6 +126,14 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     const row = page.getByRole('row').filter({ hasText: 'welcome_sms' }).filter({ hasText: 'grace@example.com' });
     await row.waitFor({ timeout: 10_000 });
     expect(await page.evaluate('window.notReloaded')).toBe(true);
+    // With its content: the phone and the text of the SMS.
+    expect(await row.textContent()).toMatch(/To \+14155550102: “.*Reply STOP/);
+    // The order's attribution shows its amount.
+    await page.reload();
+    await page.waitForFunction(drawn);
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'revenue_attribution' }).filter({ hasText: '49.90 EUR attributed' }).count())
+      .toBe(1);
     await page.screenshot({ path: join(SHOTS, 'dashboard-timeline.png') });
   });
 

@@ -153,7 +153,7 @@ describe.skipIf(chromiumMissing && !inCi)('the Requests, deprecations and Flows 
     await expect.poll(() => row.getByRole('link', { name: '1' }).count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, 'dashboard-flows.png') });
     await open('timeline');
-    await page.getByRole('row').filter({ hasText: 'flow_run' }).filter({ hasText: 'Browse abandonment' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'flow_run' }).filter({ hasText: '“Browse abandonment” on viewed_product' }).waitFor();
     // Disabled, it runs nothing.
     await open('flows');
     await page.getByRole('checkbox', { name: 'Enabled: Browse abandonment' }).uncheck();

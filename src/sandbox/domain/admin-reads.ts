@@ -12,11 +12,25 @@ import { type OrderRow, orderView } from './orders.js';
 export interface Page<T> {
   data: T[];
   next: number | null;
+  /** How many rows match the filters (every page together). */
+  total: number;
+  /** The position of the newest row matching the filters (0: none): a live page asks for rows `after` it. */
+  latest: number;
 }
 
-function page<R extends { pos: number }, T>(rows: R[], limit: number, view: (r: R) => T): Page<T> {
+function page<R extends { pos: number }, T>(
+  rows: R[],
+  limit: number,
+  view: (r: R) => T,
+  counted: { total: number; latest: number | null },
+): Page<T> {
   const kept = rows.slice(0, limit);
-  return { data: kept.map(view), next: rows.length > limit ? (kept[kept.length - 1] as R).pos : null };
+  return {
+    data: kept.map(view),
+    next: rows.length > limit ? (kept[kept.length - 1] as R).pos : null,
+    total: counted.total,
+    latest: counted.latest ?? 0,
+  };
 }
 
 const split = (s: string): string[] => (s === '' ? [] : s.split(' '));
@@ -35,35 +49,47 @@ export interface AdminContactQuery {
   /** Part of the e-mail address or phone number. */
   q?: string;
   before?: number;
+  /** Only rows newer than this position (a live page's last one). */
+  after?: number;
   limit: number;
 }
 
 export function adminListContacts(d: Domain, businessId: string, q: AdminContactQuery) {
   const like = q.q === undefined ? null : `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = `business_id = @biz AND (@ec IS NULL OR email_consent = @ec) AND (@sc IS NULL OR sms_consent = @sc)
+       AND (@like IS NULL OR email LIKE @like ESCAPE '\\' OR phone LIKE @like ESCAPE '\\')`;
+  const params = { biz: businessId, ec: q.email_consent ?? null, sc: q.sms_consent ?? null, like };
   const rows = d.db.all<ContactRow & { pos: number }>(
-    `SELECT *, seq AS pos FROM contacts WHERE business_id = @biz AND (@before IS NULL OR seq < @before)
-       AND (@ec IS NULL OR email_consent = @ec) AND (@sc IS NULL OR sms_consent = @sc)
-       AND (@like IS NULL OR email LIKE @like ESCAPE '\\' OR phone LIKE @like ESCAPE '\\')
+    `SELECT *, seq AS pos FROM contacts WHERE ${where} AND (@before IS NULL OR seq < @before) AND seq > @after
      ORDER BY seq DESC LIMIT @limit`,
-    {
-      biz: businessId,
-      before: q.before ?? null,
-      ec: q.email_consent ?? null,
-      sc: q.sms_consent ?? null,
-      like,
-      limit: q.limit + 1,
-    },
+    { ...params, before: q.before ?? null, after: q.after ?? 0, limit: q.limit + 1 },
   );
-  return page(rows, q.limit, contactView);
+  const counted = d.db.get<{ total: number; latest: number | null }>(
+    `SELECT count(*) AS total, max(seq) AS latest FROM contacts WHERE ${where}`,
+    params,
+  );
+  return page(rows, q.limit, contactView, counted ?? { total: 0, latest: 0 });
 }
 
-export function adminListOrders(d: Domain, businessId: string, q: { contact_id?: string; before?: number; limit: number }) {
+/** A LIKE pattern for part of a value (any case), or null. */
+const part = (v: string | undefined) => (v === undefined ? null : `%${v.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+
+export function adminListOrders(
+  d: Domain,
+  businessId: string,
+  q: { contact_id?: string; q?: string; before?: number; after?: number; limit: number },
+) {
+  const where = `business_id = @biz AND (@contact IS NULL OR contact_id = @contact) AND (@like IS NULL OR lower(order_id) LIKE @like ESCAPE '\\')`;
+  const params = { biz: businessId, contact: q.contact_id ?? null, like: part(q.q) };
   const rows = d.db.all<OrderRow & { pos: number }>(
-    `SELECT *, seq AS pos FROM orders WHERE business_id = @biz AND (@before IS NULL OR seq < @before)
-       AND (@contact IS NULL OR contact_id = @contact) ORDER BY seq DESC LIMIT @limit`,
-    { biz: businessId, before: q.before ?? null, contact: q.contact_id ?? null, limit: q.limit + 1 },
+    `SELECT *, seq AS pos FROM orders WHERE ${where} AND (@before IS NULL OR seq < @before) AND seq > @after ORDER BY seq DESC LIMIT @limit`,
+    { ...params, before: q.before ?? null, after: q.after ?? 0, limit: q.limit + 1 },
   );
-  return page(rows, q.limit, (r) => ({ ...orderView(r), business_id: r.business_id }));
+  const counted = d.db.get<{ total: number; latest: number | null }>(
+    `SELECT count(*) AS total, max(seq) AS latest FROM orders WHERE ${where}`,
+    params,
+  );
+  return page(rows, q.limit, (r) => ({ ...orderView(r), business_id: r.business_id }), counted ?? { total: 0, latest: 0 });
 }
 
 interface EventRow {
@@ -77,21 +103,43 @@ interface EventRow {
   received_at: number;
 }
 
-export function adminListEvents(d: Domain, businessId: string, q: { event_type?: string; before?: number; limit: number }) {
+/** The event types stored for the business, by name. */
+export function eventTypesSeen(d: Domain, businessId: string): string[] {
+  return d.db
+    .all<{ t: string }>('SELECT DISTINCT event_type AS t FROM events WHERE business_id = ? ORDER BY t', businessId)
+    .map((r) => r.t);
+}
+
+export function adminListEvents(
+  d: Domain,
+  businessId: string,
+  q: { event_type?: string; q?: string; before?: number; after?: number; limit: number },
+) {
+  const where = `business_id = @biz AND (@type IS NULL OR event_type = @type)
+       AND (@like IS NULL OR lower(id) LIKE @like ESCAPE '\\' OR lower(client_event_id) LIKE @like ESCAPE '\\')`;
+  const params = { biz: businessId, type: q.event_type ?? null, like: part(q.q) };
   const rows = d.db.all<EventRow>(
-    `SELECT rowid AS pos, * FROM events WHERE business_id = @biz AND (@before IS NULL OR rowid < @before)
-       AND (@type IS NULL OR event_type = @type) ORDER BY rowid DESC LIMIT @limit`,
-    { biz: businessId, before: q.before ?? null, type: q.event_type ?? null, limit: q.limit + 1 },
+    `SELECT rowid AS pos, * FROM events WHERE ${where} AND (@before IS NULL OR rowid < @before) AND rowid > @after ORDER BY rowid DESC LIMIT @limit`,
+    { ...params, before: q.before ?? null, after: q.after ?? 0, limit: q.limit + 1 },
   );
-  return page(rows, q.limit, (r) => ({
-    id: r.id,
-    event_type: r.event_type,
-    contact_id: r.contact_id,
-    properties: r.properties === null ? null : JSON.parse(r.properties),
-    occurred_at: r.occurred_at,
-    event_id: r.client_event_id,
-    received_at: iso(r.received_at),
-  }));
+  const counted = d.db.get<{ total: number; latest: number | null }>(
+    `SELECT count(*) AS total, max(rowid) AS latest FROM events WHERE ${where}`,
+    params,
+  );
+  return page(
+    rows,
+    q.limit,
+    (r) => ({
+      id: r.id,
+      event_type: r.event_type,
+      contact_id: r.contact_id,
+      properties: r.properties === null ? null : JSON.parse(r.properties),
+      occurred_at: r.occurred_at,
+      event_id: r.client_event_id,
+      received_at: iso(r.received_at),
+    }),
+    counted ?? { total: 0, latest: 0 },
+  );
 }
 
 export function listApiTokens(d: Domain, businessId: string) {

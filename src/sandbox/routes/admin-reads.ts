@@ -11,6 +11,7 @@ import {
   adminListContacts,
   adminListEvents,
   adminListOrders,
+  eventTypesSeen,
   listApiTokens,
   listApps,
   listBusinesses,
@@ -48,6 +49,7 @@ export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void
       sms_consent,
       q: search === '' ? undefined : search,
       before: q.before,
+      after: q.after,
       limit: q.limit,
     });
     return { status: 200, body: pageBody(page) };
@@ -58,18 +60,27 @@ export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void
     return { status: 200, body: { ...contactView(getContact(d, biz, id)), business_id: biz } };
   });
   route('GET', '/orders', (req) => {
-    const q = adminListQuery(req.query, ['contact_id']);
+    const q = adminListQuery(req.query, ['contact_id', 'q']);
+    const search = q.values.q?.trim() || undefined;
     return {
       status: 200,
-      body: pageBody(adminListOrders(d, q.business_id, { contact_id: q.values.contact_id, before: q.before, limit: q.limit })),
+      body: pageBody(
+        adminListOrders(d, q.business_id, { contact_id: q.values.contact_id, q: search, before: q.before, after: q.after, limit: q.limit }),
+      ),
     };
   });
   route('GET', '/events', (req) => {
-    const q = adminListQuery(req.query, ['event_type']);
-    return {
-      status: 200,
-      body: pageBody(adminListEvents(d, q.business_id, { event_type: q.values.event_type, before: q.before, limit: q.limit })),
-    };
+    const q = adminListQuery(req.query, ['event_type', 'q']);
+    const search = q.values.q?.trim() || undefined;
+    const page = adminListEvents(d, q.business_id, {
+      event_type: q.values.event_type,
+      q: search,
+      before: q.before,
+      after: q.after,
+      limit: q.limit,
+    });
+    // The event types seen in the business, for the page's filter.
+    return { status: 200, body: { ...pageBody(page), event_types: eventTypesSeen(d, q.business_id) } };
   });
   route('GET', '/api-tokens', (req) => ({ status: 200, body: { data: listApiTokens(d, businessOnly(req.query)) } }));
   route('GET', '/apps', (req) => ({ status: 200, body: { data: listApps(d, businessOnly(req.query)) } }));

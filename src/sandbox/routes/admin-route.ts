@@ -42,7 +42,7 @@ export function pageLimit(value: unknown, errors: FieldError[]): number {
 export function adminListQuery(query: unknown, allowed: readonly string[]) {
   const q = (query ?? {}) as Record<string, unknown>;
   const errors: FieldError[] = [];
-  const known = [...allowed, 'business_id', 'limit', 'cursor'];
+  const known = [...allowed, 'business_id', 'limit', 'cursor', 'after'];
   const values: Record<string, string> = {};
   for (const [k, v] of Object.entries(q)) {
     if (!known.includes(k)) errors.push({ field: k, message: `is not a parameter of this list (${known.join(', ')})` });
@@ -55,11 +55,17 @@ export function adminListQuery(query: unknown, allowed: readonly string[]) {
     before = decodeCursor(values.cursor);
     if (before === undefined) errors.push({ field: 'cursor', message: 'is not a cursor this list issued; pass next_cursor unchanged' });
   }
+  if (values.after !== undefined && !/^\d{1,15}$/.test(values.after))
+    errors.push({ field: 'after', message: 'must be a position (latest_seq of an earlier answer)' });
   if (errors.length > 0) throw invalidRequest(errors);
-  return { values, limit, before, business_id: values.business_id ?? DEFAULT_BUSINESS_ID };
+  const after = values.after === undefined ? undefined : Number(values.after);
+  return { values, limit, before, after, business_id: values.business_id ?? DEFAULT_BUSINESS_ID };
 }
 
-/** `{data, next_cursor}` of a page. */
-export function pageBody(p: { data: unknown[]; next: number | null }) {
-  return { data: p.data, next_cursor: p.next === null ? null : encodeCursor(p.next) };
+/** `{data, next_cursor}` of a page, with `total` and `latest_seq` when the list counts them. */
+export function pageBody(p: { data: unknown[]; next: number | null; total?: number; latest?: number }) {
+  const body: Record<string, unknown> = { data: p.data, next_cursor: p.next === null ? null : encodeCursor(p.next) };
+  if (p.total !== undefined) body.total = p.total;
+  if (p.latest !== undefined) body.latest_seq = p.latest;
+  return body;
 }

@@ -20,6 +20,7 @@ import { validateFaults } from '../faults.js';
 import { sendJson } from '../http.js';
 import { adminGuard } from '../plugins/admin-guard.js';
 import { Snapshots } from '../snapshots.js';
+import { registerEffectDetails } from './admin-effect-details.js';
 import { registerContactLabels } from './admin-labels.js';
 import { registerAdminReads } from './admin-reads.js';
 import { registerRequestLog } from './admin-requests.js';
@@ -186,6 +187,7 @@ export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { dep
   registerAdminReads(admin, deps);
   registerRequestLog(admin, deps);
   registerContactLabels(admin, deps);
+  registerEffectDetails(admin, deps);
   registerSnapshots(admin, deps, new Snapshots(deps.domain.db, deps.domain.now));
   admin.get('/info', (_req, reply) => {
     const file = deps.domain.db.file;
