@@ -4,7 +4,7 @@
  * poll), search by order id and event id, the event-type filter from the types seen, the side
  * effects' content; no table wider than its page and rows one line high at 1280 px, cards at 390 px.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
