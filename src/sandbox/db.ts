@@ -168,9 +168,12 @@ export class SandboxDb {
       ['flows', 'enabled', 'INTEGER NOT NULL DEFAULT 1'],
       ['outbox', 'flow_id', 'TEXT'],
     ];
+    // Through a statement kept alive (keepAlive): the pragma method would leave one to the collector.
+    const columnsOf = sql.prepare('SELECT name FROM pragma_table_info(?)').pluck();
+    keepAlive.push(columnsOf);
     for (const [table, column, type] of added) {
-      const columns = sql.pragma(`table_info(${table})`) as { name: string }[];
-      if (!columns.some((c) => c.name === column)) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+      const columns = columnsOf.all(table) as string[];
+      if (!columns.includes(column)) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
     }
   }
 
