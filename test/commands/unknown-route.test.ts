@@ -73,6 +73,16 @@ describe('a base URL under which the service knows no route', () => {
     expect(d.stderr).not.toContain('not_found 3');
   });
 
+  it('auth login --with-token saves nothing and names the /v1', async () => {
+    const r = await runCli(['auth', 'login', '--with-token', '--base-url', `${s.sb.baseUrl}/v1`], {
+      env: { SVC_CONFIG_DIR: s.tmp.dir },
+      stdin: s.token,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('nothing was saved');
+    expect(r.stderr).toContain(V1_HINT);
+  });
+
   it('contacts list and contacts get give the same hint; another wrong prefix asks whether the base URL is right', async () => {
     const env = s.env({ SVC_BASE_URL: `${s.sb.baseUrl}/v1` });
     const list = await runCli(['contacts', 'list'], { env });

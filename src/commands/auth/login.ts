@@ -354,10 +354,17 @@ async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Pro
         ...init,
         method: 'GET',
         path: '/v1/contacts',
-        message: `could not check the API token at ${baseUrl}: ${init.message}; nothing was saved${res.status === 404 ? ' (is the base URL right?)' : ''}`,
+        message: `could not check the API token at ${baseUrl}: ${init.message}; nothing was saved${res.status === 404 ? wrongBaseUrl(baseUrl) : ''}`,
       });
     }
   } finally {
     await close();
   }
+}
+
+/** After a 404 on the token check: the base URL's likeliest mistake named (…/v1), else the question. */
+function wrongBaseUrl(baseUrl: string): string {
+  return /\/v1\/?$/i.test(new URL(baseUrl).pathname)
+    ? " (does the base URL end in /v1? It must not: it is the service's root; svc adds /v1/… itself)"
+    : ' (is the base URL right?)';
 }
