@@ -379,7 +379,7 @@ async function openStream(input: Readable, opts: Parameters<typeof openCsv>[1], 
     header,
     headerCells,
     bom: bomBytes > 0,
-    lineEnd: lineEnd ?? '\n',
+    lineEnd: lineEnds?.expected === 'CRLF' ? '\r\n' : (lineEnd ?? '\n'), // a rejects file ends its lines as the input's header
     delimiter,
     encoding,
     batches: { [Symbol.asyncIterator]: () => take() },

@@ -31,7 +31,7 @@ export class StreamLineEnds {
   /** Physical line ends seen (1-based line of the next character is lines + 1). */
   private lines = 0;
   /** The header's line end (the first one outside quotes). */
-  private expected: LineEnd | undefined;
+  expected: LineEnd | undefined;
   /** The first line whose end differs from the header's. */
   mixed: MixedLineEnd | undefined;
 

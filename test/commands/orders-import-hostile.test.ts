@@ -76,15 +76,21 @@ describe('orders import: hostile files', () => {
     const fifo = join(s.tmp.dir, 'in.fifo');
     execFileSync('mkfifo', [fifo]);
     const report = join(s.tmp.dir, 'fifo-report.csv');
+    const rejects = join(s.tmp.dir, 'fifo-rejects.csv');
     const text = `${MIXED('F')}F-5;oops;EUR;2026-01-01;f5@example.com\r${row('F-6')}\n`;
     const [r] = await Promise.all([
-      spawnSvc(['orders', 'import', '--live', fifo, '--json', '--report', report], s.env()),
+      spawnSvc(['orders', 'import', '--live', fifo, '--json', '--report', report, '--rejects', rejects], s.env()),
       writeFile(fifo, text),
     ]);
     expect(r.code, r.stderr).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, created: 5, rejected: 1, rejected_lines: [6] });
     expect(r.stderr).toContain(`${fifo}: ${MIXED_WARNING}`);
     expect(readFileSync(report, 'utf8')).toMatch(/^6,F-5,rejected,/m);
+    // The rejects file ends its lines as the input's header line does (CRLF), every one of them.
+    const rejected = readFileSync(rejects, 'utf8');
+    expect(rejected).toContain('F-5;oops;EUR;2026-01-01;f5@example.com;');
+    expect(rejected.split('\r\n').length).toBe(3);
+    expect(rejected.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
   });
 
   it('contacts import from stdin mixing line ends: one contact per line', async () => {
