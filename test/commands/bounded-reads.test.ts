@@ -90,4 +90,12 @@ describe('bounded reads', () => {
       expect(r.stderr + r.stdout).not.toContain('s3cr3ts3cr3t');
     }
   });
+
+  it('--ids-file: 64 MiB at most (/dev/zero refused, exit 2, nothing sent)', async () => {
+    const started = Date.now();
+    const r = await runCli(['contacts', 'delete', '--ids-file', '/dev/zero', '--yes'], { env: s.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--ids-file /dev/zero is larger than 64 MiB, read no further');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
 });
