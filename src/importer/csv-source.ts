@@ -87,7 +87,7 @@ async function openStream(input: Readable, opts: Parameters<typeof openCsv>[1], 
   head = head.subarray(bomBytes);
   const decoder = new InputDecoder(encoding, { startOffset: bomBytes });
   // A live input cannot be checked first (line-ends.ts): its line ends outside quotes become LF.
-  const lineEnds = opts.live ? new StreamLineEnds(opts.onMixedLineEnd) : undefined;
+  const lineEnds = opts.live ? new StreamLineEnds(opts.onMixedLineEnd, opts.delimiter) : undefined;
   const headText = lineEnds ? lineEnds.write(decoder.write(head)) : decoder.write(head);
   const empty = () =>
     new InputError(

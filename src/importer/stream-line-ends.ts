@@ -35,8 +35,17 @@ export class StreamLineEnds {
   /** The first line whose end differs from the header's. */
   mixed: MixedLineEnd | undefined;
 
-  /** `onMixed`: told once, of the first line whose end differs from the header's. */
-  constructor(private readonly onMixed?: (mixed: MixedLineEnd) => void) {}
+  /** Characters after which a quote opens a quoted cell: line ends, the usual delimiters and the one given. */
+  private readonly cellStarts: Set<number>;
+
+  /** `onMixed`: told once, of the first line whose end differs from the header's; `delimiter`: one given with --delimiter. */
+  constructor(
+    private readonly onMixed?: (mixed: MixedLineEnd) => void,
+    delimiter?: string,
+  ) {
+    this.cellStarts = new Set(CELL_STARTS);
+    if (delimiter?.length === 1) this.cellStarts.add(delimiter.charCodeAt(0));
+  }
 
   /** `text` with its line ends outside quotes as LF (a CR at its end is turned at once: no line waits for the next). */
   write(text: string): string {
@@ -73,7 +82,7 @@ export class StreamLineEnds {
           // The second quote of a doubled pair: still inside the cell.
           this.inQuote = true;
           closedAt = -2;
-        } else if (CELL_STARTS.has(i === 0 ? this.prev : text.charCodeAt(i - 1))) this.inQuote = true;
+        } else if (this.cellStarts.has(i === 0 ? this.prev : text.charCodeAt(i - 1))) this.inQuote = true;
         continue;
       }
       if (this.inQuote) {

@@ -61,4 +61,10 @@ describe('StreamLineEnds', () => {
     expect(s.write('\nb\r')).toBe('b\n');
     expect(s.mixed).toEqual({ line: 2, found: 'CRLF', expected: 'CR' });
   });
+
+  it('a quote after a delimiter given with --delimiter opens a quoted cell too', () => {
+    const s = new StreamLineEnds(undefined, ':');
+    expect(s.write('h:n\n1:"a\rb"\n')).toBe('h:n\n1:"a\rb"\n');
+    expect(s.mixed).toBeUndefined();
+  });
 });
