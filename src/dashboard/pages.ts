@@ -1,9 +1,11 @@
 /** The read pages: a contact, an order, the Timeline (live). The lists are in lists.ts. */
+
+import { idCell } from './copy.js';
 import { contentCell, integrationRef, loadDetails, loadIntegrationNames } from './details.js';
 import { api, business, dl, h, href, qs, type Rec, route, select, table } from './dom.js';
 import { flowNames } from './flows.js';
 import { contactRef, loadLabels } from './labels.js';
-import { filterForm, orderLink } from './lists.js';
+import { filterForm, orderCell } from './lists.js';
 import { ago } from './time.js';
 
 const SIDE_EFFECTS = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'];
@@ -14,26 +16,27 @@ const money = (m: Record<string, string>) =>
     .map(([c, v]) => `${v} ${c}`)
     .join(', ') || '—';
 
-/** What set a side effect off; a flow run names its flow (linked to the Flows page). */
+/** What set a side effect off; a flow run names its flow (linked to the flow's page, with its runs). */
 function triggerCell(e: Rec, flows: Map<string, string>) {
   if (e.type !== 'flow_run' || !e.flow_id) return e.trigger ?? '—';
-  const name = flows.get(e.flow_id) ?? `${e.flow_id} (deleted)`;
-  return h('span', {}, h('a', { href: href('flows') }, name), ` on ${e.trigger ?? '—'}`);
+  const name = flows.get(e.flow_id);
+  const flow = name ? h('a', { href: href(`flows/${encodeURIComponent(e.flow_id)}`) }, name) : `${e.flow_id} (deleted)`;
+  return h('span', {}, flow, ` on ${e.trigger ?? '—'}`);
 }
 
-function sideEffectRows(effects: Rec[], flows: Map<string, string> = new Map()) {
+export function sideEffectRows(effects: Rec[], flows: Map<string, string> = new Map()) {
   return effects.map((e) => [
     e.seq,
     h('span', { class: `badge ${e.type}` }, e.type),
     contactLink(e.contact_id),
-    orderLink(e.order_id),
-    e.event_id ?? '—',
+    orderCell(e.order_id),
+    idCell(e.event_id),
     triggerCell(e, flows),
     contentCell(e),
     ago(e.created_at),
   ]);
 }
-const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'Content', 'At'];
+export const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'Content', 'At'];
 
 export async function contactPage(id: string): Promise<Node[]> {
   const biz = business();
@@ -47,7 +50,7 @@ export async function contactPage(id: string): Promise<Node[]> {
   return [
     h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
     dl([
-      ['Id', c.id],
+      ['Id', idCell(c.id)],
       ['E-mail', c.email],
       ['Phone', c.phone],
       ['First name', c.first_name],
@@ -62,12 +65,19 @@ export async function contactPage(id: string): Promise<Node[]> {
     ]),
     h('h2', {}, 'Orders'),
     table(
-      ['Order', 'Date', 'Total', 'Initial sync'],
-      orders.data.map((o: Rec) => [orderLink(o.order_id), o.order_date, `${o.total} ${o.currency}`, String(o.initial_sync ?? false)]),
+      ['Order', 'Date', 'Total', 'Initial sync', 'Received'],
+      orders.data.map((o: Rec) => [
+        orderCell(o.order_id),
+        o.order_date,
+        `${o.total} ${o.currency}`,
+        String(o.initial_sync ?? false),
+        ago(o.created_at),
+      ]),
       'Orders',
+      'contact-orders',
     ),
     h('h2', {}, 'Side effects'),
-    table(SIDE_EFFECT_HEADERS, sideEffectRows(effects.data, flows), 'Side effects'),
+    table(SIDE_EFFECT_HEADERS, sideEffectRows(effects.data, flows), 'Side effects', 'effects'),
   ];
 }
 
@@ -76,13 +86,15 @@ export async function orderPage(id: string): Promise<Node[]> {
     api('GET', `/orders/${encodeURIComponent(id)}${qs({ business_id: business() })}`),
     loadIntegrationNames(),
   ]);
+  await loadLabels([o.contact_id]);
   return [
     h('p', {}, h('a', { href: href('orders') }, '« All orders')),
     dl([
-      ['Order', o.order_id],
+      ['Order', idCell(o.order_id)],
       ['Date', o.order_date],
       ['Total', `${o.total} ${o.currency}`],
       ['Contact', contactLink(o.contact_id)],
+      ['Contact id', idCell(o.contact_id)],
       ['E-mail', o.email],
       ['Phone', o.phone],
       ['Accepts e-mail marketing', String(o.accepts_email_marketing ?? '—')],
@@ -97,6 +109,7 @@ export async function orderPage(id: string): Promise<Node[]> {
       ['SKU', 'Name', 'Quantity', 'Price'],
       (o.line_items ?? []).map((l: Rec) => [l.sku ?? '—', l.name, l.quantity, l.price]),
       'Line items',
+      'items',
     ),
   ];
 }

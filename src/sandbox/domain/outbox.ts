@@ -44,6 +44,8 @@ export interface OutboxFilter {
   business_id?: string;
   after?: number;
   contact_id?: string;
+  /** The runs of one flow. */
+  flow_id?: string;
   /** Only the N most recent (still listed oldest first). */
   limit?: number;
 }
@@ -52,12 +54,14 @@ export interface OutboxFilter {
 export function listSideEffects(d: Domain, filter: OutboxFilter) {
   const rows = d.db.all<OutboxRow>(
     `SELECT * FROM outbox WHERE seq > @after AND (@type IS NULL OR type = @type) AND (@biz IS NULL OR business_id = @biz)
-       AND (@contact IS NULL OR contact_id = @contact) ORDER BY seq DESC LIMIT @limit`,
+       AND (@contact IS NULL OR contact_id = @contact)
+       AND (@flow IS NULL OR flow_id = @flow) ORDER BY seq DESC LIMIT @limit`,
     {
       after: filter.after ?? 0,
       type: filter.type ?? null,
       biz: filter.business_id ?? null,
       contact: filter.contact_id ?? null,
+      flow: filter.flow_id ?? null,
       limit: filter.limit ?? -1,
     },
   );

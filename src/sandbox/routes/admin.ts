@@ -29,7 +29,7 @@ import { registerSnapshots } from './admin-snapshots.js';
 
 type Body = Record<string, unknown>;
 
-const OUTBOX_FILTERS = ['type', 'business_id', 'after', 'contact_id', 'limit'];
+const OUTBOX_FILTERS = ['type', 'business_id', 'after', 'contact_id', 'flow_id', 'limit'];
 
 /** Checks an admin body: an object with only the allowed fields. */
 function bodyOf(req: FastifyRequest, allowed: readonly string[]): Body {
@@ -146,7 +146,7 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     const after = q.after;
     if (after !== undefined && !(typeof after === 'string' && /^\d{1,15}$/.test(after)))
       errors.push({ field: 'after', message: 'must be a sequence number' });
-    for (const k of ['business_id', 'contact_id'])
+    for (const k of ['business_id', 'contact_id', 'flow_id'])
       if (q[k] !== undefined && typeof q[k] !== 'string') errors.push({ field: k, message: 'must be given once' });
     const limit = q.limit === undefined ? undefined : pageLimit(q.limit, errors);
     if (errors.length > 0) throw invalidRequest(errors);
@@ -154,6 +154,7 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
       type: type as string | undefined,
       business_id: q.business_id as string | undefined,
       contact_id: q.contact_id as string | undefined,
+      flow_id: q.flow_id as string | undefined,
       after: after === undefined ? undefined : Number(after),
       limit,
     });
