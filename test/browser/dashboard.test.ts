@@ -194,6 +194,51 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     expect(listed.body.data.find((i: { id: string }) => i.id === id).active).toBe(false);
   });
 
+  it('Copy buttons, reached and pressed with the keyboard, put ids and tokens on the clipboard', async () => {
+    // The page's clipboard permission, so the test reads what the button really wrote.
+    await tb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sb.baseUrl });
+    const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: Navigator }).navigator.clipboard.readText());
+    const pressed = async (button: ReturnType<Page['getByRole']>, from: ReturnType<Page['getByRole']>) => {
+      await from.focus();
+      await page.keyboard.press('Tab');
+      expect(await button.evaluate((b) => b === (globalThis as unknown as { document: Document }).document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => button.textContent()).toBe('Copied');
+    };
+    // A contact's id, on its page: Tab from the link before it.
+    const contact = (await http(sb.baseUrl, 'GET', '/_sandbox/contacts?q=ada')).body.data[0].id as string;
+    await open(`contacts/${contact}`);
+    await page.getByRole('button', { name: `Copy ${contact}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(clipboard).toBe(contact);
+    expect(await page.locator('#copy-status').textContent()).toBe(`Copied ${contact}.`);
+    // An order id in the contact's orders, by Tab from its link.
+    await pressed(page.getByRole('button', { name: 'Copy A-1001' }).first(), page.getByRole('link', { name: 'A-1001' }).first());
+    expect(await clipboard()).toBe('A-1001');
+    // An API token's id; a Custom Integration's token once revealed (the Copy button takes the focus).
+    await open('settings');
+    const tokenId = ((await http(sb.baseUrl, 'GET', '/_sandbox/api-tokens')).body.data as { id: string }[])[0]?.id as string;
+    await page.getByRole('button', { name: `Copy ${tokenId}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(clipboard).toBe(tokenId);
+    const integration = ((await http(sb.baseUrl, 'GET', '/_sandbox/integrations')).body.data as { id: string }[])[0]?.id as string;
+    await page.getByRole('button', { name: `Reveal the token of ${integration}` }).press('Enter');
+    const copy = page.getByRole('button', { name: `Copy the token of ${integration}` });
+    await expect
+      .poll(() => copy.evaluate((b) => b === (globalThis as unknown as { document: Document }).document.activeElement))
+      .toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(clipboard).toBe((await sb.admin.revealIntegrationToken(integration)).token);
+    // The secret is not read out: the status line names what was copied, not its value.
+    expect(await page.locator('#copy-status').textContent()).toBe(`Copied the token of ${integration}.`);
+    // A new API token, shown once, with its Copy button.
+    await page.getByLabel('Token name').fill('Copied token');
+    await page.getByRole('button', { name: 'Create API token' }).click();
+    const shown = (await page.locator('#new-api-token').textContent()) ?? '';
+    await page.getByRole('button', { name: /^Copy API token / }).press('Enter');
+    await expect.poll(clipboard).toBe(shown);
+  });
+
   it('a fault set on the page makes the next API call fail as set; Clear ends it', async () => {
     await open('settings');
     await page.getByLabel('Error rate (500), 0 to 1').fill('1');
