@@ -6,6 +6,7 @@ import { api, business, dl, h, href, qs, type Rec, route, select, table } from '
 import { flowNames } from './flows.js';
 import { contactRef, loadLabels } from './labels.js';
 import { filterForm, orderCell } from './lists.js';
+import { countText } from './live-list.js';
 import { ago } from './time.js';
 
 const SIDE_EFFECTS = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'];
@@ -64,6 +65,7 @@ export async function contactPage(id: string): Promise<Node[]> {
       ['Updated', ago(c.updated_at)],
     ]),
     h('h2', {}, 'Orders'),
+    h('p', { class: 'count' }, countText(orders.total, 'order')),
     table(
       ['Order', 'Date', 'Total', 'Initial sync', 'Received'],
       orders.data.map((o: Rec) => [
@@ -77,6 +79,7 @@ export async function contactPage(id: string): Promise<Node[]> {
       'contact-orders',
     ),
     h('h2', {}, 'Side effects'),
+    h('p', { class: 'count' }, countText(effects.total, 'side effect')),
     table(SIDE_EFFECT_HEADERS, sideEffectRows(effects.data, flows), 'Side effects', 'effects'),
   ];
 }
@@ -137,6 +140,8 @@ export async function timelinePage(): Promise<Node[]> {
   await Promise.all([loadLabels(recent.data.map((e: Rec) => e.contact_id)), loadDetails(recent.data.map((e: Rec) => e.seq))]);
   for (const e of recent.data) add(e, false);
   const status = h('p', { class: 'live', role: 'status' }, 'Connecting…');
+  let total = recent.total as number;
+  const count = h('p', { class: 'count' }, countText(total, 'side effect'));
   stopLive();
   // The stream starts right after the last side effect listed (0: none yet), so one recorded
   // between the fetch above and the stream's start is not lost.
@@ -155,11 +160,14 @@ export async function timelinePage(): Promise<Node[]> {
     const e = JSON.parse(m.data);
     queue = queue
       .then(() => Promise.all([loadLabels([e.contact_id]), loadDetails([e.seq])]).catch(() => undefined))
-      .then(() => add(e, true));
+      .then(() => {
+        add(e, true);
+        count.textContent = countText(++total, 'side effect');
+      });
   };
   return [
     filterForm('timeline', 'Filter side effects', select('type', 'Type', SIDE_EFFECTS, type ?? '', 'all types')),
-    status,
+    h('div', { class: 'toolbar' }, count, status),
     h(
       'div',
       { class: 'scroll', role: 'region', 'aria-label': 'Side effects', tabindex: 0 },

@@ -2,6 +2,7 @@
 
 import { copyButton, idCell } from './copy.js';
 import { AdminError, api, business, h, input, notice, type Rec, table } from './dom.js';
+import { countText } from './live-list.js';
 import { rateLimitBody, rateLimitFields } from './rate-limit-fields.js';
 import { ago } from './time.js';
 
@@ -104,6 +105,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create API token'),
     ),
     tokenOut,
+    h('p', { class: 'count' }, countText(tokens.data.length, 'API token')),
     table(
       ['Token', 'Name', 'Scopes', 'Created', ''],
       tokens.data.map((t: Rec) => [
@@ -157,6 +159,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create application'),
     ),
     appOut,
+    h('p', { class: 'count' }, countText(apps.data.length, 'OAuth application')),
     table(
       ['Client id', 'Name', 'Scopes', 'Created', ''],
       apps.data.map((a: Rec) => [
@@ -217,6 +220,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create Custom Integration'),
     ),
     intOut,
+    h('p', { class: 'count' }, countText(integrations.data.length, 'Custom Integration')),
     table(
       ['Integration', 'Name', 'Token', 'Active'],
       integrations.data.map((i: Rec) => {
@@ -257,6 +261,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
     'section',
     { 'aria-labelledby': 'businesses' },
     h('h2', { id: 'businesses' }, 'Businesses and scopes'),
+    h('p', { class: 'count' }, countText(businesses.data.length, 'business', 'businesses')),
     table(
       ['Business', 'Name', 'Available scopes'],
       businesses.data.map((b: Rec) => [idCell(b.id), b.name, b.available_scopes.join(' ') || '—']),

@@ -108,6 +108,10 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: created.body.id }).click();
     await page.getByRole('heading', { name: 'Orders' }).waitFor();
     await expect.poll(() => page.getByRole('link', { name: 'A-1001' }).count()).toBeGreaterThan(0);
+    // Counts on the contact's lists.
+    const effects = (await http(sb.baseUrl, 'GET', `/_sandbox/outbox?contact_id=${created.body.id}`)).body.total as number;
+    expect(effects).toBeGreaterThan(0);
+    expect(await page.locator('main .count').allTextContents()).toEqual(['1 order', `${effects} side effect${effects === 1 ? '' : 's'}`]);
     await page.screenshot({ path: join(SHOTS, 'dashboard-contact.png'), fullPage: true });
     await open('orders/A-1001');
     await expect.poll(() => page.getByRole('cell', { name: 'Green tea' }).count()).toBe(1);
@@ -127,6 +131,9 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     const row = page.getByRole('row').filter({ hasText: 'welcome_sms' }).filter({ hasText: 'grace@example.com' });
     await row.waitFor({ timeout: 10_000 });
     expect(await page.evaluate('window.notReloaded')).toBe(true);
+    // Counted as it comes in.
+    const total = (await http(sb.baseUrl, 'GET', '/_sandbox/outbox')).body.total as number;
+    await expect.poll(() => page.locator('main .count').textContent()).toBe(`${total} side effects`);
     // With its content: the phone and the text of the SMS.
     expect(await row.textContent()).toMatch(/To \+14155550102: “.*Reply STOP/);
     // The order's attribution shows its amount.

@@ -114,6 +114,11 @@ describe('admin reads', () => {
       ['flow_run', a.id],
     ]);
     expect((await admin(`/outbox?flow_id=${b.id}&limit=1`)).body.data).toHaveLength(1);
+    // total counts every match, whatever limit and after.
+    expect((await admin(`/outbox?flow_id=${a.id}&limit=1`)).body.total).toBe(2);
+    const all = (await admin('/outbox')).body;
+    expect(all.total).toBe(all.data.length);
+    expect((await admin(`/outbox?after=${all.data[all.data.length - 1].seq}`)).body).toEqual({ data: [], total: all.total });
     expect((await admin('/outbox?flow_id=flow_none')).body.data).toEqual([]);
   });
 

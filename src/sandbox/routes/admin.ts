@@ -15,7 +15,7 @@ import { invalidRequest, ServiceError } from '../domain/errors.js';
 import { createFlow, deleteFlow, listFlows, updateFlow } from '../domain/flows.js';
 import { createIntegration, revealIntegrationToken, setIntegrationActive } from '../domain/integrations.js';
 import { findOrder, orderView } from '../domain/orders.js';
-import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
+import { countSideEffects, listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
 import { sendJson } from '../http.js';
 import { adminGuard } from '../plugins/admin-guard.js';
@@ -150,15 +150,15 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
       if (q[k] !== undefined && typeof q[k] !== 'string') errors.push({ field: k, message: 'must be given once' });
     const limit = q.limit === undefined ? undefined : pageLimit(q.limit, errors);
     if (errors.length > 0) throw invalidRequest(errors);
-    const data = listSideEffects(d, {
+    const filter = {
       type: type as string | undefined,
       business_id: q.business_id as string | undefined,
       contact_id: q.contact_id as string | undefined,
       flow_id: q.flow_id as string | undefined,
-      after: after === undefined ? undefined : Number(after),
-      limit,
-    });
-    return { status: 200, body: { data } };
+    };
+    const data = listSideEffects(d, { ...filter, after: after === undefined ? undefined : Number(after), limit });
+    // `total`: every side effect matching the filters (the Timeline's count), whatever `after` and `limit`.
+    return { status: 200, body: { data, total: countSideEffects(d, filter) } };
   });
   route('GET', '/orders/:order_id', (req) => {
     const q = req.query as Record<string, unknown>;
