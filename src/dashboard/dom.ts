@@ -69,12 +69,19 @@ export function href(path: string, extra: Record<string, string> = {}): string {
   return `#/${path}${qs({ ...(biz === 'biz_default' ? {} : { biz }), ...extra })}`;
 }
 
+/** "API tokens", "OAuth applications", "side effects": lower case but for names written with inner capitals. */
+const lowered = (caption: string) =>
+  caption
+    .split(' ')
+    .map((w) => (/^.[^A-Z]*$/.test(w) ? w.toLowerCase() : w))
+    .join(' ');
+
 /**
  * A table as wide as its page: at 1280 px each row one line (long cells cut with an ellipsis), at
  * 390 px each row a card of labelled fields (`data-label`, from the headers); `cls` sets its columns' widths.
  */
 export function table(headers: string[], rows: Child[][], caption: string, cls = ''): HTMLElement {
-  if (rows.length === 0) return h('p', { class: 'empty' }, `No ${caption.toLowerCase()} yet.`);
+  if (rows.length === 0) return h('p', { class: 'empty' }, `No ${lowered(caption)} yet.`);
   return h(
     'div',
     { class: 'scroll', role: 'region', 'aria-label': caption, tabindex: 0 },

@@ -134,7 +134,7 @@ export async function ordersPage(): Promise<Node[]> {
     },
     cells: (o) => [
       idCell(o.order_id, href(`orders/${encodeURIComponent(o.order_id)}`)),
-      o.order_date,
+      ago(o.order_date),
       `${o.total} ${o.currency}`,
       contactRef(o.contact_id),
       integrationRef(o.integration_id),

@@ -21,7 +21,7 @@ const money = (m: Record<string, string>) =>
 function triggerCell(e: Rec, flows: Map<string, string>) {
   if (e.type !== 'flow_run' || !e.flow_id) return e.trigger ?? '—';
   const name = flows.get(e.flow_id);
-  const flow = name ? h('a', { href: href(`flows/${encodeURIComponent(e.flow_id)}`) }, name) : `${e.flow_id} (deleted)`;
+  const flow = name ? h('a', { href: href(`flows/${encodeURIComponent(e.flow_id)}`), title: name }, name) : `${e.flow_id} (deleted)`;
   return h('span', {}, flow, ` on ${e.trigger ?? '—'}`);
 }
 
@@ -47,7 +47,7 @@ export async function contactPage(id: string): Promise<Node[]> {
     api('GET', `/outbox${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
     flowNames(),
   ]);
-  await loadDetails(effects.data.map((e: Rec) => e.seq));
+  await Promise.all([loadDetails(effects.data.map((e: Rec) => e.seq)), loadLabels([id])]);
   return [
     h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
     dl([
@@ -70,7 +70,7 @@ export async function contactPage(id: string): Promise<Node[]> {
       ['Order', 'Date', 'Total', 'Initial sync', 'Received'],
       orders.data.map((o: Rec) => [
         orderCell(o.order_id),
-        o.order_date,
+        ago(o.order_date),
         `${o.total} ${o.currency}`,
         String(o.initial_sync ?? false),
         ago(o.created_at),
@@ -94,7 +94,7 @@ export async function orderPage(id: string): Promise<Node[]> {
     h('p', {}, h('a', { href: href('orders') }, '« All orders')),
     dl([
       ['Order', idCell(o.order_id)],
-      ['Date', o.order_date],
+      ['Date', ago(o.order_date)],
       ['Total', `${o.total} ${o.currency}`],
       ['Contact', contactLink(o.contact_id)],
       ['Contact id', idCell(o.contact_id)],

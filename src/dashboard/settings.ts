@@ -105,7 +105,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create API token'),
     ),
     tokenOut,
-    h('p', { class: 'count' }, countText(tokens.data.length, 'API token')),
+    tokens.data.length > 0 && h('p', { class: 'count' }, countText(tokens.data.length, 'API token')),
     table(
       ['Token', 'Name', 'Scopes', 'Created', ''],
       tokens.data.map((t: Rec) => [
@@ -159,7 +159,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create application'),
     ),
     appOut,
-    h('p', { class: 'count' }, countText(apps.data.length, 'OAuth application')),
+    apps.data.length > 0 && h('p', { class: 'count' }, countText(apps.data.length, 'OAuth application')),
     table(
       ['Client id', 'Name', 'Scopes', 'Created', ''],
       apps.data.map((a: Rec) => [
@@ -220,7 +220,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create Custom Integration'),
     ),
     intOut,
-    h('p', { class: 'count' }, countText(integrations.data.length, 'Custom Integration')),
+    integrations.data.length > 0 && h('p', { class: 'count' }, countText(integrations.data.length, 'Custom Integration')),
     table(
       ['Integration', 'Name', 'Token', 'Active'],
       integrations.data.map((i: Rec) => {
@@ -261,7 +261,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
     'section',
     { 'aria-labelledby': 'businesses' },
     h('h2', { id: 'businesses' }, 'Businesses and scopes'),
-    h('p', { class: 'count' }, countText(businesses.data.length, 'business', 'businesses')),
+    businesses.data.length > 0 && h('p', { class: 'count' }, countText(businesses.data.length, 'business', 'businesses')),
     table(
       ['Business', 'Name', 'Available scopes'],
       businesses.data.map((b: Rec) => [idCell(b.id), b.name, b.available_scopes.join(' ') || '—']),
