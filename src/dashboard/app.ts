@@ -3,7 +3,8 @@
  * admin API. It keeps no state but the route (#/page?biz=...), so a reload shows the same view.
  */
 import { AdminError, api, business, h, href, notice, route } from './dom.js';
-import { flowPage, stopFlowLive } from './flow-page.js';
+import { stopEffectsLive } from './effects-live.js';
+import { flowPage } from './flow-page.js';
 import { flowsPage } from './flows.js';
 import { contactsPage, eventsPage, ordersPage } from './lists.js';
 import { stopListLive } from './live-list.js';
@@ -70,7 +71,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   const [page = 'contacts', id] = parts;
   if (page !== 'timeline') stopLive();
   stopListLive();
-  stopFlowLive();
+  stopEffectsLive();
   if (page !== 'requests' || id) stopRequestsLive();
   drawNav(page);
   const title = PAGES.find(([p]) => p === page)?.[1] ?? 'Not found';

@@ -1,8 +1,8 @@
 /** The read pages: a contact, an order, the Timeline (live). The lists are in lists.ts. */
-
 import { idCell } from './copy.js';
-import { contentCell, integrationRef, loadDetails, loadIntegrationNames } from './details.js';
+import { integrationRef, loadDetails, loadIntegrationNames } from './details.js';
 import { api, business, dl, h, href, qs, type Rec, route, select, table } from './dom.js';
+import { liveEffects, SIDE_EFFECT_HEADERS, sideEffectRows } from './effects-live.js';
 import { flowNames } from './flows.js';
 import { contactRef, loadLabels } from './labels.js';
 import { filterForm, orderCell } from './lists.js';
@@ -17,28 +17,6 @@ const money = (m: Record<string, string>) =>
     .map(([c, v]) => `${v} ${c}`)
     .join(', ') || '—';
 
-/** What set a side effect off; a flow run names its flow (linked to the flow's page, with its runs). */
-function triggerCell(e: Rec, flows: Map<string, string>) {
-  if (e.type !== 'flow_run' || !e.flow_id) return e.trigger ?? '—';
-  const name = flows.get(e.flow_id);
-  const flow = name ? h('a', { href: href(`flows/${encodeURIComponent(e.flow_id)}`), title: name }, name) : `${e.flow_id} (deleted)`;
-  return h('span', {}, flow, ` on ${e.trigger ?? '—'}`);
-}
-
-export function sideEffectRows(effects: Rec[], flows: Map<string, string> = new Map()) {
-  return effects.map((e) => [
-    e.seq,
-    h('span', { class: `badge ${e.type}` }, e.type),
-    contactLink(e.contact_id),
-    orderCell(e.order_id),
-    idCell(e.event_id),
-    triggerCell(e, flows),
-    contentCell(e),
-    ago(e.created_at),
-  ]);
-}
-export const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'Content', 'At'];
-
 export async function contactPage(id: string): Promise<Node[]> {
   const biz = business();
   const [c, orders, effects, flows] = await Promise.all([
@@ -47,7 +25,6 @@ export async function contactPage(id: string): Promise<Node[]> {
     api('GET', `/outbox${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
     flowNames(),
   ]);
-  await Promise.all([loadDetails(effects.data.map((e: Rec) => e.seq)), loadLabels([id])]);
   return [
     h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
     dl([
@@ -79,8 +56,14 @@ export async function contactPage(id: string): Promise<Node[]> {
       'contact-orders',
     ),
     h('h2', {}, 'Side effects'),
-    h('p', { class: 'count' }, countText(effects.total, 'side effect')),
-    table(SIDE_EFFECT_HEADERS, sideEffectRows(effects.data, flows), 'Side effects', 'effects'),
+    ...(await liveEffects({
+      caption: 'Side effects',
+      effects: effects.data,
+      total: effects.total,
+      noun: ['side effect'],
+      flows,
+      accept: (e) => e.contact_id === id,
+    })),
   ];
 }
 

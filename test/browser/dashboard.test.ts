@@ -145,6 +145,24 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'dashboard-timeline.png') });
   });
 
+  it("a contact's page is live: its welcome SMS appears at the top of its side effects, counted, without a reload", async () => {
+    const c = await api('POST', '/v1/contacts', { email: 'linus@example.com', phone: '+14155550109' });
+    await open(`contacts/${c.body.id}`);
+    await expect.poll(() => page.locator('main .count').allTextContents()).toEqual(['0 orders', '0 side effects']);
+    await page.evaluate('window.notReloaded = true');
+    expect((await api('PATCH', `/v1/contacts/${c.body.id}`, { sms_consent: 'subscribed' })).status).toBe(200);
+    // Another contact's side effect is not shown here.
+    const other = await api('POST', '/v1/contacts', { email: 'other@example.com', phone: '+14155550110' });
+    await api('PATCH', `/v1/contacts/${other.body.id}`, { sms_consent: 'subscribed' });
+    const row = page.locator('table.effects tr.new').filter({ hasText: 'welcome_sms' });
+    await row.waitFor({ timeout: 5000 });
+    expect(await row.textContent()).toContain('To +14155550109');
+    await expect.poll(() => page.locator('main .count').nth(1).textContent()).toBe('1 side effect');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await page.locator('table.effects tbody tr').count()).toBe(1);
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+  });
+
   it('an API token made on Settings works for svc contacts list and is not shown again after a reload', async () => {
     await open('settings');
     await page.getByLabel('Token name').fill('CI token');
