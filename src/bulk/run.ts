@@ -74,8 +74,15 @@ export interface BulkProgress<O extends string = Outcome> {
   scheduler(): SchedulerStats | undefined;
   /** Time since the run started (to its end once it ended), in ms; 0 before it starts. */
   elapsedMs(): number;
+  /**
+   * This run's rate in rows per second since its first row finished (the start's connection and
+   * token excluded: the ETA's rate); undefined before two rows finished.
+   */
+  sentRate(): number | undefined;
   /** Rows read from the input so far (resumed and rejected ones included), and whether that is all of them. */
   rowsRead: number;
+  /** The line where the last row read starts (with rowsRead: the rows per line of the input so far). */
+  lastLine: number;
   inputDone: boolean;
   /** The outage being waited out, if any. */
   outage(): OutageState | undefined;
@@ -219,6 +226,8 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   let lines = 0;
   let startedAt: number | undefined;
   let endedAt: number | undefined;
+  /** When the first row this run sent finished. */
+  let firstDoneAt: number | undefined;
   let inputEnded = false;
   let outageStop: unknown;
   const gate = new OutageGate({
@@ -236,7 +245,13 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     requests: 0,
     scheduler: () => scheduler.stats(),
     elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
+    sentRate: () => {
+      const sent = summary.rows - summary.resumed;
+      const ms = firstDoneAt === undefined ? 0 : (endedAt ?? performance.now()) - firstDoneAt;
+      return sent >= 2 && ms > 0 ? ((sent - 1) * 1000) / ms : undefined;
+    },
     rowsRead: 0,
+    lastLine: 0,
     inputDone: false,
     outage: () => gate.state(),
   };
@@ -252,6 +267,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
+    else firstDoneAt ??= performance.now();
     // The journal first: it is what --resume trusts; a report that cannot be written must not
     // keep a finished row out of it.
     try {
@@ -315,6 +331,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         return;
       }
       progress.rowsRead += next.value.length;
+      progress.lastLine = next.value[next.value.length - 1]?.line ?? progress.lastLine;
       const out: W[] = [];
       for (const work of next.value) {
         const previous = opts.resume?.done.get(work.seq);
