@@ -367,7 +367,9 @@ export class RateController {
     if (this.learning !== undefined) this.finishLearning(t);
     const rate = this.pace;
     if (rate === undefined) return 0;
-    const burst = Math.max(1, rate * 0.05);
+    // The bucket holds 50 ms of starts on one-second windows; on longer ones (or paced by headers)
+    // 250 ms, so that a loaded event loop whose timers fire late does not lose the rate.
+    const burst = this.windowMs > 1000 || this.source === 'headers' ? Math.max(1, Math.floor(rate * 0.25)) : Math.max(1, rate * 0.05);
     this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
     this.tokensAt = t;
     if (this.tokens >= 1) return 0;
