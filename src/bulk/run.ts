@@ -15,6 +15,7 @@ import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
 import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary, type Summary } from './outcome.js';
 import type { OriginalRow, RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
+import { RecentRate } from './rate-window.js';
 import { createScheduler, type SchedulerStats } from './scheduler.js';
 
 /** One input row (or group of lines) on its way through a run. */
@@ -74,10 +75,7 @@ export interface BulkProgress<O extends string = Outcome> {
   scheduler(): SchedulerStats | undefined;
   /** Time since the run started (to its end once it ended), in ms; 0 before it starts. */
   elapsedMs(): number;
-  /**
-   * This run's rate in rows per second since its first row finished (the start's connection and
-   * token excluded: the ETA's rate); undefined before two rows finished.
-   */
+  /** This run's recent rate in rows per second (rate-window.ts: the ETA's rate); undefined before it is known. */
   sentRate(): number | undefined;
   /** Rows read from the input so far (resumed and rejected ones included), and whether that is all of them. */
   rowsRead: number;
@@ -226,8 +224,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   let lines = 0;
   let startedAt: number | undefined;
   let endedAt: number | undefined;
-  /** When the first row this run sent finished. */
-  let firstDoneAt: number | undefined;
+  const recentRate = new RecentRate();
   let inputEnded = false;
   let outageStop: unknown;
   const gate = new OutageGate({
@@ -245,11 +242,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     requests: 0,
     scheduler: () => scheduler.stats(),
     elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
-    sentRate: () => {
-      const sent = summary.rows - summary.resumed;
-      const ms = firstDoneAt === undefined ? 0 : (endedAt ?? performance.now()) - firstDoneAt;
-      return sent >= 2 && ms > 0 ? ((sent - 1) * 1000) / ms : undefined;
-    },
+    sentRate: () => recentRate.at(summary.rows - summary.resumed, endedAt ?? performance.now()),
     rowsRead: 0,
     lastLine: 0,
     inputDone: false,
@@ -267,7 +260,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
-    else firstDoneAt ??= performance.now();
+    else recentRate.first(performance.now());
     // The journal first: it is what --resume trusts; a report that cannot be written must not
     // keep a finished row out of it.
     try {
