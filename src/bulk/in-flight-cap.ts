@@ -4,7 +4,9 @@
  * rate window's; the refusal is told from a rate refusal by where the request stood:
  * - the 429 carries `RateLimit-Remaining` > 0: the window had room, so something else refused it;
  * - without headers: the request was sent with more requests in flight than any request that
- *   succeeded, or than the cap already learned (a rate window refuses whatever is in flight).
+ *   succeeded, or than the cap already learned (a rate window refuses whatever is in flight);
+ *   once a rate window's 429 came first, only the latter (the retries of a window's 429s come
+ *   back together, more of them in flight than ever succeeded).
  * The cap is then the requests still in flight when the refusal came (what the service counted;
  * a burst of refusals keeps the lowest): the concurrency limit comes down to it and the rate is
  * left alone. Every `probeMs` of quiet the limit probes one request more (2 s, doubling to 16 s
@@ -38,6 +40,8 @@ export class InFlightCap {
   private changedAt = 0;
   private probeMs = PROBE_MS;
   private probeFull = false;
+  /** A rate window refused a request before any cap was found. */
+  private rateFirst = false;
 
   /** Whether a 429 refused the request over an in-flight cap. `longWindow`: a window over a second is known or said. */
   explains(at: RefusalContext | undefined, longWindow: boolean): boolean {
@@ -45,8 +49,9 @@ export class InFlightCap {
     if (at === undefined || (at.sentAt <= 1 && at.active === 0)) return false;
     if (at.remaining !== undefined) return at.remaining > 0;
     if (this.cap !== undefined && at.sentAt > this.cap) return true;
-    // A long window's 429 sent with more in flight (retries coming back) is still the window's.
-    if (longWindow) return false;
+    // A long window's 429 sent with more in flight (retries coming back) is still the window's;
+    // so is a 429 of a run whose first 429s were a window's (its retries come back together).
+    if (longWindow || this.rateFirst) return false;
     return at.sentAt > this.okInFlight;
   }
 
@@ -64,6 +69,7 @@ export class InFlightCap {
   /** A rate refusal changed the limit: the next probe waits a quiet spell from now. */
   touched(t: number): void {
     this.changedAt = t;
+    if (this.cap === undefined) this.rateFirst = true;
   }
 
   /** A request sent with `sentAt` in flight succeeded: the concurrency limit from now (a probe, or as it was). */

@@ -102,6 +102,14 @@ describe('RateController (pure AIMD on an injected clock)', () => {
     expect(pace.throttle(1000, { sentAt: 8, active: 7 })).toBe('rate');
     expect(pace.congestionEvents).toBe(1);
     expect(pace.rate).toBeGreaterThan(0);
+    // A run whose first 429 was a window's: retries coming back together, more in flight than
+    // ever succeeded, are still the window's.
+    const windowFirst = controller();
+    for (let i = 0; i < 50; i++) windowFirst.pace.success(8);
+    expect(windowFirst.pace.throttle(1000, { sentAt: 8, active: 7 })).toBe('rate');
+    windowFirst.clock.t += 2000;
+    expect(windowFirst.pace.throttle(1000, { sentAt: 14, active: 3 })).toBe('rate');
+    expect(windowFirst.pace.inFlightCap).toBeUndefined();
     // Alone in flight, a request is over no cap.
     const other = controller().pace;
     expect(other.throttle(1000, { sentAt: 1, active: 0 })).toBe('rate');
