@@ -242,7 +242,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     requests: 0,
     scheduler: () => scheduler.stats(),
     elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
-    sentRate: () => recentRate.at(summary.rows - summary.resumed, endedAt ?? performance.now()),
+    sentRate: () => recentRate.at(summary.rows - summary.resumed, endedAt ?? performance.now(), scheduler.stats().windowMs),
     rowsRead: 0,
     lastLine: 0,
     inputDone: false,

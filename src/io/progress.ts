@@ -90,7 +90,8 @@ export function estimatedRows(src: ProgressSource, totalBytes: number | undefine
  * share or ETA; when the service sets the pace, `limited by the service: 12.5 rows/s` (or, while
  * a window it closed is shut, `waiting for the service's rate-limit window`). The rate and the
  * ETA count only the rows this run sent (rows an earlier run finished go by without a request):
- * the rows left over this run's rate (never above the service's pace). The share is of the rows
+ * the rows left over this run's rate (never above the service's pace), after what is left of a
+ * window the service closed. The share is of the rows
  * when their number is known (estimatedRows; `dataLines`: the file's counted data lines), else
  * of the bytes read.
  */
@@ -114,7 +115,9 @@ export function progressLine(
       const speed = pace?.rate !== undefined ? Math.min(rate, pace.rate) : rate;
       let left: number;
       if (total !== undefined && total > 0) {
-        left = speed > 0 ? Math.max(0, total - src.done()) / speed : Number.POSITIVE_INFINITY;
+        // A window the service closed holds every start until it reopens: that wait comes first.
+        const held = pace && pace.heldUntil > nowMs ? (pace.heldUntil - nowMs) / 1000 : 0;
+        left = speed > 0 ? held + Math.max(0, total - src.done()) / speed : Number.POSITIVE_INFINITY;
         frac = Math.min(1, src.done() / total);
       }
       // Without a row count: the share of the input read (resumed rows took no time).

@@ -35,4 +35,18 @@ describe('RecentRate (the ETA rate)', () => {
     // 40/s for 500 s then 10/s for the last 100 s: the last minute says 10/s.
     expect(r.at(Math.round(sent), 600_000)).toBeCloseTo(10, 0);
   });
+
+  it("spans two of the service's windows when they are longer: a window's rows at once, then a wait, is its rate", () => {
+    const r = new RecentRate();
+    r.first(0);
+    // 60 rows per 10 s, all at the start of each window; asked every 250 ms for 25 s.
+    let sent = 60;
+    for (let t = 250; t <= 25_000; t += 250) {
+      if (t % 10_000 === 0) sent += 60;
+      r.at(sent, t, 10_000);
+    }
+    // Half the run (12.5 s) holds one window's rows: 4.8/s; two whole windows: 6/s.
+    expect(r.at(sent, 25_000)).toBeCloseTo(4.8, 1);
+    expect(r.at(sent, 25_000, 10_000)).toBeCloseTo(6, 1);
+  });
 });

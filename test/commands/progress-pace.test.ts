@@ -51,6 +51,13 @@ describe('progress of long runs', () => {
     expect(progressLine(started, 'rows', 20, 100_000, 0)).toBe('300 rows (20.0/s, 30%, ETA 35 s): 300 created');
   });
 
+  it('while a window the service closed is shut, the ETA counts what is left of it first', () => {
+    const held: ProgressSource = { ...src({ done: 60, bytes: 20_000, read: 150, rate: 6, heldUntil: 9000 }), lastLine: () => 151 };
+    const line = progressLine(held, 'rows', 5, 20_000, 0, 150);
+    // 9 s of the closed window, then 90 rows at 6/s: 24 s (not 15).
+    expect(line).toBe("60 rows (12.0/s, 40%, ETA 24 s): 60 created; waiting 9 s for the service's rate-limit window");
+  });
+
   it('while a window the service closed is shut, it says so', () => {
     const line = progressLine(src({ done: 300, bytes: 3000, read: 300, rate: 30, heldUntil: 7000 }), 'rows', 10, undefined, 1000);
     expect(line).toBe("300 rows (30.0/s): 300 created; waiting 6 s for the service's rate-limit window");
