@@ -13,9 +13,9 @@ import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
 import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
 import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary, type Summary } from './outcome.js';
+import { RecentRate } from './rate-window.js';
 import type { OriginalRow, RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
-import { RecentRate } from './rate-window.js';
 import { createScheduler, type SchedulerStats } from './scheduler.js';
 
 /** One input row (or group of lines) on its way through a run. */
