@@ -255,6 +255,8 @@ export function showImportProgress(
       rateLimited: () => p.rateLimited,
       counts: () => counts(p.summary),
       rowsRead: () => p.rowsRead,
+      lastLine: () => p.lastLine,
+      sentRate: () => p.sentRate(),
       inputDone: () => p.inputDone,
       pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
       steadyWindow: () => p.scheduler()?.steadyWindow,
