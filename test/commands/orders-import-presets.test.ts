@@ -193,8 +193,7 @@ describe('known exports, mapping files and presets', () => {
     const viaFile = await runCli(['orders', 'import', '--live', fixture, '--map-file', mapFile, '--json'], { env: env() });
     expect(viaFile.code).toBe(0);
     const fromFile = await storedOrders();
-    await suite.sb.admin.reset();
-    suite.token = await suite.sb.tokenWithAllScopes();
+    await suite.reset();
     const viaPreset = await runCli(['orders', 'import', '--live', fixture, '--preset', 'shopify', '--json'], { env: env() });
     expect(viaPreset.code).toBe(0);
     expect(await storedOrders()).toEqual(fromFile);
