@@ -9,15 +9,17 @@
  * false` leaves SVC_TOKEN out of env() (auth tests log in themselves), `build: true` builds dist/
  * first when it is missing (tests that spawn bin/svc.js).
  */
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { type RunOptions, type RunResult, runCli, tempConfigDir } from './run-cli.js';
+import { beforeAll } from 'vitest';
+import { type RunOptions, type RunResult, runCli } from './run-cli.js';
 import { type TestSandbox, useSandbox, type WithSandboxOptions } from './sandbox.js';
 import { ensureBuilt } from './spawn-cli.js';
+import { useTempDir } from './tmp.js';
 
 export interface CliSuite {
   sb: TestSandbox;
   token: string;
-  tmp: { dir: string; cleanup: () => void };
+  /** The config folder (SVC_CONFIG_DIR) of the current test (or file). */
+  tmp: { readonly dir: string };
   /** SVC_CONFIG_DIR, SVC_BASE_URL and SVC_TOKEN (unless `token: false`) of the current test, plus `extra`. */
   env(extra?: Record<string, string>): Record<string, string>;
   /** Resets the sandbox now and makes a fresh token (what happens before each test unless `reset: false`). */
@@ -40,7 +42,7 @@ export interface CliSuiteOptions {
 
 export function cliSuite(opts: CliSuiteOptions = {}): CliSuite {
   const fx = useSandbox(undefined, { ...opts.sandbox, resetEach: opts.reset !== false });
-  let tmp = { dir: '', cleanup: () => {} };
+  const tmp = useTempDir(opts.config ?? 'test');
   const env = (extra: Record<string, string> = {}) => ({
     SVC_CONFIG_DIR: tmp.dir,
     SVC_BASE_URL: fx.sb.baseUrl,
@@ -48,17 +50,6 @@ export function cliSuite(opts: CliSuiteOptions = {}): CliSuite {
     ...extra,
   });
   if (opts.build) beforeAll(ensureBuilt, 60_000);
-  if (opts.config === 'file') {
-    beforeAll(() => {
-      tmp = tempConfigDir();
-    });
-    afterAll(() => tmp.cleanup());
-  } else {
-    beforeEach(() => {
-      tmp = tempConfigDir();
-    });
-    afterEach(() => tmp.cleanup());
-  }
   return {
     get sb() {
       return fx.sb;
@@ -66,9 +57,7 @@ export function cliSuite(opts: CliSuiteOptions = {}): CliSuite {
     get token() {
       return fx.token;
     },
-    get tmp() {
-      return tmp;
-    },
+    tmp,
     env,
     reset: fx.reset,
     svc: (argv, o = {}) => runCli(argv, { ...o, env: { ...env(), ...o.env } }),

@@ -4,14 +4,12 @@
  * themselves when tmux or the build is missing (`describeTty`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'vitest';
-import { root } from './spawn-cli.js';
+import { built, root } from './spawn-cli.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-/** dist/ is built: bin/svc.js can run. */
-export const built = existsSync(join(root, 'dist', 'main.js'));
+export { built };
 /** `describe`, skipped without tmux or a build. */
 export const describeTty = describe.skipIf(!built || !hasTmux);
 /** The environment of an interactive run on a plain terminal: not CI, no colour. */
