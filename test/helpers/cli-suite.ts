@@ -9,6 +9,8 @@
  * false` leaves SVC_TOKEN out of env() (auth tests log in themselves), `build: true` builds dist/
  * first when it is missing (tests that spawn bin/svc.js).
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll } from 'vitest';
 import { type RunOptions, type RunResult, runCli } from './run-cli.js';
 import { type TestSandbox, useSandbox, type WithSandboxOptions } from './sandbox.js';
@@ -22,6 +24,8 @@ export interface CliSuite {
   tmp: { readonly dir: string };
   /** SVC_CONFIG_DIR, SVC_BASE_URL and SVC_TOKEN (unless `token: false`) of the current test, plus `extra`. */
   env(extra?: Record<string, string>): Record<string, string>;
+  /** Writes `text` to the file `name` in the config folder of the test; returns its path. */
+  file(name: string, text: string | Buffer): string;
   /** Resets the sandbox now and makes a fresh token (what happens before each test unless `reset: false`). */
   reset(): Promise<void>;
   /** `svc ARGV` in-process (run-cli.ts) with env() under `opts.env`. */
@@ -59,6 +63,11 @@ export function cliSuite(opts: CliSuiteOptions = {}): CliSuite {
     },
     tmp,
     env,
+    file: (name, text) => {
+      const path = join(tmp.dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
     reset: fx.reset,
     svc: (argv, o = {}) => runCli(argv, { ...o, env: { ...env(), ...o.env } }),
   };

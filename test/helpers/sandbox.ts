@@ -3,6 +3,7 @@
  * admin API (`/_sandbox/...`) over real HTTP, as a user of the dashboard would. Every answer is
  * checked against the OpenAPI document; close() fails the test file when one was off it.
  */
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
 import type { FaultSettings } from '../../src/sandbox/faults.js';
@@ -187,6 +188,11 @@ export function tokenRequest(baseUrl: string, form: Record<string, string>, head
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
   });
 }
+
+/** An IPv4 address of this machine other than loopback (undefined on a machine without one). */
+export const externalAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 export interface SandboxFixture {
   /** The file's sandbox (read inside tests and hooks: it is set once the file's beforeAll ran). */

@@ -34,3 +34,16 @@ export function useTempDir(per: 'test' | 'file' = 'test'): { readonly dir: strin
     },
   };
 }
+
+/** Makes a fresh temporary folder on each call (a test may want several); all removed after each test. */
+export function useTempDirs(): () => string {
+  const made: Array<() => void> = [];
+  afterEach(() => {
+    for (const cleanup of made.splice(0)) cleanup();
+  });
+  return () => {
+    const t = tempConfigDir();
+    made.push(t.cleanup);
+    return t.dir;
+  };
+}
