@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
+import { ordersCsv } from '../helpers/spawn-cli.js';
 import { describeTty, exitOf, inSession, keys, startSvc, TTY_ENV, waitFor } from '../helpers/tmux.js';
 
 const suite = cliSuite();
@@ -24,10 +25,7 @@ function ctrlC(args: string[], env: Record<string, string>, shown: RegExp, ms: n
 
 describeTty('Ctrl-C from the keyboard', () => {
   it('orders import: saves progress, prints the resume command, exit 130', async () => {
-    const file = join(suite.tmp.dir, 'orders.csv');
-    const lines = ['order_id,total,currency,order_date,email'];
-    for (let i = 1; i <= 2000; i++) lines.push(`C-${i},${i}.00,EUR,2024-01-01,c${i % 20}@example.com`);
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    const file = suite.file('orders.csv', ordersCsv(2000, 'C'));
     const end = await ctrlC(['orders', 'import', '--live', file, '--concurrency', '2'], suite.env(TTY_ENV), / rows \(/, 20_000);
     expect(end.code, end.screen).toBe(130);
     expect(end.screen).toMatch(/progress saved in/);

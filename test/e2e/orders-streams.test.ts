@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { root } from '../helpers/spawn-cli.js';
+import { outputOf, root } from '../helpers/spawn-cli.js';
 
 const suite = cliSuite({ build: true });
 let env: Record<string, string>;
@@ -29,18 +29,7 @@ function start(args: string[], shell?: string): Child {
   const proc = shell
     ? spawn('bash', ['-c', shell], { env: { ...env, SVC: join(root, 'bin', 'svc.js'), NODE: process.execPath } })
     : spawn(process.execPath, [join(root, 'bin', 'svc.js'), ...args], { env });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-  });
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d;
-  });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    proc.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { proc, done };
+  return { proc, done: outputOf(proc) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { root } from '../helpers/spawn-cli.js';
+import { outputOf, root } from '../helpers/spawn-cli.js';
 
 const suite = cliSuite({ build: true });
 let work: string;
@@ -39,21 +39,14 @@ afterEach(() => {
 function bash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const proc = spawn('bash', ['-c', script], { cwd: work, env });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    proc.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
+    const output = outputOf(proc);
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      reject(new Error(`hung: ${script}\n${stderr}`));
+      reject(new Error(`hung: ${script}\n${output.stderr()}`));
     }, 15_000);
-    proc.on('close', (code) => {
+    output.then((r) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve(r);
     });
   });
 }

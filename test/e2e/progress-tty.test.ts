@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
+import { ordersCsv } from '../helpers/spawn-cli.js';
 import { describeTty, exitOf, inSession, startSvc, TTY_ENV, waitFor, waitForCountPast } from '../helpers/tmux.js';
 
 const suite = cliSuite();
@@ -48,10 +49,7 @@ async function redrawnStatus(args: string[], total: number, { status, one, gone,
 
 describeTty('progress on a terminal', () => {
   it('orders import: one redrawn status line while it runs, gone before the summary', async () => {
-    const file = join(suite.tmp.dir, 'orders.csv');
-    const lines = ['order_id,total,currency,order_date,email'];
-    for (let i = 1; i <= 300; i++) lines.push(`P-${i},${i}.00,EUR,2024-01-01,p${i % 20}@example.com`);
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    const file = suite.file('orders.csv', ordersCsv(300, 'P'));
     await redrawnStatus(['orders', 'import', '--live', file, '--concurrency', '2'], 300, {
       status: /(\d+) rows \([\d.,]+\/s, (\d+)%, ETA \d+ (s|min)\): (\d+) created, 0 updated, 0 unconfirmed, 0 rejected, 0 failed/,
       one: / rows \(/g,

@@ -153,3 +153,26 @@ export function useRunningSvc(): { start(args: string[], env?: Record<string, st
   };
   return { start, cfg };
 }
+
+/** What a child wrote and how it ended, once it closed (stdout and stderr collected as they come). */
+export function outputOf(proc: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> & { stderr(): string } {
+  let stdout = '';
+  let stderr = '';
+  proc.stdout?.on('data', (d: Buffer) => {
+    stdout += d;
+  });
+  proc.stderr?.on('data', (d: Buffer) => {
+    stderr += d;
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    proc.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return Object.assign(done, { stderr: () => stderr });
+}
+
+/** An orders CSV of `n` good rows (ids PREFIX-1…, 20 customers), header first, for bulk runs long enough to watch. */
+export function ordersCsv(n: number, prefix: string): string {
+  const lines = ['order_id,total,currency,order_date,email'];
+  for (let i = 1; i <= n; i++) lines.push(`${prefix}-${i},${i}.00,EUR,2024-01-01,${prefix.toLowerCase()}${i % 20}@example.com`);
+  return `${lines.join('\n')}\n`;
+}
