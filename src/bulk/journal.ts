@@ -174,6 +174,9 @@ export class Journal {
   /** Writes happen one after the other, off the event loop (fsync on the thread pool). */
   private tail: Promise<void> = Promise.resolve();
   private failure: unknown;
+  /** markStartedExact: the highest seq asked for, and the mark write that will cover it. */
+  private exactUpTo = 0;
+  private exactNext: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
@@ -346,6 +349,29 @@ export class Journal {
     }
     if (seq <= this.announcedUpTo && this.markInFlight) return this.markInFlight.then(() => this.markStarted(seq));
     return this.announce(seq + START_WINDOW - 1).then(() => this.markStarted(seq));
+  }
+
+  /**
+   * Before sending row `seq` of a verb that must never send a row twice (events): resolves once
+   * a mark covering exactly the rows started so far is on disk, nothing written ahead, so that a
+   * resumed run knows which rows may have been sent. The rows started while one mark is being
+   * written share the next one (one fsync for many rows). Rows must start in seq order.
+   */
+  markStartedExact(seq: number): Promise<void> {
+    this.check();
+    if (seq <= this.durableUpTo) return Promise.resolve();
+    this.exactUpTo = Math.max(this.exactUpTo, seq);
+    this.exactNext ??= this.tail.then(() => {
+      this.exactNext = undefined;
+      const upTo = this.exactUpTo;
+      this.announcedUpTo = Math.max(this.announcedUpTo, upTo);
+      this.pending.push(`S ${upTo}\n`);
+      return this.write().then(() => {
+        this.durableUpTo = Math.max(this.durableUpTo, upTo);
+        this.check();
+      });
+    });
+    return this.exactNext;
   }
 
   /** Records a finished row; on disk within a batch (256 rows or 200 ms). */

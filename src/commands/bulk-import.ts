@@ -72,26 +72,50 @@ export async function checkImportInput(
       'pipe it in: … | ' + example.replace(/ \S+\.csv/, ' -'),
     );
   const fromStdin = file === '-' || socket;
-  if (fromStdin && opts.resume)
-    throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and import that');
   if (!fromStdin) {
     if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
     if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
   }
-  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
   checkRejectsOptions(opts);
-  // A pipe, FIFO or device can be read only once: it imports, but keeps no journal to resume.
-  const resumable = !fromStdin && inputKind(file, 'the input') === 'file';
+  const journal = journalOf(file, fromStdin, 'the input', opts, ctx, kind);
+  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
+  return { file, fromStdin, ...journal, encoding, kind };
+}
+
+/**
+ * Whether a bulk verb's input can be resumed, and where its journal goes (none for stdin, a pipe
+ * or device, or a dry run), after the checks of --resume and --journal every bulk verb makes.
+ */
+export function journalOf(
+  file: string,
+  fromStdin: boolean,
+  what: string,
+  opts: { resume?: boolean; journal?: string; dryRun?: boolean; report?: string },
+  ctx: Context,
+  kind: string,
+): { resumable: boolean; journalPath?: string } {
+  if (fromStdin && opts.resume)
+    throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and run on that');
+  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
+  // A pipe, FIFO or device can be read only once: it runs, but keeps no journal to resume.
+  const resumable = !fromStdin && inputKind(file, what) === 'file';
   if (!fromStdin && !resumable && (opts.resume || opts.journal !== undefined)) {
     throw new UsageError(
       `${opts.resume ? '--resume' : '--journal'} needs a regular file: ${file} is a pipe or device, which cannot be read a second time`,
-      'save the data to a file and import that to be able to resume',
+      'save the data to a file and run on that to be able to resume',
     );
   }
-  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   const journalPath = resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, kind)) : undefined;
-  return { file, fromStdin, resumable, encoding, journalPath, kind };
+  return { resumable, journalPath };
 }
+
+/** The journal among a run's outputs, and the checkRunPaths options that go with it. */
+export function journalOutput(journalPath: string | undefined, opts: { journal?: string }): PathUse[] {
+  return journalPath === undefined ? [] : [{ what: opts.journal !== undefined ? '--journal' : 'the journal', path: journalPath }];
+}
+
+/** checkRunPaths' options for the journal: its default folder is created, it must be a regular file. */
+export const JOURNAL_PATH_RULES = { createFolders: ['the journal'], regularFiles: ['the journal', '--journal'] };
 
 /** The CSV reader on the input: stdin, or the file (a FIFO read as it comes, a regular file by the thread pool). */
 export async function openImportCsv(input: ImportInput, ctx: Context, delimiter: string | undefined): Promise<CsvSource> {
@@ -106,13 +130,9 @@ export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptio
   const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
-  if (input.journalPath !== undefined)
-    outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: input.journalPath });
+  outputs.push(...journalOutput(input.journalPath, opts));
   // The default journal's folder is created; one given with --journal must exist, as a report's must.
-  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, {
-    createFolders: ['the journal'],
-    regularFiles: ['the journal', '--journal'],
-  });
+  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, JOURNAL_PATH_RULES);
   if (input.resumable && (input.encoding ?? 'utf-8') === 'utf-8') {
     // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
     // merge different keys (a Latin-1 file's Müller-1 and Möller-1).
@@ -258,11 +278,13 @@ export function showImportProgress(
  * error, after how to resume), a run failing mid-way (exit 1 with the summary and how to go on),
  * an interruption (130), or rows rejected or failed (listed, exit 4).
  */
-export async function finishImport(args: {
+export async function finishImport<O extends string = Outcome>(args: {
   ctx: Context;
-  run: () => Promise<BulkRunResult>;
+  run: () => Promise<BulkRunResult<O>>;
   stopProgress: () => void;
-  input: ImportInput;
+  input: Pick<ImportInput, 'journalPath' | 'fromStdin'>;
+  /** The summary lists the problem rows itself (they are not listed again after it). */
+  listsProblems?: boolean;
   report?: ReportWriter<string>;
   reportPath?: string;
   rejects?: RejectsWriter;
@@ -274,7 +296,7 @@ export async function finishImport(args: {
 }): Promise<number> {
   const { ctx, report, journal, input, reportPath } = args;
   const { journalPath, fromStdin } = input;
-  let result: BulkRunResult;
+  let result: BulkRunResult<O>;
   try {
     result = await args.run();
   } catch (err) {
@@ -299,7 +321,8 @@ export async function finishImport(args: {
   }
   const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
   // Failed rows keep the journal: --resume sends them (and only them) again.
-  const failedKept = complete && failure === undefined && result.summary.failed > 0 && journal !== undefined;
+  const s = result.summary as unknown as Summary;
+  const failedKept = complete && failure === undefined && s.failed > 0 && journal !== undefined;
   if (complete && failure === undefined && !failedKept) await journal?.remove();
   else
     await journal?.close().catch((err: unknown) => {
@@ -337,8 +360,7 @@ export async function finishImport(args: {
         : `${fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
     );
   }
-  const s = result.summary;
-  if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
+  if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json && !args.listsProblems) {
     for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
     const more = s.rejected + s.failed - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
@@ -349,12 +371,12 @@ export async function finishImport(args: {
       `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
       failedKept && journalPath
         ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
-        : reportHint(result.problems, s, reportPath !== undefined || rejectsHint !== ''),
+        : reportHint(result.problems as RowResult[], s, reportPath !== undefined || rejectsHint !== ''),
     );
   }
   return EXIT.ok;
 }
 
-function describeProblem(p: RowResult<Outcome>): string {
+function describeProblem(p: RowResult<string>): string {
   return `line ${p.line}${p.id ? ` (${p.id})` : ''}: ${p.outcome}${p.status ? ` ${p.status}` : ''}${p.errorCode ? ` ${p.errorCode}` : ''}: ${p.message ?? ''}`;
 }

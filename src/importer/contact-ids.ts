@@ -7,10 +7,12 @@
 import { classifyError, isFatalForRun } from '../bulk/classify.js';
 import type { IdLine } from '../bulk/id-source.js';
 import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
+import type { Journal, ResumeState } from '../bulk/journal.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { dryRunRows } from '../bulk/dry-run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 
 export type DoneWord = 'deleted' | 'unsubscribed';
@@ -44,17 +46,15 @@ export interface IdsRunOptions<D extends DoneWord> {
   outage?: BulkRunOptions<WorkItem>['outage'];
   ids: IdLine[];
   doneWord: D;
-  /** The verb's request for one id. */
-  op: (id: string, signal: AbortSignal) => Promise<unknown>;
+  /** The verb's request for one id; `sentBefore`: an interrupted run may have sent it (--resume). */
+  op: (id: string, signal: AbortSignal, sentBefore: boolean) => Promise<unknown>;
   signal: AbortSignal;
   report?: ReportWriter<string>;
   rejects?: RejectsWriter;
+  journal?: Journal;
+  resume?: ResumeState;
 }
 
-/** The run's rows that were not done (input order), beside the engine's result. */
-export interface IdsRunResult<D extends DoneWord> extends BulkRunResult<IdOutcome<D>> {
-  notDone: RowResult<IdOutcome<D>>[];
-}
 
 /** The ids as the engine's rows: an id that cannot be a contact id is rejected before sending. */
 function idRows(ids: IdLine[], keepOriginal: boolean): WorkItem[] {
@@ -67,28 +67,17 @@ function idRows(ids: IdLine[], keepOriginal: boolean): WorkItem[] {
 }
 
 /** Checks every id without sending: the rows that would be rejected (the report lists the others as `valid`). */
-export function dryRunIds(ids: IdLine[], out: { report?: ReportWriter<string>; rejects?: RejectsWriter }): RowResult<Outcome>[] {
-  const summary = { ...emptySummary(), valid: 0 };
-  const rejected: RowResult<Outcome>[] = [];
-  for (const w of idRows(ids, out.rejects !== undefined)) {
-    summary.rows++;
-    tallyDryRunRow(w, { summary, rejected, ...out }, () => ({
-      seq: w.seq,
-      line: w.line,
-      id: w.id,
-      outcome: 'valid',
-      message: 'would be sent',
-    }));
-  }
-  return rejected;
+export async function dryRunIds(ids: IdLine[], out: { report?: ReportWriter<string>; rejects?: RejectsWriter }): Promise<RowResult<Outcome>[]> {
+  return (await dryRunRows([idRows(ids, out.rejects !== undefined)], out)).rejected;
 }
 
 /** Creates the run over the ids (bounded concurrency); `progress` can be read while `run()` works. */
 export function createIdsRun<D extends DoneWord>(
   opts: IdsRunOptions<D>,
-): { progress: BulkProgress<IdOutcome<D>>; run(): Promise<IdsRunResult<D>> } {
+): { progress: BulkProgress<IdOutcome<D>>; run(): Promise<BulkRunResult<IdOutcome<D>>>; notDone(): RowResult<IdOutcome<D>>[] } {
   const rows = idRows(opts.ids, opts.rejects !== undefined);
   const notDone: RowResult<IdOutcome<D>>[] = [];
+  const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<WorkItem, IdOutcome<D>>({
     outage: opts.outage,
     outcomes: [opts.doneWord, 'not_found', 'rejected', 'failed'],
@@ -99,9 +88,11 @@ export function createIdsRun<D extends DoneWord>(
     signal: opts.signal,
     report: opts.report,
     rejects: opts.rejects,
+    journal: opts.journal,
+    resume: opts.resume,
     async send(w, ctx) {
       try {
-        await ctx.reach(() => opts.op(w.id, ctx.signal));
+        await ctx.reach(() => opts.op(w.id, ctx.signal, w.seq <= maybeSentUpTo));
         return { seq: w.seq, line: w.line, id: w.id, outcome: opts.doneWord };
       } catch (err) {
         // A fatal error stops the run; a request cut by Ctrl-C has no outcome.
@@ -115,10 +106,8 @@ export function createIdsRun<D extends DoneWord>(
   });
   return {
     progress: job.progress,
-    async run() {
-      const result = await job.run();
-      notDone.sort((a, b) => a.seq - b.seq);
-      return { ...result, notDone };
-    },
+    run: job.run,
+    /** The rows that were not done (resumed ones included), input order. */
+    notDone: () => notDone.sort((a, b) => a.seq - b.seq),
   };
 }

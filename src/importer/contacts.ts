@@ -15,7 +15,8 @@ import { emptySummary, type Outcome, type RowResult, type Summary } from '../bul
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { dryRunRows } from '../bulk/dry-run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, type WorkItem } from '../bulk/run.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient, CallOptions } from '../client/types.js';
 import type { Contact, ContactWrite } from '../contract/types.js';
@@ -275,27 +276,18 @@ export interface ContactDryRun {
   rejected: RowResult<Outcome>[];
 }
 
-/** Validates every row without sending. Memory grows with the number of distinct people. */
+/** Validates every row without sending (bulk/dry-run.ts). Memory grows with the number of distinct people. */
 export async function dryRunContacts(
   rows: AsyncIterable<ContactWork[]>,
   report?: ReportWriter<string>,
   rejects?: RejectsWriter,
 ): Promise<ContactDryRun> {
-  const summary = { ...emptySummary(), valid: 0 };
-  const seen = new Map<string, number[]>();
-  const rejected: RowResult<Outcome>[] = [];
-  for await (const batch of rows) {
-    for (const work of batch) {
-      summary.rows++;
-      const keys = personKeys(work);
-      for (const key of typeof keys === 'string' ? [keys] : keys) {
-        const l = seen.get(key);
-        if (l) l.push(work.line);
-        else seen.set(key, [work.line]);
-      }
-      tallyDryRunRow(work, { summary, rejected, report, rejects }, () => result(work, 'valid' as Outcome, { message: 'would be sent' }));
-    }
-  }
-  const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([key, lines]) => ({ person: key.slice(2), lines }));
-  return { summary, duplicates, rejected };
+  const r = await dryRunRows(rows, {
+    report,
+    rejects,
+    keyOf: personKeys,
+    wouldSend: (work) => result(work, 'valid' as Outcome, { message: 'would be sent' }),
+  });
+  const duplicates = r.duplicates.map(({ key, lines }) => ({ person: key.slice(2), lines }));
+  return { summary: r.summary, duplicates, rejected: r.rejected };
 }

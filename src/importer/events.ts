@@ -15,7 +15,8 @@ import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { dryRunRows } from '../bulk/dry-run.js';
+import { type BulkProgress, createBulkRun, type WorkItem } from '../bulk/run.js';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
 import { type LineOptions, loadNormalizePhone, parseEventLine } from './event-lines.js';
@@ -141,23 +142,16 @@ export interface EventDryRun {
   rejected: RowResult<string>[];
 }
 
-/** Reads and checks every line without sending (the report lists valid lines as `valid`). */
+/** Reads and checks every line without sending (bulk/dry-run.ts; the report lists valid lines as `valid`). */
 export async function dryRunEvents(opts: {
   lines: AsyncIterable<RawLine[]>;
   defaultCountry?: CountryCode;
   report?: ReportWriter<string>;
   rejects?: RejectsWriter;
 }): Promise<EventDryRun> {
-  const summary = { ...emptySummary(), valid: 0 };
-  const rejected: RowResult<Outcome>[] = [];
-  const tally = { summary, rejected, report: opts.report, rejects: opts.rejects };
-  for await (const batch of readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, { lastLine: 0 })) {
-    for (const work of batch) {
-      summary.rows++;
-      tallyDryRunRow(work, tally, () => ({ seq: work.seq, line: work.line, id: '', outcome: 'valid', message: 'would be sent' }));
-    }
-  }
-  return { rows: summary.rows, valid: summary.valid, rejected };
+  const rows = readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, { lastLine: 0 });
+  const r = await dryRunRows(rows, { report: opts.report, rejects: opts.rejects });
+  return { rows: r.summary.rows, valid: r.summary.valid, rejected: r.rejected };
 }
 
 /** Creates the run; `progress` can be read while `run()` works. */

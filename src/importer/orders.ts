@@ -9,7 +9,8 @@ import { emptySummary, type Outcome, type RowResult, type Summary } from '../bul
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { dryRunRows } from '../bulk/dry-run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
@@ -126,16 +127,6 @@ export async function* readOrderBatches(
   if (group) yield [finishGroup(group)];
 }
 
-/** The orders of a CSV source one by one (see readOrderBatches). */
-export async function* readOrders(
-  source: CsvSource,
-  layout: ColumnLayout,
-  opts: MappingOptions,
-  keepOriginal = false,
-): AsyncGenerator<OrderWork> {
-  for await (const batch of readOrderBatches(source, layout, opts, keepOriginal)) yield* batch;
-}
-
 export interface ImportProgress extends BulkProgress {
   bytesRead(): number;
 }
@@ -217,8 +208,8 @@ export interface DryRunResult {
 }
 
 /**
- * Validates every row without sending; collects duplicate order_ids with their lines. Memory
- * grows with the number of distinct order_ids (one small entry each).
+ * Validates every row without sending (bulk/dry-run.ts); collects duplicate order_ids with their
+ * lines. Memory grows with the number of distinct order_ids (one small entry each).
  */
 export async function dryRunOrders(
   source: CsvSource,
@@ -227,28 +218,16 @@ export async function dryRunOrders(
   report?: ReportWriter<string>,
   rejects?: RejectsWriter,
 ): Promise<DryRunResult> {
-  const summary = { ...emptySummary(), valid: 0 } as Summary & { valid: number };
-  if (layout.hasLineItems) summary.lines = 0;
-  const seen = new Map<string, number[]>();
-  const rejected: RowResult<Outcome>[] = [];
   const values = createValuesSummary();
-  for await (const work of readOrders(source, layout, mapping, rejects !== undefined)) {
-    if (work.order) values.add(work.order);
-    summary.rows++;
-    if (summary.lines !== undefined) summary.lines += work.lines;
-    if (work.id) {
-      const l = seen.get(work.id);
-      if (l) l.push(work.line);
-      else seen.set(work.id, [work.line]);
-    }
-    tallyDryRunRow(work, { summary, rejected, report, rejects }, () => ({
-      seq: work.seq,
-      line: work.line,
-      id: work.id,
-      outcome: 'valid',
-      message: 'would be sent',
-    }));
-  }
-  const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([order_id, l]) => ({ order_id, lines: l }));
-  return { summary, duplicates, rejected, values: values.result() };
+  const r = await dryRunRows(readOrderBatches(source, layout, mapping, rejects !== undefined), {
+    report,
+    rejects,
+    countLines: layout.hasLineItems,
+    keyOf: (w) => w.id,
+    each: (w) => {
+      if (w.order) values.add(w.order);
+    },
+  });
+  const duplicates = r.duplicates.map(({ key, lines }) => ({ order_id: key, lines }));
+  return { summary: r.summary, duplicates, rejected: r.rejected, values: values.result() };
 }
