@@ -245,15 +245,18 @@ export async function openRunRejects(
   }
 }
 
-/** The import's progress (commands/progress.ts): rows, rate, share of the file read, ETA, `counts` of the outcomes. */
-export function showImportProgress(
+/**
+ * A bulk run's progress (commands/progress.ts): rows, rate, share of the input read, ETA, the
+ * outcome counts in words. `file`: a regular file whose rows can be counted for the plan.
+ */
+export function showImportProgress<O extends string>(
   ctx: Context,
-  p: BulkProgress & { bytesRead(): number },
+  p: BulkProgress<O> & { bytesRead(): number },
   totalBytes: number | undefined,
-  counts: (s: Summary) => string,
-  input?: ImportInput,
+  counts: () => string,
+  words: { unit?: string; starting?: string; file?: string } = {},
 ): Promise<() => void> {
-  const file = input?.resumable ? input.file : undefined;
+  const file = words.file;
   return showProgress(
     ctx,
     {
@@ -261,14 +264,19 @@ export function showImportProgress(
       resumed: () => p.summary.resumed,
       bytesRead: () => p.bytesRead(),
       rateLimited: () => p.rateLimited,
-      counts: () => counts(p.summary),
+      counts,
       rowsRead: () => p.rowsRead,
       inputDone: () => p.inputDone,
       pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
       steadyWindow: () => p.scheduler()?.steadyWindow,
       outage: () => p.outage(),
     },
-    { unit: 'rows', totalBytes, starting: 'importing…', countRows: file === undefined ? undefined : () => countDataLines(file) },
+    {
+      unit: words.unit ?? 'rows',
+      totalBytes,
+      starting: words.starting ?? 'importing…',
+      countRows: file === undefined ? undefined : () => countDataLines(file),
+    },
   );
 }
 

@@ -58,7 +58,9 @@ export async function runCsvImport<P extends BulkProgress & { bytesRead(): numbe
   const { journal, resume, report } = opened;
   const rejects = await openRunRejects(opened, () => openCsvRejects(opts, args.source));
   const job = args.start({ report, rejects, journal, resume });
-  const stopProgress = await showImportProgress(ctx, job.progress, args.totalBytes, args.counts, input);
+  const stopProgress = await showImportProgress(ctx, job.progress, args.totalBytes, () => args.counts(job.progress.summary), {
+    file: input.resumable ? input.file : undefined,
+  });
   return finishImport({
     ctx,
     run: job.run,

@@ -5,13 +5,13 @@
  * be a contact id is rejected before sending. Prints nothing.
  */
 import { classifyError, isFatalForRun } from '../bulk/classify.js';
+import { dryRunRows } from '../bulk/dry-run.js';
 import type { IdLine } from '../bulk/id-source.js';
-import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
+import type { Outcome, RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { dryRunRows } from '../bulk/dry-run.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 
@@ -55,7 +55,6 @@ export interface IdsRunOptions<D extends DoneWord> {
   resume?: ResumeState;
 }
 
-
 /** The ids as the engine's rows: an id that cannot be a contact id is rejected before sending. */
 function idRows(ids: IdLine[], keepOriginal: boolean): WorkItem[] {
   return ids.map((item, i) => {
@@ -67,7 +66,10 @@ function idRows(ids: IdLine[], keepOriginal: boolean): WorkItem[] {
 }
 
 /** Checks every id without sending: the rows that would be rejected (the report lists the others as `valid`). */
-export async function dryRunIds(ids: IdLine[], out: { report?: ReportWriter<string>; rejects?: RejectsWriter }): Promise<RowResult<Outcome>[]> {
+export async function dryRunIds(
+  ids: IdLine[],
+  out: { report?: ReportWriter<string>; rejects?: RejectsWriter },
+): Promise<RowResult<Outcome>[]> {
   return (await dryRunRows([idRows(ids, out.rejects !== undefined)], out)).rejected;
 }
 

@@ -10,12 +10,12 @@
  * `unconfirmed`, never `created`.
  */
 import { isFatalForRun } from '../bulk/classify.js';
+import { dryRunRows } from '../bulk/dry-run.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
-import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { dryRunRows } from '../bulk/dry-run.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, type WorkItem } from '../bulk/run.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient, CallOptions } from '../client/types.js';

@@ -9,13 +9,14 @@
 
 import type { CountryCode } from 'libphonenumber-js/max';
 import { isFatalForRun } from '../bulk/classify.js';
+import { dryRunRows } from '../bulk/dry-run.js';
+import type { Journal, ResumeState } from '../bulk/journal.js';
 import type { RawLine } from '../bulk/ndjson-source.js';
 import { OutageExceededError } from '../bulk/outage.js';
-import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
+import type { RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { dryRunRows } from '../bulk/dry-run.js';
 import { type BulkProgress, createBulkRun, type WorkItem } from '../bulk/run.js';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
@@ -104,6 +105,8 @@ export interface EventSendOptions {
   signal: AbortSignal;
   report?: ReportWriter<string>;
   rejects?: RejectsWriter;
+  journal?: Journal;
+  resume?: ResumeState;
   /** Called once per counted line, in completion order. */
   onResult?: (result: RowResult<EventOutcome>, work: EventWork) => void;
   onRetry?: (info: RetryInfo, line: number) => void;
@@ -121,6 +124,8 @@ export interface EventSendSummary {
   rejected: number;
   failed: number;
   unconfirmed: number;
+  /** Lines an earlier, interrupted run had finished (--resume). */
+  resumed: number;
   /** Line numbers of unconfirmed events, ascending. */
   unconfirmedLines: number[];
   rejectedLines: number[];
@@ -169,6 +174,16 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
     signal: opts.signal,
     report: opts.report,
     rejects: opts.rejects,
+    journal: opts.journal,
+    resume: opts.resume,
+    // Events are not idempotent: a line an interrupted run may have sent is never sent again.
+    possiblySent: (work) =>
+      toRow(work, {
+        line: work.line,
+        outcome: 'unconfirmed',
+        errorCode: 'unanswered_before_resume',
+        message: 'sent by the interrupted run, whose answer was not recorded: it may or may not have been stored; not resent',
+      }),
     send: async (work, ctx) => {
       const onRetry = (info: RetryInfo) => {
         ctx.onRetry(info);
@@ -206,6 +221,7 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
       rejected: s.rejected,
       failed: s.failed,
       unconfirmed: s.unconfirmed,
+      resumed: s.resumed,
       unconfirmedLines: sorted(job.progress.lines.unconfirmed),
       rejectedLines: sorted(job.progress.lines.rejected),
       failedLines: sorted(job.progress.lines.failed),

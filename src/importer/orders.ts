@@ -4,12 +4,12 @@
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
 import { isFatalForRun } from '../bulk/classify.js';
+import { dryRunRows } from '../bulk/dry-run.js';
 import type { Journal, ResumeState } from '../bulk/journal.js';
-import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
-import { dryRunRows } from '../bulk/dry-run.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';

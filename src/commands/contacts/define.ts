@@ -48,7 +48,10 @@ function idsFileOptions<Args extends unknown[], Opts extends OptionValues>(cmd: 
     .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
     .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
     .option('--resume', 'with --ids-file: continue an interrupted run on the same file with the same options')
-    .option('--journal <file>', 'with --ids-file: where progress is recorded for --resume (default: next to the report, or in the data folder)')
+    .option(
+      '--journal <file>',
+      'with --ids-file: where progress is recorded for --resume (default: next to the report, or in the data folder)',
+    )
     .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)");
 }
 

@@ -23,7 +23,8 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   checkPlanFlags(opts, opts.idsFile);
   if (opts.plan && opts.idsFile === undefined) throw new UsageError('--plan goes with --ids-file');
   if (opts.plan && opts.report !== undefined) throw new UsageError('--plan sends nothing: use --plan-out FILE instead of --report');
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts, opts.plan ? undefined : 'contacts-unsubscribe') : undefined;
+  const ids =
+    opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts, opts.plan ? undefined : 'contacts-unsubscribe') : undefined;
   if (opts.plan) return runIdsPlan(ctx, ids?.ids ?? [], 'unsubscribe', opts);
   if (ids?.ids.length === 0) return finishEmpty(ctx, ids.file, { doneWord: 'unsubscribed', report: opts.report });
   const single = ids ? undefined : parseContactId(args[0]);
@@ -37,7 +38,13 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   });
 
   // A dry run checks the ids alone: no credentials, nothing sent.
-  if (ids && opts.dryRun) return runIds(ctx, ids, verb(async () => {}), opts);
+  if (ids && opts.dryRun)
+    return runIds(
+      ctx,
+      ids,
+      verb(async () => {}),
+      opts,
+    );
   const client = await ctx.client();
   await client.ensureScope('unsubscribeContact');
   const unsubscribe = (id: string, signal = ctx.signal) =>

@@ -17,6 +17,8 @@ export interface SendOptions {
   rejects?: string;
   rejectsIncludeFailed?: boolean;
   dryRun?: boolean;
+  resume?: boolean;
+  journal?: string;
   unconfirmedOut?: string;
   defaultCountry?: string;
   encoding?: string;
