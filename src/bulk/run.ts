@@ -109,6 +109,11 @@ export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> 
    * (`unconfirmed`). Without it such a row is sent again (an upsert may be repeated).
    */
   possiblySent?: (work: W) => RowResult<O>;
+  /**
+   * Start marks exactly as for possiblySent, without its rule: a resumed run knows which rows the
+   * earlier one may have sent (the --ids-file verbs: a DELETE answered 404 then was our own).
+   */
+  exactMarks?: boolean;
   /** Rows sharing a key (one, or several: a contact's email and phone) are never in flight together; file order wins. */
   keyOf?: (work: W) => string | readonly string[] | undefined;
   /** Called for every finished row, resumed ones included (a command's own counts beside the outcomes). */
@@ -261,7 +266,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         onRateHeaders: ctx.rateHeaders,
         reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
       };
-      const exact = opts.possiblySent && opts.journal;
+      const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
       const sent = exact
         ? exact.markStartedExact(work.seq).then(
             () => opts.send(work, sendCtx),
@@ -293,7 +298,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       concurrency: opts.concurrency,
       keyOf: opts.keyOf,
       signal,
-      beforeStart: opts.possiblySent ? undefined : (w) => opts.journal?.markStarted(w.seq),
+      beforeStart: opts.possiblySent || opts.exactMarks ? undefined : (w) => opts.journal?.markStarted(w.seq),
     },
   );
 

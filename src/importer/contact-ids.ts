@@ -92,6 +92,8 @@ export function createIdsRun<D extends DoneWord>(
     rejects: opts.rejects,
     journal: opts.journal,
     resume: opts.resume,
+    // Exact marks: after a crash, only the ids really sent count a 404 as their own delete.
+    exactMarks: true,
     async send(w, ctx) {
       try {
         await ctx.reach(() => opts.op(w.id, ctx.signal, w.seq <= maybeSentUpTo));
