@@ -14,8 +14,12 @@ import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunOptions } from '../bulk/run.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+import type { CallOptions } from '../client/types.js';
 
 export type DoneWord = 'deleted' | 'unsubscribed';
+
+/** What an id's request is given: the run's abort signal and its retry and rate-header callbacks (the client's CallOptions). */
+export type IdCall = Required<Pick<CallOptions, 'signal' | 'onRetry' | 'onRateHeaders'>>;
 export type IdOutcome<D extends DoneWord = DoneWord> = D | 'not_found' | 'rejected' | 'failed';
 
 /** How many requests run at once: enough to be quick, few enough to stay polite. */
@@ -47,7 +51,7 @@ export interface IdsRunOptions<D extends DoneWord> {
   ids: IdLine[];
   doneWord: D;
   /** The verb's request for one id; `sentBefore`: an interrupted run may have sent it (--resume). */
-  op: (id: string, signal: AbortSignal, sentBefore: boolean) => Promise<unknown>;
+  op: (id: string, call: IdCall, sentBefore: boolean) => Promise<unknown>;
   signal: AbortSignal;
   report?: ReportWriter<string>;
   rejects?: RejectsWriter;
@@ -96,7 +100,9 @@ export function createIdsRun<D extends DoneWord>(
     exactMarks: true,
     async send(w, ctx) {
       try {
-        await ctx.reach(() => opts.op(w.id, ctx.signal, w.seq <= maybeSentUpTo));
+        // The run's retry and rate-header callbacks: a 429 slows the run, a refused connection is an outage.
+        const call = { signal: ctx.signal, onRetry: ctx.onRetry, onRateHeaders: ctx.onRateHeaders };
+        await ctx.reach(() => opts.op(w.id, call, w.seq <= maybeSentUpTo));
         return { seq: w.seq, line: w.line, id: w.id, outcome: opts.doneWord };
       } catch (err) {
         // A fatal error stops the run; a request cut by Ctrl-C has no outcome.

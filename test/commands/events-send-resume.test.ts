@@ -16,7 +16,10 @@ beforeAll(ensureBuilt);
 
 function eventsFile(n: number, type: string): string {
   const file = join(suite.tmp.dir, `${type}.ndjson`);
-  writeFileSync(file, `${Array.from({ length: n }, (_, i) => JSON.stringify({ event_type: type, email: `${type}${i}@example.com` })).join('\n')}\n`);
+  writeFileSync(
+    file,
+    `${Array.from({ length: n }, (_, i) => JSON.stringify({ event_type: type, email: `${type}${i}@example.com` })).join('\n')}\n`,
+  );
   return file;
 }
 

@@ -15,7 +15,7 @@ import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createIdsRun, type DoneWord, dryRunIds, type IdOutcome } from '../../importer/contact-ids.js';
+import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../importer/contact-ids.js';
 import { readAllBytes } from '../../io/read-all.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { finishImport, JOURNAL_PATH_RULES, journalOf, journalOutput, openJournalAndReport, openRunRejects } from '../bulk-import.js';
@@ -54,7 +54,7 @@ export interface IdsVerb {
   /** The options that shape its requests (a resume must match them). */
   options: Record<string, unknown>;
   /** The verb's request for one id; `sentBefore`: an interrupted run may have sent it. */
-  op: (id: string, signal: AbortSignal, sentBefore: boolean) => Promise<unknown>;
+  op: (id: string, call: IdCall, sentBefore: boolean) => Promise<unknown>;
   /** The command line for an id list (its own options after it, e.g. `--yes`). */
   command: string;
   /** Its options repeated in that command (`--legacy`, `--yes`). */

@@ -3,7 +3,7 @@
  * nothing sent). --ids-file deletes many, with a summary like the importer's and --report.
  */
 import { ApiError } from '../../client/errors.js';
-import type { ApiClient } from '../../client/types.js';
+import type { ApiClient, CallOptions } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../errors.js';
 import { runIdsPlan } from '../plan/ids.js';
@@ -56,7 +56,7 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
     doneWord: 'deleted',
     kind: 'contacts-delete',
     options: {},
-    op: (id, signal, sentBefore) => deleteOne(client as ApiClient, id, signal, sentBefore),
+    op: (id, call, sentBefore) => deleteOne(client as ApiClient, id, call, sentBefore),
     command: 'svc contacts delete',
     flags: ['--yes'],
   });
@@ -90,7 +90,7 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
   }
   let outcome: Awaited<ReturnType<typeof deleteOne>>;
   try {
-    outcome = await deleteOne(client, id, ctx.signal);
+    outcome = await deleteOne(client, id, { signal: ctx.signal });
   } catch (err) {
     throw explainContactError(err, id);
   }
@@ -105,9 +105,9 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
  * gone as asked; so does a 404 for an id an interrupted run may have sent (--resume). A 404 on
  * the first attempt stays an error (no such contact).
  */
-async function deleteOne(client: ApiClient, id: string, signal: AbortSignal, sentBefore = false): Promise<'deleted' | 'gone_after_retry'> {
+async function deleteOne(client: ApiClient, id: string, call: CallOptions, sentBefore = false): Promise<'deleted' | 'gone_after_retry'> {
   try {
-    await client.deleteContact(id, { signal });
+    await client.deleteContact(id, call);
     return 'deleted';
   } catch (err) {
     // sentBefore: an interrupted run may have deleted it (--resume sends its last ids again).

@@ -3,6 +3,7 @@
  * deprecated POST …/unsubscribe with --legacy (the client shows its Deprecation warning).
  * --ids-file unsubscribes many, with a summary like the importer's.
  */
+import type { CallOptions } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { runIdsPlan } from '../plan/ids.js';
@@ -47,8 +48,8 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
     );
   const client = await ctx.client();
   await client.ensureScope('unsubscribeContact');
-  const unsubscribe = (id: string, signal = ctx.signal) =>
-    opts.legacy ? client.unsubscribeContactLegacy(id, { signal }) : client.patchContact(id, { email_consent: 'unsubscribed' }, { signal });
+  const unsubscribe = (id: string, call: CallOptions = { signal: ctx.signal }) =>
+    opts.legacy ? client.unsubscribeContactLegacy(id, call) : client.patchContact(id, { email_consent: 'unsubscribed' }, call);
 
   if (ids) return runIds(ctx, ids, verb(unsubscribe), opts);
 
