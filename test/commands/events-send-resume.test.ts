@@ -4,11 +4,13 @@
  * only, the journal lock, and the checks of --resume. Events are not idempotent: every test
  * counts the flow runs to prove that no line was stored twice.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
 import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
 
 const suite = cliSuite();
@@ -141,4 +143,53 @@ describe('svc events send --file --resume', () => {
     expect(single.code).toBe(2);
     expect(single.stderr).toContain('--resume only applies with --file');
   });
+});
+
+describe('svc events send --file: an outage past --max-outage', () => {
+  it('stops with exit 1, the journal kept and the exact resume command; --resume sends the rest, none twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-events-outage-'));
+    const config = tempConfigDir();
+    const db = join(dir, 'sandbox.db');
+    let sb: TestSandbox | undefined = await withSandbox({ db });
+    try {
+      const port = sb.port;
+      const env = { SVC_CONFIG_DIR: config.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+      await sb.admin.createFlow('outage');
+      const total = 150;
+      const file = join(dir, 'events.ndjson');
+      writeFileSync(
+        file,
+        `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'outage', email: `o${i}@example.com` })).join('\n')}\n`,
+      );
+      const journal = join(dir, 'events.journal');
+      await sb.admin.setFaults({ latency_ms: 20 });
+      const running = runCli(['events', 'send', '--file', file, '--journal', journal, '--concurrency', '4', '--max-outage', '2s'], { env });
+      for (let i = 0; i < 400 && (await sb.admin.outbox({ type: 'flow_run' })).length < 20; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      await sb.close();
+      sb = undefined;
+      const r = await running;
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/cannot reach the service for longer than --max-outage \(2 s\)/);
+      const command = `svc events send --file ${file} --resume --concurrency 4 --journal ${journal}`;
+      expect(r.stderr).toContain(`progress saved in ${journal}; once fixed, continue with: ${command}`);
+      expect(existsSync(journal)).toBe(true);
+
+      sb = await withSandbox({ db, port });
+      const again = await runCli([...command.split(' ').slice(1), '--json'], { env });
+      expect(again.code, again.stderr).toBe(0);
+      const s = JSON.parse(again.stdout);
+      expect(s.rows).toBe(total);
+      expect(s.accepted + s.unconfirmed).toBe(total);
+      expect(s.resumed).toBeGreaterThan(0);
+      const per = new Map<string, number>();
+      for (const x of await sb.admin.outbox({ type: 'flow_run' })) per.set(x.contact_id, (per.get(x.contact_id) ?? 0) + 1);
+      expect(Math.max(...per.values())).toBe(1);
+      expect(per.size).toBeGreaterThanOrEqual(s.accepted);
+    } finally {
+      await sb?.close().catch(() => undefined);
+      config.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
