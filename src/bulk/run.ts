@@ -131,6 +131,15 @@ export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> 
   outage?: Partial<Omit<OutageOptions, 'onExceeded'>>;
 }
 
+/** What every adapter hands the run unchanged: the stop signal, the outputs and the journal. */
+export type RunWiring = Pick<BulkRunOptions<WorkItem>, 'outage' | 'signal' | 'report' | 'rejects' | 'journal' | 'resume'>;
+
+/** The run's wiring out of an adapter's options (the fields of RunWiring, nothing else). */
+export function wiringOf(opts: RunWiring): RunWiring {
+  const { outage, signal, report, rejects, journal, resume } = opts;
+  return { outage, signal, report, rejects, journal, resume };
+}
+
 /** The longest outage a bulk run waits out by default. */
 export const DEFAULT_MAX_OUTAGE_MS = 15 * 60_000;
 

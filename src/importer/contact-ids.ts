@@ -7,12 +7,10 @@
 import { classifyError, isFatalForRun } from '../bulk/classify.js';
 import { dryRunRows } from '../bulk/dry-run.js';
 import type { IdLine } from '../bulk/id-source.js';
-import type { Journal, ResumeState } from '../bulk/journal.js';
 import type { Outcome, RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 import type { CallOptions } from '../client/types.js';
 
@@ -45,18 +43,12 @@ function rowOfError<D extends DoneWord>(w: WorkItem, err: unknown): RowResult<Id
   return { ...base, outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
 }
 
-export interface IdsRunOptions<D extends DoneWord> {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: signal, outputs, journal, --max-outage) and the verb's part. */
+export interface IdsRunOptions<D extends DoneWord> extends RunWiring {
   ids: IdLine[];
   doneWord: D;
   /** The verb's request for one id; `sentBefore`: an interrupted run may have sent it (--resume). */
   op: (id: string, call: IdCall, sentBefore: boolean) => Promise<unknown>;
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
-  journal?: Journal;
-  resume?: ResumeState;
 }
 
 /** The ids as the engine's rows: an id that cannot be a contact id is rejected before sending. */
@@ -85,17 +77,12 @@ export function createIdsRun<D extends DoneWord>(
   const notDone: RowResult<IdOutcome<D>>[] = [];
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<WorkItem, IdOutcome<D>>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     outcomes: [opts.doneWord, 'not_found', 'rejected', 'failed'],
     rows: (async function* () {
       yield rows;
     })(),
     concurrency: IDS_CONCURRENCY,
-    signal: opts.signal,
-    report: opts.report,
-    rejects: opts.rejects,
-    journal: opts.journal,
-    resume: opts.resume,
     // Exact marks: after a crash, only the ids really sent count a 404 as their own delete.
     exactMarks: true,
     async send(w, ctx) {

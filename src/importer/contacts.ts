@@ -11,12 +11,18 @@
  */
 import { isFatalForRun } from '../bulk/classify.js';
 import { dryRunRows } from '../bulk/dry-run.js';
-import type { Journal, ResumeState } from '../bulk/journal.js';
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, type WorkItem } from '../bulk/run.js';
+import {
+  type BulkProgress,
+  type BulkRunResult,
+  createBulkRun,
+  type RunWiring,
+  type SendContext,
+  type WorkItem,
+  wiringOf,
+} from '../bulk/run.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient, CallOptions } from '../client/types.js';
 import type { Contact, ContactWrite } from '../contract/types.js';
@@ -108,20 +114,14 @@ export function personKeys(w: ContactWork): string | readonly string[] {
   return w.keys;
 }
 
-export interface ContactImportOptions {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: signal, outputs, journal, --max-outage) and what contacts need. */
+export interface ContactImportOptions extends RunWiring {
   rows: AsyncIterable<ContactWork[]>;
   bytesRead(): number;
   client: ApiClient;
   ifExists: IfExists;
   welcomeSms: boolean;
   concurrency: number;
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
-  journal?: Journal;
-  resume?: ResumeState;
 }
 
 export interface ContactImportProgress extends BulkProgress {
@@ -241,15 +241,10 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
   }
 
   const job = createBulkRun<ContactWork>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     rows: opts.rows,
     keyOf: personKeys,
     concurrency: opts.concurrency,
-    signal: opts.signal,
-    report: opts.report,
-    rejects: opts.rejects,
-    journal: opts.journal,
-    resume: opts.resume,
     send,
     tally(r) {
       for (const m of r.marks ?? []) {

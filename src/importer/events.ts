@@ -10,14 +10,12 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { isFatalForRun } from '../bulk/classify.js';
 import { dryRunRows } from '../bulk/dry-run.js';
-import type { Journal, ResumeState } from '../bulk/journal.js';
 import type { RawLine } from '../bulk/ndjson-source.js';
 import { OutageExceededError } from '../bulk/outage.js';
 import type { RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, createBulkRun, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
 import { type LineOptions, loadNormalizePhone, parseEventLine } from './event-lines.js';
@@ -93,20 +91,13 @@ async function* readEventBatches(
   }
 }
 
-export interface EventSendOptions {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: the signal stops reading new lines, outputs, journal) and what events need. */
+export interface EventSendOptions extends RunWiring {
   client: EventSender;
   /** The input's lines, a batch at a time (ndjson-source.ts readLineBatches). */
   lines: AsyncIterable<RawLine[]>;
   concurrency: number;
   defaultCountry?: CountryCode;
-  /** Stops reading new lines; the requests in flight finish and are counted. */
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
-  journal?: Journal;
-  resume?: ResumeState;
   /** Called once per counted line, in completion order. */
   onResult?: (result: RowResult<EventOutcome>, work: EventWork) => void;
   onRetry?: (info: RetryInfo, line: number) => void;
@@ -167,15 +158,10 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
   const settled = { upTo: 0, line: 0, held: new Map<number, number>() };
   const ids = opts.ids !== false;
   const job = createBulkRun<EventWork, EventOutcome>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     outcomes: EVENT_OUTCOMES,
     rows: readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, seen),
     concurrency: opts.concurrency,
-    signal: opts.signal,
-    report: opts.report,
-    rejects: opts.rejects,
-    journal: opts.journal,
-    resume: opts.resume,
     // Events are not idempotent: a line an interrupted run may have sent is never sent again.
     possiblySent: (work) =>
       toRow(work, {

@@ -5,12 +5,10 @@
  */
 import { isFatalForRun } from '../bulk/classify.js';
 import { dryRunRows } from '../bulk/dry-run.js';
-import type { Journal, ResumeState } from '../bulk/journal.js';
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
@@ -131,36 +129,25 @@ export interface ImportProgress extends BulkProgress {
   bytesRead(): number;
 }
 
-export interface OrderImportOptions {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: signal, outputs, journal, --max-outage) and what orders need. */
+export interface OrderImportOptions extends RunWiring {
   source: CsvSource;
   layout: ColumnLayout;
   mapping: MappingOptions;
   client: ApiClient;
   integrationToken?: string;
   concurrency: number;
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
-  journal?: Journal;
-  resume?: ResumeState;
 }
 
 /** Creates an import run on the bulk engine (key affinity on order_id); `progress` can be read while `run()` works. */
 export function createOrderImport(opts: OrderImportOptions): { progress: ImportProgress; run(): Promise<BulkRunResult> } {
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<OrderWork>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     rows: readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined),
     keyOf: (w) => w.id,
     concurrency: opts.concurrency,
-    signal: opts.signal,
     countLines: opts.layout.hasLineItems,
-    report: opts.report,
-    rejects: opts.rejects,
-    journal: opts.journal,
-    resume: opts.resume,
     async send(work, ctx): Promise<RowResult<Outcome>> {
       try {
         const res = await ctx.reach(() =>

@@ -2,7 +2,7 @@
  * The --ids-file verbs (contacts delete|unsubscribe) as commands see them: read and decode the id
  * list, run it through the ids adapter on the bulk engine (importer/contact-ids.ts) with what
  * every bulk verb has (journal and lock, --resume, --report, --rejects, --dry-run, the progress
- * line, the end of a run: commands/bulk-import.ts), and print the verb's summary.
+ * line, the end of a run: commands/bulk-import.ts, bulk-finish.ts), and print the verb's summary.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -18,22 +18,22 @@ import { EXIT, UsageError } from '../../errors.js';
 import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../importer/contact-ids.js';
 import { readAllBytes } from '../../io/read-all.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { finishImport, JOURNAL_PATH_RULES, journalOf, journalOutput, openJournalAndReport, openRunRejects } from '../bulk-import.js';
+import { finishImport } from '../bulk-finish.js';
+import {
+  type ImportIoOptions,
+  JOURNAL_PATH_RULES,
+  journalOf,
+  journalOutput,
+  openJournalAndReport,
+  openRunRejects,
+} from '../bulk-import.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import { showProgress } from '../progress.js';
 
 export type { IdLine } from '../../bulk/id-source.js';
 
-/** The options every --ids-file verb takes for its input and outputs. */
-export interface IdsFileOptions {
-  report?: string;
-  rejects?: string;
-  rejectsIncludeFailed?: boolean;
-  dryRun?: boolean;
-  encoding?: string;
-  resume?: boolean;
-  journal?: string;
-}
+/** The options every --ids-file verb takes for its input and outputs: every bulk verb's. */
+export type IdsFileOptions = ImportIoOptions;
 
 /** An id list read: its ids, what a rejects file needs to write it back, and its journal. */
 export interface IdList {

@@ -1,7 +1,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from '../../contract/consent.js';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
-import { type ActionFactory, collect, completeWith, concurrency, examples, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, concurrency, examples, planReadOption, positiveInt } from '../loader.js';
 
 const contactPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -36,13 +36,7 @@ function idsFileOptions<Args extends unknown[], Opts extends OptionValues>(cmd: 
     .option('--ids-file <file>', `${verb} every id in a file (one per line, - for stdin)`)
     .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
     .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
-    .addOption(
-      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
-        'auto',
-        'pages',
-        'lookups',
-      ]),
-    )
+    .addOption(planReadOption())
     .option('--report <file>', 'with --ids-file: write a CSV report of each id')
     .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
     .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
@@ -162,13 +156,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--dry-run', 'check every row and list people on several lines without sending')
     .option('--plan', "read the account and show what the import would do to each person's consent; send nothing")
     .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")
-    .addOption(
-      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
-        'auto',
-        'pages',
-        'lookups',
-      ]),
-    )
+    .addOption(planReadOption())
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
