@@ -13,6 +13,7 @@ import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
 import { createValuesSummary, type ValuesSummary } from './dry-run-summary.js';
+import { type NormalisationTwin, NormalisationTwins, watchTwins } from './id-twins.js';
 import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
 import { classifyUpsertError } from './row-error.js';
 
@@ -137,6 +138,8 @@ export interface OrderImportOptions extends RunWiring {
   client: ApiClient;
   integrationToken?: string;
   concurrency: number;
+  /** Two order ids that differ only in Unicode normalisation (id-twins.ts): sent as two, warned about. */
+  onTwin?: (twin: NormalisationTwin) => void;
 }
 
 /** Creates an import run on the bulk engine (key affinity on order_id); `progress` can be read while `run()` works. */
@@ -144,7 +147,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<OrderWork>({
     ...wiringOf(opts),
-    rows: readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined),
+    rows: watchTwins(readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined), (t) => opts.onTwin?.(t)),
     keyOf: (w) => w.id,
     concurrency: opts.concurrency,
     countLines: opts.layout.hasLineItems,
@@ -204,8 +207,10 @@ export async function dryRunOrders(
   mapping: MappingOptions,
   report?: ReportWriter<string>,
   rejects?: RejectsWriter,
+  onTwin?: (twin: NormalisationTwin) => void,
 ): Promise<DryRunResult> {
   const values = createValuesSummary();
+  const twins = new NormalisationTwins();
   const r = await dryRunRows(readOrderBatches(source, layout, mapping, rejects !== undefined), {
     report,
     rejects,
@@ -213,6 +218,8 @@ export async function dryRunOrders(
     keyOf: (w) => w.id,
     each: (w) => {
       if (w.order) values.add(w.order);
+      const twin = w.id ? twins.check(w.id, w.line) : undefined;
+      if (twin) onTwin?.(twin);
     },
   });
   const duplicates = r.duplicates.map(({ key, lines }) => ({ order_id: key, lines }));

@@ -4,8 +4,7 @@
  * every bulk verb has (journal and lock, --resume, --report, --rejects, --dry-run, the progress
  * line, the end of a run: commands/bulk-import.ts, bulk-finish.ts), and print the verb's summary.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
 import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
 import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/id-source.js';
@@ -16,8 +15,8 @@ import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../importer/contact-ids.js';
-import { readAllBytes } from '../../io/read-all.js';
 import { shellQuote } from '../../io/shell-quote.js';
+import { formatLimit, ReadLimitError, readStreamCapped } from '../../util/read-capped.js';
 import { finishImport } from '../bulk-finish.js';
 import {
   type ImportIoOptions,
@@ -76,6 +75,12 @@ export function checkIdsFileUse(id: string | undefined, opts: IdsFileOptions & {
 }
 
 /**
+ * The largest --ids-file read: some 2 million ids of a usual length, days of requests at four at a
+ * time. The list is held whole, so `--ids-file /dev/zero` would otherwise fill memory.
+ */
+const IDS_FILE_LIMIT = 64 * 1024 * 1024;
+
+/**
  * Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). With
  * `kind`, a run that sends: --resume and --journal are checked and the journal's path chosen.
  */
@@ -94,14 +99,18 @@ export async function readIds(ctx: Context, file: string, opts: IdsFileOptions =
   checkRunPaths(fromStdin ? [] : [{ what: '--ids-file', path: file }], outputs, JOURNAL_PATH_RULES);
   const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
   let bytes: Buffer;
-  if (fromStdin) bytes = await readAllBytes(ctx.io.stdin);
-  else {
-    try {
-      bytes = await readFile(file);
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      throw new UsageError(`cannot read --ids-file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-    }
+  try {
+    bytes = await readStreamCapped(fromStdin ? ctx.io.stdin : createReadStream(file), IDS_FILE_LIMIT);
+  } catch (err) {
+    const name = fromStdin ? 'stdin' : file;
+    if (err instanceof ReadLimitError)
+      throw new UsageError(
+        `--ids-file ${name} is larger than ${formatLimit(IDS_FILE_LIMIT)}, read no further: that is millions of ids (or not an ids list)`,
+        'split it (`split -l 1000000 ids.txt part-`) and run each part',
+      );
+    if (fromStdin) throw err;
+    const code = (err as { code?: string }).code;
+    throw new UsageError(`cannot read --ids-file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
   const decoder = new InputDecoder(encoding);
   const text = decoder.write(bytes) + decoder.end();
