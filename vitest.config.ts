@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -12,5 +13,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's own default is one worker fewer than cores: on CI's 2 cores, ONE worker, which left a
+    // core idle most of the time (a test file runs the CLI and the sandbox in one thread, or waits
+    // on a child process, a browser, a rate-limit window). Two workers there; elsewhere the default.
+    // docs/performance.md ("The installed package and CI") has the figures.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -13,6 +13,7 @@ import {
   RetryWaitTooLongError,
   UnsendableRequestError,
 } from './client/errors.js';
+import { UnknownRouteError } from './client/route-check.js';
 import type { Context, IntegrationTokenOrigin } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
 import { CliError, EXIT, PromptCancelled } from './errors.js';
@@ -104,6 +105,21 @@ function refusedConnectionHint(origin: CredentialOrigin | undefined): string {
   return `is the service running at ${origin.baseUrl} (${from})?${fix}`;
 }
 
+/** Where the base URL came from, for hints that ask to check it. */
+function baseUrlFrom(origin: CredentialOrigin | undefined): string {
+  if (!origin) return '--base-url / SVC_BASE_URL';
+  const from =
+    origin.baseUrlSource === 'flag' ? '--base-url' : origin.baseUrlSource === 'env' ? 'SVC_BASE_URL' : `profile ${origin.profile}`;
+  return `${origin.baseUrl}, from ${from}`;
+}
+
+/** Headers too large (431): the one header a person controls is the token. */
+function headersTooLargeHint(origin: CredentialOrigin | undefined): string {
+  const where =
+    origin?.source === 'env' ? origin.sourceName : origin?.source === 'profile' ? `the token of profile ${origin.profile}` : 'the token';
+  return `request headers too large: is the token right? A token is a few hundred characters at most: check ${where}`;
+}
+
 /** What to do about a missing scope: enable it, then log in again (environment credentials need no login). */
 function missingScopeHint(scope: string, origin: CredentialOrigin | undefined): string {
   if (origin?.source === 'env') {
@@ -149,6 +165,7 @@ export function describeError(err: unknown, origin?: CredentialOrigin, integrati
     } else if (err.code === 'invalid_integration_token' && integration) {
       hint = integrationTokenHint(integration);
     } else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
+    else if (err.status === 431) hint = headersTooLargeHint(origin);
     else if (isWrongTokenEndpoint(err)) {
       hint = `is the base URL right? It is the service's root${origin ? ` (now ${origin.baseUrl})` : ''}: svc adds /oauth/token and /v1/… to it`;
     }
@@ -161,6 +178,18 @@ export function describeError(err: unknown, origin?: CredentialOrigin, integrati
       hint,
       status: err.status,
       id: err.id,
+      requestId: err.requestId,
+    };
+  }
+  if (err instanceof UnknownRouteError) {
+    return {
+      exitCode: EXIT.failure,
+      code: 'unknown_route',
+      message: err.message,
+      hint: err.doubledVersion
+        ? `does the base URL end in /v1? It must not: it is the service's root (now ${baseUrlFrom(origin)}); svc adds /v1/… itself`
+        : `is the base URL right? It is the service's root (now ${baseUrlFrom(origin)}); svc adds /v1/… to it`,
+      status: 404,
       requestId: err.requestId,
     };
   }

@@ -7,14 +7,17 @@
 import {
   ApiError,
   CredentialsError,
+  isWrongTokenEndpoint,
   MissingScopeError,
   NetworkError,
   RetryWaitTooLongError,
   UnsendableRequestError,
 } from '../client/errors.js';
+import { UnknownRouteError } from '../client/route-check.js';
 
 /**
- * - `fatal`: concerns every row (credentials revoked, missing or unsendable, scope missing): the run stops
+ * - `fatal`: concerns every row (credentials revoked, missing or unsendable, scope missing, headers too
+ *   large, a base URL under which the service knows no route): the run stops
  *   instead of recording the same failure for each row.
  * - `row`: the service answered and refused this row (a definite 4xx): sending it again as it is
  *   gives the same answer.
@@ -46,6 +49,10 @@ export function isFatalForRun(err: unknown): boolean {
     err instanceof CredentialsError ||
     err instanceof MissingScopeError ||
     err instanceof UnsendableRequestError ||
+    // A base URL under which the service knows no route (…/v1: every path /v1/v1/…), for the
+    // requests (route-check.ts) and for the token request alike.
+    err instanceof UnknownRouteError ||
+    isWrongTokenEndpoint(err) ||
     // 431: the request's headers are too large (a 100 KB token): every row would be refused alike.
     (err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403 || err.status === 431))
   );

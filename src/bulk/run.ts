@@ -13,6 +13,7 @@ import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
 import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
 import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary, type Summary } from './outcome.js';
+import { RecentRate } from './rate-window.js';
 import type { OriginalRow, RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
 import { createScheduler, type SchedulerStats } from './scheduler.js';
@@ -74,8 +75,12 @@ export interface BulkProgress<O extends string = Outcome> {
   scheduler(): SchedulerStats | undefined;
   /** Time since the run started (to its end once it ended), in ms; 0 before it starts. */
   elapsedMs(): number;
+  /** This run's recent rate in rows per second (rate-window.ts: the ETA's rate); undefined before it is known. */
+  sentRate(): number | undefined;
   /** Rows read from the input so far (resumed and rejected ones included), and whether that is all of them. */
   rowsRead: number;
+  /** The line where the last row read starts (with rowsRead: the rows per line of the input so far). */
+  lastLine: number;
   inputDone: boolean;
   /** The outage being waited out, if any. */
   outage(): OutageState | undefined;
@@ -219,6 +224,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   let lines = 0;
   let startedAt: number | undefined;
   let endedAt: number | undefined;
+  const recentRate = new RecentRate();
   let inputEnded = false;
   let outageStop: unknown;
   const gate = new OutageGate({
@@ -236,7 +242,9 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     requests: 0,
     scheduler: () => scheduler.stats(),
     elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
+    sentRate: () => recentRate.at(summary.rows - summary.resumed, endedAt ?? performance.now(), scheduler.stats().windowMs),
     rowsRead: 0,
+    lastLine: 0,
     inputDone: false,
     outage: () => gate.state(),
   };
@@ -252,6 +260,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
+    else recentRate.first(performance.now());
     // The journal first: it is what --resume trusts; a report that cannot be written must not
     // keep a finished row out of it.
     try {
@@ -315,6 +324,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         return;
       }
       progress.rowsRead += next.value.length;
+      progress.lastLine = next.value[next.value.length - 1]?.line ?? progress.lastLine;
       const out: W[] = [];
       for (const work of next.value) {
         const previous = opts.resume?.done.get(work.seq);

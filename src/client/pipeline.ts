@@ -29,6 +29,7 @@ import {
   type RetryOptions,
   serverRetryDelay,
 } from './retry.js';
+import { RouteCheck } from './route-check.js';
 import { bodyText, type Exchange, ExchangeFailure, TRANSPORT_CODES, Transport } from './transport.js';
 import type { ApiResult, CallOptions, ClientLogger, RetryInfo } from './types.js';
 
@@ -52,6 +53,8 @@ export class RequestPipeline {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly headers: RequestHeaders;
   private readonly deprecations: DeprecationWarnings;
+  /** Whether a 404 is the request's own or the whole base URL's (route-check.ts). */
+  private readonly routes: RouteCheck;
   /** Header objects reused while the token stays the same (no allocation per request). */
   /** When the last "cannot connect, retrying" notice was given (one a second at most, however many requests wait). */
   private connectNoticeAt = Number.NEGATIVE_INFINITY;
@@ -74,6 +77,7 @@ export class RequestPipeline {
     this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.headers = new RequestHeaders(opts.userAgent ?? 'svc');
     this.deprecations = new DeprecationWarnings(opts.logger);
+    this.routes = new RouteCheck((req) => this.send(req), this.baseUrl, this.prefix);
     this.transport = new Transport(
       this.origin,
       {
@@ -222,13 +226,14 @@ export class RequestPipeline {
       const text = bodyText(res.bytes);
       const body = parseBody(text, () => firstHeader(headers, 'content-type'));
       if (!req.throwOnError) return { status, body, headers, requestId, attempts: attempt, uncertain };
-      throw new ApiError({
+      const err = new ApiError({
         ...parseErrorBody(status, body, text, headers),
         method: req.method,
         path: routePath(req),
         retryAfterMs: status === 429 || status === 503 ? serverRetryDelay(headers, this.now()) : undefined,
         uncertain: uncertain || (ambiguousNow && req.idempotency === 'non_idempotent'),
       });
+      throw status === 404 && req.auth ? await this.routes.explain404(err, req.method, req.route, fullPath, req.signal) : err;
     }
   }
 

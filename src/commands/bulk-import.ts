@@ -19,7 +19,7 @@ import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
-import { describeMixedLineEnd, findMixedLineEnd } from '../importer/line-ends.js';
+import { describeMixedLineEnd, findMixedLineEnd, LINE_END_NAMES, type MixedLineEnd } from '../importer/line-ends.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
 import { reportHint } from './report-hint.js';
@@ -97,7 +97,19 @@ export async function openImportCsv(input: ImportInput, ctx: Context, delimiter:
   const stream: Readable = input.fromStdin ? ctx.io.stdin : await openInput(input.file, { signal: ctx.signal, highWaterMark: 64 * 1024 });
   const name = input.fromStdin ? 'stdin' : input.file;
   const exampleHeader = input.kind === 'contacts' ? 'email,phone,first_name,last_name,email_consent' : undefined;
-  return openCsv(stream, { delimiter, name, encoding: input.encoding, signal: ctx.signal, live: !input.resumable, exampleHeader });
+  const onMixedLineEnd = (m: MixedLineEnd) =>
+    ctx.log.warn(
+      `${name}: line ${m.line} ends with ${LINE_END_NAMES[m.found]} where the header line ends with ${LINE_END_NAMES[m.expected]}: each line is read as its own row, as written`,
+    );
+  return openCsv(stream, {
+    delimiter,
+    name,
+    encoding: input.encoding,
+    signal: ctx.signal,
+    live: !input.resumable,
+    exampleHeader,
+    onMixedLineEnd,
+  });
 }
 
 /** checkRunPaths for an import's input, report and journal, then the UTF-8 scan of a file (before anything is sent). */
@@ -242,6 +254,8 @@ export function showImportProgress(
       rateLimited: () => p.rateLimited,
       counts: () => counts(p.summary),
       rowsRead: () => p.rowsRead,
+      lastLine: () => p.lastLine,
+      sentRate: () => p.sentRate(),
       inputDone: () => p.inputDone,
       pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
       steadyWindow: () => p.scheduler()?.steadyWindow,

@@ -3,6 +3,8 @@
  * admin API. It keeps no state but the route (#/page?biz=...), so a reload shows the same view.
  */
 import { AdminError, api, business, h, href, notice, route } from './dom.js';
+import { stopEffectsLive } from './effects-live.js';
+import { flowPage } from './flow-page.js';
 import { flowsPage } from './flows.js';
 import { contactsPage, eventsPage, ordersPage } from './lists.js';
 import { stopListLive } from './live-list.js';
@@ -69,6 +71,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   const [page = 'contacts', id] = parts;
   if (page !== 'timeline') stopLive();
   stopListLive();
+  stopEffectsLive();
   if (page !== 'requests' || id) stopRequestsLive();
   drawNav(page);
   const title = PAGES.find(([p]) => p === page)?.[1] ?? 'Not found';
@@ -78,7 +81,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   try {
     await drawSwitcher();
     if (page === 'contacts') content = id ? await contactPage(id) : [await deprecationsPanel(), ...(await contactsPage())];
-    else if (page === 'flows') content = await flowsPage(() => void render());
+    else if (page === 'flows') content = id ? await flowPage(id) : await flowsPage(() => void render());
     else if (page === 'requests') content = id ? await requestPage(id) : await requestsPage();
     else if (page === 'orders') content = id ? await orderPage(id) : await ordersPage();
     else if (page === 'events') content = await eventsPage();

@@ -26,6 +26,9 @@ export function integrationRef(id: string | null | undefined, name?: string | nu
   return h('span', { title: id }, name ?? integrations.get(id) ?? id);
 }
 
+/** Text cut with an ellipsis in a one-line row: the whole of it on hover. */
+const titled = (text: string) => h('span', { title: text }, text);
+
 const amount = (d: Record<string, string | null>) => (d.amount ? `${d.amount} ${d.currency ?? ''}`.trim() : null);
 
 /** One line saying what the side effect carried: the SMS's phone and text, the flow and event, the amount. */
@@ -34,7 +37,7 @@ export function contentCell(e: Rec): Node | string {
   if (!d) return '—';
   if (e.type === 'welcome_sms')
     return h('span', { class: 'content', title: d.text ?? '' }, `To ${d.phone ?? 'no phone'}: “${d.text ?? ''}”`);
-  if (e.type === 'flow_run') return `“${d.flow_name ?? `${e.flow_id} (deleted)`}” on ${d.event_type ?? '—'}`;
+  if (e.type === 'flow_run') return titled(`“${d.flow_name ?? `${e.flow_id} (deleted)`}” on ${d.event_type ?? '—'}`);
   if (e.type === 'revenue_attribution')
     return h(
       'span',
@@ -43,5 +46,5 @@ export function contentCell(e: Rec): Node | string {
       d.integration_id ? ' to ' : '',
       d.integration_id ? integrationRef(d.integration_id, d.integration_name) : '',
     );
-  return [d.trigger, amount(d)].filter(Boolean).join(', ') || '—';
+  return titled([d.trigger, amount(d)].filter(Boolean).join(', ') || '—');
 }

@@ -69,17 +69,28 @@ export function href(path: string, extra: Record<string, string> = {}): string {
   return `#/${path}${qs({ ...(biz === 'biz_default' ? {} : { biz }), ...extra })}`;
 }
 
-export function table(headers: string[], rows: Child[][], caption: string): HTMLElement {
-  if (rows.length === 0) return h('p', { class: 'empty' }, `No ${caption.toLowerCase()} yet.`);
+/** "API tokens", "OAuth applications", "side effects": lower case but for names written with inner capitals. */
+const lowered = (caption: string) =>
+  caption
+    .split(' ')
+    .map((w) => (/^.[^A-Z]*$/.test(w) ? w.toLowerCase() : w))
+    .join(' ');
+
+/**
+ * A table as wide as its page: at 1280 px each row one line (long cells cut with an ellipsis), at
+ * 390 px each row a card of labelled fields (`data-label`, from the headers); `cls` sets its columns' widths.
+ */
+export function table(headers: string[], rows: Child[][], caption: string, cls = ''): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'empty' }, `No ${lowered(caption)} yet.`);
   return h(
     'div',
     { class: 'scroll', role: 'region', 'aria-label': caption, tabindex: 0 },
     h(
       'table',
-      {},
+      { class: `list cards ${cls}`.trim() },
       h('caption', { class: 'visually-hidden' }, caption),
       h('thead', {}, h('tr', {}, ...headers.map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c))))),
+      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c, i) => h('td', { 'data-label': headers[i] ?? '' }, c))))),
     ),
   );
 }
@@ -105,8 +116,6 @@ export function input(id: string, label: string, attrs: Attrs = {}): HTMLElement
 export function dl(entries: [string, Child][]): HTMLElement {
   return h('dl', { class: 'fields' }, ...entries.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]));
 }
-
-export const when = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '—');
 
 /** A status line for the outcome of an action (announced to screen readers). */
 export function notice(text: string, kind: 'ok' | 'error' = 'ok'): HTMLElement {

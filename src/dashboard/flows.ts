@@ -1,5 +1,9 @@
-/** The Flows page: the business's flows (trigger, enabled, runs), a form to create one, enable/disable and delete. */
+/**
+ * The Flows page: the business's flows (trigger, enabled, runs), live (a new flow, a run counted,
+ * highlighted, every second), a form to create one, enable/disable and delete.
+ */
 import { api, business, h, href, input, notice, type Rec } from './dom.js';
+import { countText, pollEverySecond } from './live-list.js';
 import { ago } from './time.js';
 
 type FlowFlash = { text: string; kind: 'ok' | 'error' };
@@ -14,7 +18,7 @@ export async function flowNames(): Promise<Map<string, string>> {
   return new Map(data.map((f: Rec) => [f.id, f.name]));
 }
 
-function triggerText(f: Rec): string {
+export function triggerText(f: Rec): string {
   if (f.trigger === 'order') return f.event_type === 'order_placed' ? 'an order is placed' : 'an order is updated';
   return `event ${f.event_type}`;
 }
@@ -78,15 +82,15 @@ function row(f: Rec, redraw: Redraw): HTMLTableRowElement {
     }
   });
   const cells: [string, Node | string][] = [
-    ['Flow', h('span', { title: f.id }, f.name)],
+    ['Flow', h('a', { href: href(`flows/${encodeURIComponent(f.id)}`), title: f.id }, f.name)],
     ['Runs when', triggerText(f)],
     ['Enabled', toggle],
-    ['Runs', h('a', { href: href('timeline', { type: 'flow_run' }) }, String(f.runs))],
+    ['Runs', h('a', { href: href(`flows/${encodeURIComponent(f.id)}`), title: `The runs of ${f.name}` }, String(f.runs))],
     ['Last run', ago(f.last_run_at)],
     ['Created', ago(f.created_at)],
     ['', remove],
   ];
-  return h('tr', { id: `flow-${f.id}` }, ...cells.map(([label, c]) => h('td', { 'data-label': label }, c)));
+  return h('tr', { id: `flow-${f.id}`, 'data-state': state(f) }, ...cells.map(([label, c]) => h('td', { 'data-label': label }, c)));
 }
 
 /** `rerender` draws the page again (after an action, whose outcome is then shown). */
@@ -98,33 +102,55 @@ export async function flowsPage(rerender: () => void): Promise<Node[]> {
     rerender();
   };
   const { data, total } = await api('GET', `/flows?business_id=${encodeURIComponent(business())}`);
-  const list =
-    data.length === 0
-      ? h('p', { class: 'empty' }, 'No flows yet: create one below; it runs on the next matching event or order.')
-      : h(
-          'div',
-          { class: 'scroll', role: 'region', 'aria-label': 'Flows', tabindex: 0 },
-          h(
-            'table',
-            { class: 'log cards flows' },
-            h('caption', { class: 'visually-hidden' }, 'Flows'),
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                ...['Flow', 'Runs when', 'Enabled', 'Runs', 'Last run', 'Created', 'Actions'].map((t) => h('th', { scope: 'col' }, t)),
-              ),
-            ),
-            h('tbody', {}, ...data.map((f: Rec) => row(f, redraw))),
-          ),
-        );
-  return [
-    ...(flash ? [notice(flash.text, flash.kind)] : []),
-    h('p', { class: 'count' }, `${total.toLocaleString('en')} flow${total === 1 ? '' : 's'}`),
-    list,
-    h('h2', {}, 'Create a flow'),
-    createForm(redraw),
-  ];
+  const body = h('tbody', {}, ...data.map((f: Rec) => row(f, redraw)));
+  const empty = h(
+    'p',
+    { class: 'empty', hidden: data.length > 0 },
+    'No flows yet: create one below; it runs on the next matching event or order.',
+  );
+  const list = h(
+    'div',
+    { class: 'scroll', role: 'region', 'aria-label': 'Flows', tabindex: 0, hidden: data.length === 0 },
+    h(
+      'table',
+      { class: 'log cards flows' },
+      h('caption', { class: 'visually-hidden' }, 'Flows'),
+      h(
+        'thead',
+        {},
+        h('tr', {}, ...['Flow', 'Runs when', 'Enabled', 'Runs', 'Last run', 'Created', 'Actions'].map((t) => h('th', { scope: 'col' }, t))),
+      ),
+      body,
+    ),
+  );
+  const count = h('p', { class: 'count', role: 'status' }, countText(total, 'flow'));
+  // Live: a flow made elsewhere (svc, another tab) appears, a run is counted; a changed row is
+  // redrawn, highlighted, unless it holds the focus (its checkbox stays where the keyboard is).
+  pollEverySecond(async () => {
+    const now = await api('GET', `/flows?business_id=${encodeURIComponent(business())}`);
+    const seen = new Set<string>();
+    let before: Element | null = body.firstElementChild;
+    for (const f of now.data as Rec[]) {
+      seen.add(`flow-${f.id}`);
+      const old = document.getElementById(`flow-${f.id}`);
+      if (old && old.getAttribute('data-state') === state(f)) {
+        before = old.nextElementSibling;
+        continue;
+      }
+      if (old?.contains(document.activeElement)) continue;
+      const tr = row(f, redraw);
+      tr.classList.add('new');
+      if (old) old.replaceWith(tr);
+      else body.insertBefore(tr, before);
+      before = tr.nextElementSibling;
+    }
+    for (const tr of [...body.children]) if (!seen.has(tr.id)) tr.remove();
+    count.textContent = countText(now.total, 'flow');
+    empty.hidden = now.data.length > 0;
+    list.hidden = now.data.length === 0;
+  });
+  return [...(flash ? [notice(flash.text, flash.kind)] : []), count, empty, list, h('h2', {}, 'Create a flow'), createForm(redraw)];
 }
+
+/** What the list shows of a flow: a row is redrawn when it changes. */
+const state = (f: Rec): string => JSON.stringify([f.name, f.enabled, f.runs, f.last_run_at]);

@@ -1,12 +1,15 @@
 /** The live lists: Contacts, Orders and Events, each with its count, its search and its filters. */
 import { EMAIL_CONSENT_VALUES, SMS_CONSENT_VALUES } from '../contract/consent.js';
+import { idCell } from './copy.js';
 import { integrationRef, loadIntegrationNames } from './details.js';
 import { api, business, h, href, input, pager, qs, type Rec, route, select } from './dom.js';
 import { contactRef, loadLabels } from './labels.js';
 import { countText, startListLive } from './live-list.js';
-import { ago, copyButton } from './time.js';
+import { ago } from './time.js';
 
 export const orderLink = (id: string | null | undefined) => (id ? h('a', { href: href(`orders/${encodeURIComponent(id)}`) }, id) : '—');
+/** An order id linked to its page, with a copy button. */
+export const orderCell = (id: string | null | undefined) => idCell(id, id ? href(`orders/${encodeURIComponent(id)}`) : undefined);
 
 /** A filter form whose submit puts its non-empty fields into the route's query. */
 export function filterForm(path: string, label: string, ...fields: HTMLElement[]): HTMLFormElement {
@@ -18,11 +21,6 @@ export function filterForm(path: string, label: string, ...fields: HTMLElement[]
     location.hash = href(path, values);
   });
   return form;
-}
-
-/** An id with its copy button. */
-export function idCell(id: string, link?: string): HTMLElement {
-  return h('span', { class: 'id' }, link ? h('a', { href: link }, id) : h('code', {}, id), copyButton(id, id));
 }
 
 /** A list table (kept even when empty, so live rows have a place), its rows one line high; `labels` name the cells for the 390 px cards. */
@@ -136,7 +134,7 @@ export async function ordersPage(): Promise<Node[]> {
     },
     cells: (o) => [
       idCell(o.order_id, href(`orders/${encodeURIComponent(o.order_id)}`)),
-      o.order_date,
+      ago(o.order_date),
       `${o.total} ${o.currency}`,
       contactRef(o.contact_id),
       integrationRef(o.integration_id),

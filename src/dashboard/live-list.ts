@@ -14,6 +14,21 @@ export function stopListLive(): void {
   timer = undefined;
 }
 
+/** Runs `tick` every second until the page is left (one at a time: a slow tick is not overlapped; a failed one is retried at the next). */
+export function pollEverySecond(tick: () => Promise<void>): void {
+  stopListLive();
+  let busy = false;
+  timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    tick()
+      .catch(() => undefined) // the sandbox may be restarting: the next tick tries again
+      .finally(() => {
+        busy = false;
+      });
+  }, POLL_MS);
+}
+
 /** "20,417 contacts" (one contact). */
 export function countText(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
@@ -40,29 +55,18 @@ export function startListLive(l: LiveList): void {
   stopListLive();
   if (!l.live) return;
   let after: number = l.first.latest_seq ?? 0;
-  let busy = false;
   const sep = l.path.includes('?') ? '&' : '?';
-  timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void (async () => {
-      try {
-        const page = await api('GET', `${l.path}${sep}after=${after}&limit=100`);
-        if (page.data.length > 0) {
-          await l.prepare?.(page.data);
-          for (const r of [...page.data].reverse()) {
-            const tr = l.row(r);
-            tr.classList.add('new');
-            l.tbody.prepend(tr);
-          }
-        }
-        after = Math.max(after, page.latest_seq ?? after);
-        l.count.textContent = countText(page.total, ...(l.noun as [string, string]));
-      } catch {
-        // A failed poll is retried at the next tick (the sandbox may be restarting).
-      } finally {
-        busy = false;
+  pollEverySecond(async () => {
+    const page = await api('GET', `${l.path}${sep}after=${after}&limit=100`);
+    if (page.data.length > 0) {
+      await l.prepare?.(page.data);
+      for (const r of [...page.data].reverse()) {
+        const tr = l.row(r);
+        tr.classList.add('new');
+        l.tbody.prepend(tr);
       }
-    })();
-  }, POLL_MS);
+    }
+    after = Math.max(after, page.latest_seq ?? after);
+    l.count.textContent = countText(page.total, ...(l.noun as [string, string]));
+  });
 }

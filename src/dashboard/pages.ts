@@ -1,9 +1,12 @@
 /** The read pages: a contact, an order, the Timeline (live). The lists are in lists.ts. */
-import { contentCell, integrationRef, loadDetails, loadIntegrationNames } from './details.js';
+import { idCell } from './copy.js';
+import { integrationRef, loadDetails, loadIntegrationNames } from './details.js';
 import { api, business, dl, h, href, qs, type Rec, route, select, table } from './dom.js';
+import { liveEffects, SIDE_EFFECT_HEADERS, sideEffectRows } from './effects-live.js';
 import { flowNames } from './flows.js';
 import { contactRef, loadLabels } from './labels.js';
-import { filterForm, orderLink } from './lists.js';
+import { filterForm, orderCell } from './lists.js';
+import { countText } from './live-list.js';
 import { ago } from './time.js';
 
 const SIDE_EFFECTS = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'];
@@ -14,27 +17,6 @@ const money = (m: Record<string, string>) =>
     .map(([c, v]) => `${v} ${c}`)
     .join(', ') || '—';
 
-/** What set a side effect off; a flow run names its flow (linked to the Flows page). */
-function triggerCell(e: Rec, flows: Map<string, string>) {
-  if (e.type !== 'flow_run' || !e.flow_id) return e.trigger ?? '—';
-  const name = flows.get(e.flow_id) ?? `${e.flow_id} (deleted)`;
-  return h('span', {}, h('a', { href: href('flows') }, name), ` on ${e.trigger ?? '—'}`);
-}
-
-function sideEffectRows(effects: Rec[], flows: Map<string, string> = new Map()) {
-  return effects.map((e) => [
-    e.seq,
-    h('span', { class: `badge ${e.type}` }, e.type),
-    contactLink(e.contact_id),
-    orderLink(e.order_id),
-    e.event_id ?? '—',
-    triggerCell(e, flows),
-    contentCell(e),
-    ago(e.created_at),
-  ]);
-}
-const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'Content', 'At'];
-
 export async function contactPage(id: string): Promise<Node[]> {
   const biz = business();
   const [c, orders, effects, flows] = await Promise.all([
@@ -43,11 +25,10 @@ export async function contactPage(id: string): Promise<Node[]> {
     api('GET', `/outbox${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
     flowNames(),
   ]);
-  await loadDetails(effects.data.map((e: Rec) => e.seq));
   return [
     h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
     dl([
-      ['Id', c.id],
+      ['Id', idCell(c.id)],
       ['E-mail', c.email],
       ['Phone', c.phone],
       ['First name', c.first_name],
@@ -61,13 +42,28 @@ export async function contactPage(id: string): Promise<Node[]> {
       ['Updated', ago(c.updated_at)],
     ]),
     h('h2', {}, 'Orders'),
+    h('p', { class: 'count' }, countText(orders.total, 'order')),
     table(
-      ['Order', 'Date', 'Total', 'Initial sync'],
-      orders.data.map((o: Rec) => [orderLink(o.order_id), o.order_date, `${o.total} ${o.currency}`, String(o.initial_sync ?? false)]),
+      ['Order', 'Date', 'Total', 'Initial sync', 'Received'],
+      orders.data.map((o: Rec) => [
+        orderCell(o.order_id),
+        ago(o.order_date),
+        `${o.total} ${o.currency}`,
+        String(o.initial_sync ?? false),
+        ago(o.created_at),
+      ]),
       'Orders',
+      'contact-orders',
     ),
     h('h2', {}, 'Side effects'),
-    table(SIDE_EFFECT_HEADERS, sideEffectRows(effects.data, flows), 'Side effects'),
+    ...(await liveEffects({
+      caption: 'Side effects',
+      effects: effects.data,
+      total: effects.total,
+      noun: ['side effect'],
+      flows,
+      accept: (e) => e.contact_id === id,
+    })),
   ];
 }
 
@@ -76,13 +72,15 @@ export async function orderPage(id: string): Promise<Node[]> {
     api('GET', `/orders/${encodeURIComponent(id)}${qs({ business_id: business() })}`),
     loadIntegrationNames(),
   ]);
+  await loadLabels([o.contact_id]);
   return [
     h('p', {}, h('a', { href: href('orders') }, '« All orders')),
     dl([
-      ['Order', o.order_id],
-      ['Date', o.order_date],
+      ['Order', idCell(o.order_id)],
+      ['Date', ago(o.order_date)],
       ['Total', `${o.total} ${o.currency}`],
       ['Contact', contactLink(o.contact_id)],
+      ['Contact id', idCell(o.contact_id)],
       ['E-mail', o.email],
       ['Phone', o.phone],
       ['Accepts e-mail marketing', String(o.accepts_email_marketing ?? '—')],
@@ -97,6 +95,7 @@ export async function orderPage(id: string): Promise<Node[]> {
       ['SKU', 'Name', 'Quantity', 'Price'],
       (o.line_items ?? []).map((l: Rec) => [l.sku ?? '—', l.name, l.quantity, l.price]),
       'Line items',
+      'items',
     ),
   ];
 }
@@ -124,6 +123,8 @@ export async function timelinePage(): Promise<Node[]> {
   await Promise.all([loadLabels(recent.data.map((e: Rec) => e.contact_id)), loadDetails(recent.data.map((e: Rec) => e.seq))]);
   for (const e of recent.data) add(e, false);
   const status = h('p', { class: 'live', role: 'status' }, 'Connecting…');
+  let total = recent.total as number;
+  const count = h('p', { class: 'count' }, countText(total, 'side effect'));
   stopLive();
   // The stream starts right after the last side effect listed (0: none yet), so one recorded
   // between the fetch above and the stream's start is not lost.
@@ -142,11 +143,14 @@ export async function timelinePage(): Promise<Node[]> {
     const e = JSON.parse(m.data);
     queue = queue
       .then(() => Promise.all([loadLabels([e.contact_id]), loadDetails([e.seq])]).catch(() => undefined))
-      .then(() => add(e, true));
+      .then(() => {
+        add(e, true);
+        count.textContent = countText(++total, 'side effect');
+      });
   };
   return [
     filterForm('timeline', 'Filter side effects', select('type', 'Type', SIDE_EFFECTS, type ?? '', 'all types')),
-    status,
+    h('div', { class: 'toolbar' }, count, status),
     h(
       'div',
       { class: 'scroll', role: 'region', 'aria-label': 'Side effects', tabindex: 0 },

@@ -2,8 +2,10 @@
  * The Requests page (the sandbox's request log, live), one request in full (bodies, the refusal
  * explained), and the deprecations panel of the first page.
  */
+
+import { idCell } from './copy.js';
 import { api, business, dl, h, href, input, notice, qs, type Rec, route, select } from './dom.js';
-import { ago, copyButton } from './time.js';
+import { ago } from './time.js';
 
 const STATUSES = ['2xx', '4xx', '5xx', '400', '401', '403', '404', '409', '422', '429'];
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'];
@@ -65,7 +67,7 @@ function row(e: Rec, fresh: boolean): HTMLTableRowElement {
           ? h('span', { class: 'badge deprecated' }, 'deprecated')
           : '—',
     ],
-    ['Request', h('a', { href: href(`requests/${encodeURIComponent(e.request_id)}`) }, e.request_id)],
+    ['Request', idCell(e.request_id, href(`requests/${encodeURIComponent(e.request_id)}`))],
   ];
   return h(
     'tr',
@@ -145,7 +147,8 @@ function bodyBlock(title: string, b: Rec): HTMLElement {
     'section',
     { 'aria-label': title },
     h('h2', {}, title, b.content_type ? h('span', { class: 'muted' }, ` ${b.content_type}`) : null),
-    h('pre', { class: 'body' }, text),
+    // Scrolls when long (24rem): focusable, so the keyboard can scroll it.
+    h('pre', { class: 'body', tabindex: 0, 'aria-label': title }, text),
   );
 }
 
@@ -183,13 +186,13 @@ export async function requestPage(id: string): Promise<Node[]> {
   return [
     ...top,
     dl([
-      ['Request id', h('span', {}, h('code', {}, e.request_id), ' ', copyButton(e.request_id, 'request id'))],
+      ['Request id', idCell(e.request_id)],
       ['Time', ago(e.time)],
       ['Request', `${e.method} ${e.query ? `${e.path}?${e.query}` : e.path}`],
       ['Status', statusBadge(e.status)],
       ['Error', e.error ? `${e.error.code}: ${e.error.message}` : '—'],
       ['Credential', credentialName(e.credential)],
-      ['Business', e.business_id ?? '—'],
+      ['Business', idCell(e.business_id)],
       ['Kind', e.kind],
       ['Duration', `${e.duration_ms} ms`],
     ]),

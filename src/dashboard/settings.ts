@@ -1,5 +1,8 @@
 /** Settings: businesses and their scopes, API tokens, OAuth applications, the Integrations Hub, fault injection. */
+
+import { copyButton, idCell } from './copy.js';
 import { AdminError, api, business, h, input, notice, type Rec, table } from './dom.js';
+import { countText } from './live-list.js';
 import { rateLimitBody, rateLimitFields } from './rate-limit-fields.js';
 import { ago } from './time.js';
 
@@ -38,7 +41,7 @@ function shownOnce(label: string, value: string, id: string): HTMLElement {
     'div',
     { class: 'secret', role: 'status' },
     h('p', {}, `${label} — copy it now: it will not be shown again.`),
-    h('output', { id, 'aria-label': label }, value),
+    h('p', { class: 'id' }, h('output', { id, 'aria-label': label }, value), ' ', copyButton(value, label)),
   );
 }
 
@@ -102,12 +105,13 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create API token'),
     ),
     tokenOut,
+    tokens.data.length > 0 && h('p', { class: 'count' }, countText(tokens.data.length, 'API token')),
     table(
       ['Token', 'Name', 'Scopes', 'Created', ''],
       tokens.data.map((t: Rec) => [
-        t.id,
+        idCell(t.id),
         t.name,
-        t.scopes.join(' ') || '—',
+        h('span', { title: t.scopes.join(' ') }, t.scopes.join(' ') || '—'),
         ago(t.created_at),
         t.revoked_at
           ? h('span', {}, 'revoked ', ago(t.revoked_at))
@@ -126,6 +130,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
             ),
       ]),
       'API tokens',
+      'tokens',
     ),
   );
 
@@ -142,19 +147,25 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
           name: String(data.get('name') || 'Dashboard app'),
           scopes: scopesOf(data),
         });
-        return h('div', {}, h('p', {}, `Client id: ${a.client_id}`), shownOnce('Client secret', a.client_secret, 'new-client-secret'));
+        return h(
+          'div',
+          {},
+          h('p', { class: 'id' }, `Client id: ${a.client_id}`, ' ', copyButton(a.client_id, a.client_id)),
+          shownOnce('Client secret', a.client_secret, 'new-client-secret'),
+        );
       },
       input('app-name', 'Application name', { name: 'name', placeholder: 'My integration' }),
       scopeBoxes('app-scope', scopes, []),
       h('button', { type: 'submit' }, 'Create application'),
     ),
     appOut,
+    apps.data.length > 0 && h('p', { class: 'count' }, countText(apps.data.length, 'OAuth application')),
     table(
       ['Client id', 'Name', 'Scopes', 'Created', ''],
       apps.data.map((a: Rec) => [
-        a.client_id,
+        idCell(a.client_id),
         a.name,
-        a.scopes.join(' ') || '—',
+        h('span', { title: a.scopes.join(' ') }, a.scopes.join(' ') || '—'),
         ago(a.created_at),
         h(
           'span',
@@ -190,6 +201,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
         ),
       ]),
       'OAuth applications',
+      'apps',
     ),
   );
 
@@ -208,6 +220,7 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
       h('button', { type: 'submit' }, 'Create Custom Integration'),
     ),
     intOut,
+    integrations.data.length > 0 && h('p', { class: 'count' }, countText(integrations.data.length, 'Custom Integration')),
     table(
       ['Integration', 'Name', 'Token', 'Active'],
       integrations.data.map((i: Rec) => {
@@ -215,8 +228,12 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
         const reveal = h('button', { type: 'button', 'aria-label': `Reveal the token of ${i.id}` }, 'Reveal');
         reveal.addEventListener('click', async () => {
           try {
-            token.textContent = (await api('GET', `/integrations/${i.id}/token`)).token;
-            reveal.remove();
+            const value = (await api('GET', `/integrations/${i.id}/token`)).token as string;
+            token.textContent = value;
+            // The Reveal button gives way to a Copy button, which takes the keyboard's focus.
+            const copy = copyButton(value, `the token of ${i.id}`);
+            reveal.replaceWith(copy);
+            copy.focus();
           } catch (err) {
             failure(intOut, err);
           }
@@ -228,9 +245,15 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
             (err) => failure(intOut, err),
           ),
         );
-        return [i.id, i.name, h('span', {}, token, ' ', reveal), h('label', { for: `active-${i.id}` }, active, ' Active')];
+        return [
+          idCell(i.id),
+          i.name,
+          h('span', { class: 'id' }, token, ' ', reveal),
+          h('label', { for: `active-${i.id}` }, active, ' Active'),
+        ];
       }),
       'Custom Integrations',
+      'integrations',
     ),
   );
 
@@ -238,10 +261,12 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
     'section',
     { 'aria-labelledby': 'businesses' },
     h('h2', { id: 'businesses' }, 'Businesses and scopes'),
+    businesses.data.length > 0 && h('p', { class: 'count' }, countText(businesses.data.length, 'business', 'businesses')),
     table(
       ['Business', 'Name', 'Available scopes'],
-      businesses.data.map((b: Rec) => [b.id, b.name, b.available_scopes.join(' ') || '—']),
+      businesses.data.map((b: Rec) => [idCell(b.id), b.name, b.available_scopes.join(' ') || '—']),
       'Businesses',
+      'businesses',
     ),
     actionForm(
       'Create a business',

@@ -30,20 +30,3 @@ export function ago(iso: string | null | undefined, now = Date.now()): HTMLEleme
   if (!iso) return '—';
   return h('time', { datetime: iso, title: fullTime(iso) }, relative(now - Date.parse(iso)));
 }
-
-/** A button copying `text` to the clipboard, labelled for what it copies. */
-export function copyButton(text: string, what: string): HTMLButtonElement {
-  const b = h('button', { type: 'button', class: 'copy', 'aria-label': `Copy ${what}`, title: `Copy ${what}` }, 'Copy');
-  b.addEventListener('click', () => {
-    void navigator.clipboard?.writeText(text).then(
-      () => {
-        b.textContent = 'Copied';
-        setTimeout(() => {
-          b.textContent = 'Copy';
-        }, 1200);
-      },
-      () => undefined,
-    );
-  });
-  return b;
-}

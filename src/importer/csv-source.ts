@@ -10,7 +10,9 @@ import { InputError } from '../bulk/errors.js';
 import { rejectsTrailer } from '../bulk/rejects.js';
 import type { CsvItem, CsvSource } from './csv-item.js';
 import { countNewlines, LIVE_FLUSH_MS, LineCountingParser, type ParsedRecord } from './csv-parser.js';
+import type { MixedLineEnd } from './line-ends.js';
 import { delimiterHint, detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';
+import { StreamLineEnds } from './stream-line-ends.js';
 
 export type { CsvItem, CsvSource } from './csv-item.js';
 
@@ -41,6 +43,8 @@ export async function openCsv(
     live?: boolean;
     /** The header shown when the input is empty (the verb's own columns). */
     exampleHeader?: string;
+    /** A live input's first line whose end differs from the header's (each line is read as written: stream-line-ends.ts). */
+    onMixedLineEnd?: (mixed: MixedLineEnd) => void;
   },
 ): Promise<CsvSource> {
   // Ctrl-C must not wait for the next line of a terminal, pipe or FIFO: the input is destroyed,
@@ -57,11 +61,7 @@ export async function openCsv(
   }
 }
 
-async function openStream(
-  input: Readable,
-  opts: { delimiter?: string; name: string; encoding?: InputEncoding; live?: boolean; exampleHeader?: string },
-  release: () => void,
-): Promise<CsvSource> {
+async function openStream(input: Readable, opts: Parameters<typeof openCsv>[1], release: () => void): Promise<CsvSource> {
   let bytes = 0;
   const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const toBuffer = (c: Buffer | string) => (typeof c === 'string' ? Buffer.from(c) : c);
@@ -86,7 +86,9 @@ async function openStream(
   const { encoding, bomBytes } = sniffEncoding(head, opts.name, opts.encoding);
   head = head.subarray(bomBytes);
   const decoder = new InputDecoder(encoding, { startOffset: bomBytes });
-  const headText = decoder.write(head);
+  // A live input cannot be checked first (line-ends.ts): its line ends outside quotes become LF.
+  const lineEnds = opts.live ? new StreamLineEnds(opts.onMixedLineEnd, opts.delimiter) : undefined;
+  const headText = lineEnds ? lineEnds.write(decoder.write(head)) : decoder.write(head);
   const empty = () =>
     new InputError(
       `${opts.name} is empty: expected a header line such as ${opts.exampleHeader ?? 'order_id,total,currency,order_date,email'}`,
@@ -183,7 +185,7 @@ async function openStream(
           if (next.done) break;
           const chunk = toBuffer(next.value);
           bytes += chunk.length;
-          const text = decoder.write(chunk);
+          const text = lineEnds ? lineEnds.write(decoder.write(chunk)) : decoder.write(chunk);
           if (text) {
             await writeSliced(text);
             noteHeld(text);
@@ -198,7 +200,8 @@ async function openStream(
           }
         }
       }
-      const rest = decoder.end();
+      const rest = lineEnds ? lineEnds.write(decoder.end()) : decoder.end();
+      lineEnds?.end();
       if (rest && !oversized) parser.write(rest);
       parser.end();
     } catch (err) {
@@ -376,7 +379,7 @@ async function openStream(
     header,
     headerCells,
     bom: bomBytes > 0,
-    lineEnd: lineEnd ?? '\n',
+    lineEnd: lineEnds?.expected === 'CRLF' ? '\r\n' : (lineEnd ?? '\n'), // a rejects file ends its lines as the input's header
     delimiter,
     encoding,
     batches: { [Symbol.asyncIterator]: () => take() },

@@ -140,9 +140,9 @@ async function scanQuoted(
   return undefined;
 }
 
-const SHOWN: Record<LineEnd, string> = { CRLF: 'CRLF (\\r\\n)', LF: 'LF (\\n)', CR: 'CR (\\r)' };
+export const LINE_END_NAMES: Record<LineEnd, string> = { CRLF: 'CRLF (\\r\\n)', LF: 'LF (\\n)', CR: 'CR (\\r)' };
 
 /** The message for a file that mixes line ends. */
 export function describeMixedLineEnd(name: string, m: MixedLineEnd): string {
-  return `${name}: line ${m.line} ends with ${SHOWN[m.found]} where the header line ends with ${SHOWN[m.expected]}: a file that mixes line ends would have its records merged`;
+  return `${name}: line ${m.line} ends with ${LINE_END_NAMES[m.found]} where the header line ends with ${LINE_END_NAMES[m.expected]}: a file that mixes line ends would have its records merged`;
 }

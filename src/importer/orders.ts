@@ -14,6 +14,7 @@ import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
 import { createValuesSummary, type ValuesSummary } from './dry-run-summary.js';
+import { type NormalisationTwin, NormalisationTwins, watchTwins } from './id-twins.js';
 import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
 import { classifyUpsertError } from './row-error.js';
 
@@ -154,6 +155,8 @@ export interface OrderImportOptions {
   rejects?: RejectsWriter;
   journal?: Journal;
   resume?: ResumeState;
+  /** Two order ids that differ only in Unicode normalisation (id-twins.ts): sent as two, warned about. */
+  onTwin?: (twin: NormalisationTwin) => void;
 }
 
 /** Creates an import run on the bulk engine (key affinity on order_id); `progress` can be read while `run()` works. */
@@ -161,7 +164,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<OrderWork>({
     outage: opts.outage,
-    rows: readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined),
+    rows: watchTwins(readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined), (t) => opts.onTwin?.(t)),
     keyOf: (w) => w.id,
     concurrency: opts.concurrency,
     signal: opts.signal,
@@ -226,17 +229,21 @@ export async function dryRunOrders(
   mapping: MappingOptions,
   report?: ReportWriter<string>,
   rejects?: RejectsWriter,
+  onTwin?: (twin: NormalisationTwin) => void,
 ): Promise<DryRunResult> {
   const summary = { ...emptySummary(), valid: 0 } as Summary & { valid: number };
   if (layout.hasLineItems) summary.lines = 0;
   const seen = new Map<string, number[]>();
   const rejected: RowResult<Outcome>[] = [];
   const values = createValuesSummary();
+  const twins = new NormalisationTwins();
   for await (const work of readOrders(source, layout, mapping, rejects !== undefined)) {
     if (work.order) values.add(work.order);
     summary.rows++;
     if (summary.lines !== undefined) summary.lines += work.lines;
     if (work.id) {
+      const twin = twins.check(work.id, work.line);
+      if (twin) onTwin?.(twin);
       const l = seen.get(work.id);
       if (l) l.push(work.line);
       else seen.set(work.id, [work.line]);

@@ -235,7 +235,12 @@ const PATHS: Record<string, Record<string, Op>> = {
   '/_sandbox/orders': { get: general('Orders, newest first', 200) },
   '/_sandbox/orders/{order_id}': { get: general('One stored order', 200) },
   '/_sandbox/events': { get: general('Stored events, newest first', 200) },
-  '/_sandbox/outbox': { get: general('Recorded side effects, oldest first', 200) },
+  '/_sandbox/outbox': {
+    get: general(
+      'Recorded side effects, oldest first (filters: type, business_id, contact_id, flow_id, after, limit), with their total',
+      200,
+    ),
+  },
   '/_sandbox/outbox/details': {
     get: op('What each side effect carried (seqs=1,2; at most 200): the welcome SMS, flow run or attributed amount', {
       200: {

@@ -11,6 +11,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { layoutOf } from '../helpers/layout.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { http, type TestSandbox, tokenRequest, withSandbox } from '../helpers/sandbox.js';
 
@@ -107,6 +108,10 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: created.body.id }).click();
     await page.getByRole('heading', { name: 'Orders' }).waitFor();
     await expect.poll(() => page.getByRole('link', { name: 'A-1001' }).count()).toBeGreaterThan(0);
+    // Counts on the contact's lists.
+    const effects = (await http(sb.baseUrl, 'GET', `/_sandbox/outbox?contact_id=${created.body.id}`)).body.total as number;
+    expect(effects).toBeGreaterThan(0);
+    expect(await page.locator('main .count').allTextContents()).toEqual(['1 order', `${effects} side effect${effects === 1 ? '' : 's'}`]);
     await page.screenshot({ path: join(SHOTS, 'dashboard-contact.png'), fullPage: true });
     await open('orders/A-1001');
     await expect.poll(() => page.getByRole('cell', { name: 'Green tea' }).count()).toBe(1);
@@ -126,6 +131,9 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     const row = page.getByRole('row').filter({ hasText: 'welcome_sms' }).filter({ hasText: 'grace@example.com' });
     await row.waitFor({ timeout: 10_000 });
     expect(await page.evaluate('window.notReloaded')).toBe(true);
+    // Counted as it comes in.
+    const total = (await http(sb.baseUrl, 'GET', '/_sandbox/outbox')).body.total as number;
+    await expect.poll(() => page.locator('main .count').textContent()).toBe(`${total} side effects`);
     // With its content: the phone and the text of the SMS.
     expect(await row.textContent()).toMatch(/To \+14155550102: “.*Reply STOP/);
     // The order's attribution shows its amount.
@@ -135,6 +143,24 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
       .poll(() => page.getByRole('row').filter({ hasText: 'revenue_attribution' }).filter({ hasText: '49.90 EUR attributed' }).count())
       .toBe(1);
     await page.screenshot({ path: join(SHOTS, 'dashboard-timeline.png') });
+  });
+
+  it("a contact's page is live: its welcome SMS appears at the top of its side effects, counted, without a reload", async () => {
+    const c = await api('POST', '/v1/contacts', { email: 'linus@example.com', phone: '+14155550109' });
+    await open(`contacts/${c.body.id}`);
+    await expect.poll(() => page.locator('main .count').allTextContents()).toEqual(['0 orders', '0 side effects']);
+    await page.evaluate('window.notReloaded = true');
+    expect((await api('PATCH', `/v1/contacts/${c.body.id}`, { sms_consent: 'subscribed' })).status).toBe(200);
+    // Another contact's side effect is not shown here.
+    const other = await api('POST', '/v1/contacts', { email: 'other@example.com', phone: '+14155550110' });
+    await api('PATCH', `/v1/contacts/${other.body.id}`, { sms_consent: 'subscribed' });
+    const row = page.locator('table.effects tr.new').filter({ hasText: 'welcome_sms' });
+    await row.waitFor({ timeout: 5000 });
+    expect(await row.textContent()).toContain('To +14155550109');
+    await expect.poll(() => page.locator('main .count').nth(1).textContent()).toBe('1 side effect');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await page.locator('table.effects tbody tr').count()).toBe(1);
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
   });
 
   it('an API token made on Settings works for svc contacts list and is not shown again after a reload', async () => {
@@ -193,6 +219,52 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     expect(listed.body.data.find((i: { id: string }) => i.id === id).active).toBe(false);
   });
 
+  it('Copy buttons, reached and pressed with the keyboard, put ids and tokens on the clipboard', async () => {
+    // The page's clipboard permission, so the test reads what the button really wrote.
+    await tb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sb.baseUrl });
+    const clipboard = () =>
+      page.evaluate(() =>
+        (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+      );
+    const pressed = async (button: ReturnType<Page['getByRole']>, from: ReturnType<Page['getByRole']>) => {
+      await from.focus();
+      await page.keyboard.press('Tab');
+      expect(await button.evaluate((b) => (b as unknown as { matches(s: string): boolean }).matches(':focus'))).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => button.textContent()).toBe('Copied');
+    };
+    // A contact's id, on its page: Tab from the link before it.
+    const contact = (await http(sb.baseUrl, 'GET', '/_sandbox/contacts?q=ada')).body.data[0].id as string;
+    await open(`contacts/${contact}`);
+    await page.getByRole('button', { name: `Copy ${contact}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(clipboard).toBe(contact);
+    expect(await page.locator('#copy-status').textContent()).toBe(`Copied ${contact}.`);
+    // An order id in the contact's orders, by Tab from its link.
+    await pressed(page.getByRole('button', { name: 'Copy A-1001' }).first(), page.getByRole('link', { name: 'A-1001' }).first());
+    expect(await clipboard()).toBe('A-1001');
+    // An API token's id; a Custom Integration's token once revealed (the Copy button takes the focus).
+    await open('settings');
+    const tokenId = ((await http(sb.baseUrl, 'GET', '/_sandbox/api-tokens')).body.data as { id: string }[])[0]?.id as string;
+    await page.getByRole('button', { name: `Copy ${tokenId}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(clipboard).toBe(tokenId);
+    const integration = ((await http(sb.baseUrl, 'GET', '/_sandbox/integrations')).body.data as { id: string }[])[0]?.id as string;
+    await page.getByRole('button', { name: `Reveal the token of ${integration}` }).press('Enter');
+    const copy = page.getByRole('button', { name: `Copy the token of ${integration}` });
+    await expect.poll(() => copy.evaluate((b) => (b as unknown as { matches(s: string): boolean }).matches(':focus'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(clipboard).toBe((await sb.admin.revealIntegrationToken(integration)).token);
+    // The secret is not read out: the status line names what was copied, not its value.
+    expect(await page.locator('#copy-status').textContent()).toBe(`Copied the token of ${integration}.`);
+    // A new API token, shown once, with its Copy button.
+    await page.getByLabel('Token name').fill('Copied token');
+    await page.getByRole('button', { name: 'Create API token' }).click();
+    const shown = (await page.locator('#new-api-token').textContent()) ?? '';
+    await page.getByRole('button', { name: /^Copy API token / }).press('Enter');
+    await expect.poll(clipboard).toBe(shown);
+  });
+
   it('a fault set on the page makes the next API call fail as set; Clear ends it', async () => {
     await open('settings');
     await page.getByLabel('Error rate (500), 0 to 1').fill('1');
@@ -224,21 +296,47 @@ describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
     await expect.poll(() => page.locator('#faults-now').textContent()).toBe('{}');
   });
 
-  it('axe-core finds no serious or critical violation on any page (at 1280 pixels; three of them at 390)', async () => {
+  it('every page at 1280 and 390 px: nothing wider than the page, rows one line at 1280, labelled cards at 390, axe-core clean', async () => {
     const contact = (await http(sb.baseUrl, 'GET', '/_sandbox/contacts?q=ada')).body.data[0].id;
-    const routes = ['contacts', `contacts/${contact}`, 'orders', 'orders/A-1001', 'events', 'timeline', 'settings'];
-    // Every page at 1280; at 390 (the same layout rules, stacked) the list, a detail page and the forms.
+    const flow = (await http(sb.baseUrl, 'GET', '/_sandbox/flows')).body.data[0].id;
+    const request = (await api('GET', '/v1/contacts?limit=1')).headers.get('x-request-id');
+    // Each page, and a field its 390 px cards must show (the one that matters most).
+    const routes: [string, string | null][] = [
+      ['contacts', 'E-mail'],
+      [`contacts/${contact}`, 'Order'],
+      ['orders', 'Contact'],
+      ['orders/A-1001', 'Name'],
+      ['events', 'Type'],
+      ['timeline', 'Content'],
+      ['flows', 'Runs'],
+      [`flows/${flow}`, 'Content'],
+      ['requests', 'Status'],
+      [`requests/${request}`, null],
+      ['settings', 'Token'],
+    ];
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      for (const route of width === 1280 ? routes : ['contacts', `contacts/${contact}`, 'settings']) {
+      for (const [route, field] of routes) {
         await open(route);
-        await accessible(`${route} at ${width}px`);
+        const name = `${route} at ${width}px`;
+        const m = await layoutOf(page);
+        expect(m.overflow, `${name}: ${m.where} is wider than the page`).toBeLessThanOrEqual(0);
+        if (field) expect(m.rowHeights.length, `${name} has rows`).toBeGreaterThan(0);
+        if (width === 1280) expect(Math.max(0, ...m.rowHeights), `${name}: a row is one line`).toBeLessThan(45);
+        else {
+          expect(m.visibleHeads, `${name}: every table is cards`).toBe(0);
+          expect(m.unlabelled, `${name}: every card field is labelled`).toBe(0);
+          if (field) expect(await page.locator(`main td[data-label="${field}"]`).first().isVisible(), `${name} shows ${field}`).toBe(true);
+        }
+        await accessible(name);
       }
     }
     await open('contacts');
     await page.screenshot({ path: join(SHOTS, 'dashboard-mobile.png'), fullPage: true });
+    await open(`contacts/${contact}`);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-contact-mobile.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
-  }, 180_000);
+  }, 240_000);
 
   it('is keyboard navigable: Tab reaches the skip link, then the navigation', async () => {
     await open('contacts');

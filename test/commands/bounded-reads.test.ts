@@ -58,4 +58,44 @@ describe('bounded reads', () => {
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('--input /dev/zero is larger than 1 MiB');
   });
+
+  it('credentials on stdin (--with-token, --client-secret-stdin, --integration-token-stdin): 64 KiB at most, never echoed', async () => {
+    const huge = 's3cr3t'.repeat(11_000); // 66,000 bytes
+    const runs: Array<[string[], string]> = [
+      [['auth', 'login', '--with-token'], '--with-token'],
+      [['auth', 'login', '--client-id', 'app_x', '--client-secret-stdin'], '--client-secret-stdin'],
+      [
+        [
+          'orders',
+          'upsert',
+          '--order-id',
+          'T-1',
+          '--total',
+          '1.00',
+          '--currency',
+          'EUR',
+          '--order-date',
+          '2026-01-01',
+          '--email',
+          't@example.com',
+          '--integration-token-stdin',
+        ],
+        '--integration-token-stdin',
+      ],
+    ];
+    for (const [argv, flag] of runs) {
+      const r = await runCli(argv, { env: s.env(), stdin: huge });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`${flag}: stdin holds more than 64 KiB, read no further`);
+      expect(r.stderr + r.stdout).not.toContain('s3cr3ts3cr3t');
+    }
+  });
+
+  it('--ids-file: 64 MiB at most (/dev/zero refused, exit 2, nothing sent)', async () => {
+    const started = Date.now();
+    const r = await runCli(['contacts', 'delete', '--ids-file', '/dev/zero', '--yes'], { env: s.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--ids-file /dev/zero is larger than 64 MiB, read no further');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
 });

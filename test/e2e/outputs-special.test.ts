@@ -113,12 +113,12 @@ describe('outputs that take the data', () => {
     expect(r.stdout).toContain('A-1');
   });
 
-  it('/dev/null, /dev/stdout and /dev/fd/N (process substitution) keep working', async () => {
+  it('/dev/null, /dev/stdout, /dev/stderr and /dev/fd/N (process substitution) keep working', async () => {
     const r = await bash(
-      `${svc} orders import orders.csv --report /dev/null --journal j1 > /dev/null && ${svc} events send --file events.ndjson --unconfirmed-out >(cat > un.txt) > /dev/null && ${svc} orders import orders.csv --report /dev/stdout --journal j2 | grep -c A-1`,
+      `${svc} orders import orders.csv --report /dev/null --journal j1 > /dev/null && ${svc} events send --file events.ndjson --unconfirmed-out >(cat > un.txt) > /dev/null && ${svc} orders import orders.csv --report /dev/stdout --journal j2 | grep -c A-1 && ${svc} orders import orders.csv --report /dev/stderr --journal j3 2>&1 > /dev/null | grep -c '^2,A-1,'`,
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe('1');
+    expect(r.stdout.trim().split('\n')).toEqual(['1', '1']);
   });
 });
 

@@ -102,6 +102,26 @@ describe('admin reads', () => {
     expect((await admin('/outbox?limit=101')).status).toBe(400);
   });
 
+  it('GET /outbox?flow_id= lists the runs of one flow only (the flow page of the dashboard)', async () => {
+    const a = await sb.admin.createFlow('flow_filter_a', 'Flow A');
+    const b = await sb.admin.createFlow('flow_filter_b', 'Flow B');
+    const token = await sb.tokenWithAllScopes();
+    for (const type of ['flow_filter_a', 'flow_filter_b', 'flow_filter_a'])
+      await http(sb.baseUrl, 'POST', '/v1/events', { token, json: { event_type: type, email: 'flows@example.com' } });
+    const runs = (await admin(`/outbox?flow_id=${a.id}`)).body.data as { type: string; flow_id: string }[];
+    expect(runs.map((r) => [r.type, r.flow_id])).toEqual([
+      ['flow_run', a.id],
+      ['flow_run', a.id],
+    ]);
+    expect((await admin(`/outbox?flow_id=${b.id}&limit=1`)).body.data).toHaveLength(1);
+    // total counts every match, whatever limit and after.
+    expect((await admin(`/outbox?flow_id=${a.id}&limit=1`)).body.total).toBe(2);
+    const all = (await admin('/outbox')).body;
+    expect(all.total).toBe(all.data.length);
+    expect((await admin(`/outbox?after=${all.data[all.data.length - 1].seq}`)).body).toEqual({ data: [], total: all.total });
+    expect((await admin('/outbox?flow_id=flow_none')).body.data).toEqual([]);
+  });
+
   it('GET /outbox/stream sends each new side effect as a server-sent event', async () => {
     const ac = new AbortController();
     const res = await fetch(`${sb.baseUrl}/_sandbox/outbox/stream?type=welcome_sms`, { signal: ac.signal });

@@ -4,6 +4,7 @@
  * headers, the admin token; the service's own routes keep answering any Host.
  */
 import { request } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -197,5 +198,46 @@ describe('the admin token', () => {
     expect((await raw(sb.port, 'GET', '/_sandbox/businesses', { cookie: `other=1; ${jar}` })).status).toBe(200);
     // Even with the cookie, another page's request is refused.
     expect((await raw(sb.port, 'POST', '/_sandbox/reset', { cookie: jar, origin: 'http://evil.example' })).status).toBe(403);
+  });
+});
+
+const externalAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+/** A raw request to another address of this machine (a client that is not on loopback, as another machine is). */
+function rawTo(address: string, port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: address, port, method, path, headers: { host: `${address}:${port}`, ...headers }, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('another machine', () => {
+  it.skipIf(!externalAddress)('reaches the admin API and the dashboard of a wide bind only with the admin token', async () => {
+    const address = externalAddress as string;
+    const adminToken = 'sbx_admin_remote_0123456789abcdef';
+    sb = await startSandbox({ port: 0, host: '0.0.0.0', adminToken });
+    for (const path of ['/_sandbox/businesses', '/']) {
+      const without = await rawTo(address, sb.port, 'GET', path);
+      expect(without.status, path).toBe(401);
+      expect(code(without).code).toBe('admin_token_required');
+      expect((await rawTo(address, sb.port, 'GET', path, { 'x-sandbox-admin-token': adminToken })).status, path).toBe(200);
+    }
+    // A page of another site is refused even with the token's cookie (Origin), from there too.
+    const first = await rawTo(address, sb.port, 'GET', `/?admin_token=${adminToken}`);
+    const jar = String(first.headers['set-cookie']).split(';')[0] as string;
+    const csrf = await rawTo(address, sb.port, 'POST', '/_sandbox/reset', { cookie: jar, origin: 'http://evil.example' });
+    expect(csrf.status).toBe(403);
+    // The service answers other machines with its own credentials, token or not.
+    expect((await rawTo(address, sb.port, 'GET', '/openapi.json')).status).toBe(200);
   });
 });

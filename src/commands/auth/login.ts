@@ -92,11 +92,16 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
   let scopes = requestedFromFlag;
   if (opts.withToken) {
     method = 'api_token';
-    token = await readSecret(ctx, 'Paste your API token', '`svc auth login --with-token < token.txt`');
+    token = await readSecret(ctx, '--with-token', 'Paste your API token', '`svc auth login --with-token < token.txt`');
     if (!token) throw new UsageError('no API token on stdin', 'pipe it in: `svc auth login --with-token < token.txt`');
   } else if (opts.clientSecretStdin) {
     method = 'client_credentials';
-    clientSecret = await readSecret(ctx, 'Client secret', '`printf %s "$SECRET" | svc auth login --client-id ID --client-secret-stdin`');
+    clientSecret = await readSecret(
+      ctx,
+      '--client-secret-stdin',
+      'Client secret',
+      '`printf %s "$SECRET" | svc auth login --client-id ID --client-secret-stdin`',
+    );
     if (!clientSecret)
       throw new UsageError(
         'no client secret on stdin',
@@ -261,8 +266,8 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
  * terminal it would be echoed as typed, so it is asked with a hidden prompt instead (and refused
  * where no prompt can be shown).
  */
-async function readSecret(ctx: Context, message: string, pipeExample: string): Promise<string> {
-  if (!ctx.io.stdinIsTTY) return readSecretFromStdin(ctx.io.stdin);
+async function readSecret(ctx: Context, flag: string, message: string, pipeExample: string): Promise<string> {
+  if (!ctx.io.stdinIsTTY) return readSecretFromStdin(ctx.io.stdin, flag);
   if (!ctx.policy.canPrompt) {
     throw new UsageError('stdin is a terminal: typing the secret there would show it', `pipe it in: ${pipeExample}`);
   }
@@ -349,10 +354,17 @@ async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Pro
         ...init,
         method: 'GET',
         path: '/v1/contacts',
-        message: `could not check the API token at ${baseUrl}: ${init.message}; nothing was saved${res.status === 404 ? ' (is the base URL right?)' : ''}`,
+        message: `could not check the API token at ${baseUrl}: ${init.message}; nothing was saved${res.status === 404 ? wrongBaseUrl(baseUrl) : ''}`,
       });
     }
   } finally {
     await close();
   }
+}
+
+/** After a 404 on the token check: the base URL's likeliest mistake named (…/v1), else the question. */
+function wrongBaseUrl(baseUrl: string): string {
+  return /\/v1\/?$/i.test(new URL(baseUrl).pathname)
+    ? " (does the base URL end in /v1? It must not: it is the service's root; svc adds /v1/… itself)"
+    : ' (is the base URL right?)';
 }

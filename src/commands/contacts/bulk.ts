@@ -3,7 +3,7 @@
  * list, run it through the ids adapter on the bulk engine (importer/contact-ids.ts), and print the
  * summary, the report and the rejects file's closing line.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
 import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/id-source.js';
@@ -13,7 +13,7 @@ import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { createIdsRun, type DoneWord, dryRunIds, type IdsRunResult } from '../../importer/contact-ids.js';
-import { readAllBytes } from '../../io/read-all.js';
+import { formatLimit, ReadLimitError, readStreamCapped } from '../../util/read-capped.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 
 export type { IdLine } from '../../bulk/id-source.js';
@@ -47,6 +47,12 @@ export function checkIdsFileUse(id: string | undefined, opts: IdsFileOptions & {
 }
 
 /** Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). */
+/**
+ * The largest --ids-file read: some 2 million ids of a usual length, days of requests at four at a
+ * time. The list is held whole, so `--ids-file /dev/zero` would otherwise fill memory.
+ */
+const IDS_FILE_LIMIT = 64 * 1024 * 1024;
+
 export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}): Promise<IdList> {
   checkRejectsOptions(opts);
   // Before anything is read or written: no output may be the ids file (or a link to it).
@@ -56,14 +62,18 @@ export async function readIds(ctx: Context, file: string, opts: IdsFileOptions =
   checkRunPaths(file === '-' ? [] : [{ what: '--ids-file', path: file }], outputs);
   const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
   let bytes: Buffer;
-  if (file === '-') bytes = await readAllBytes(ctx.io.stdin);
-  else {
-    try {
-      bytes = await readFile(file);
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      throw new UsageError(`cannot read --ids-file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-    }
+  try {
+    bytes = await readStreamCapped(file === '-' ? ctx.io.stdin : createReadStream(file), IDS_FILE_LIMIT);
+  } catch (err) {
+    const name = file === '-' ? 'stdin' : file;
+    if (err instanceof ReadLimitError)
+      throw new UsageError(
+        `--ids-file ${name} is larger than ${formatLimit(IDS_FILE_LIMIT)}, read no further: that is millions of ids (or not an ids list)`,
+        'split it (`split -l 1000000 ids.txt part-`) and run each part',
+      );
+    if (file === '-') throw err;
+    const code = (err as { code?: string }).code;
+    throw new UsageError(`cannot read --ids-file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
   const decoder = new InputDecoder(encoding);
   const text = decoder.write(bytes) + decoder.end();

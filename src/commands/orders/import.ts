@@ -9,6 +9,7 @@ import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
 import { parseDelimiter } from '../../importer/sniff.js';
@@ -126,7 +127,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     const report = openReportOf(opts.report);
     const rejects = openCsvRejects(opts, source);
     ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
-    const result = await dryRunOrders(source, layout, mapping, report, rejects);
+    const result = await dryRunOrders(source, layout, mapping, report, rejects, twinWarnings(ctx));
     report?.close();
     rejects?.close();
     printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
@@ -178,6 +179,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         concurrency,
         signal: ctx.signal,
         outage: { maxOutageMs: ctx.settings.maxOutageMs },
+        onTwin: twinWarnings(ctx),
         ...outputs,
       }),
     counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
@@ -213,6 +215,17 @@ function printSummary(
   }
   if (reportPath) ctx.out.info(`report written to ${reportPath}`);
 }
+
+/** Order ids differing only in normalisation: a warning for each of the first 20 pairs, then one saying more are not listed. */
+function twinWarnings(ctx: Context): (twin: NormalisationTwin) => void {
+  let n = 0;
+  return (twin) => {
+    n++;
+    if (n <= MAX_TWIN_WARNINGS) ctx.log.warn(describeTwin(twin));
+    else if (n === MAX_TWIN_WARNINGS + 1) ctx.log.warn('more order ids differ only in Unicode normalisation; they are not listed');
+  };
+}
+const MAX_TWIN_WARNINGS = 20;
 
 function openReportOf(path: string | undefined): ReportWriter<string> | undefined {
   return path ? openReport(path, { idColumn: 'order_id' }) : undefined;

@@ -7,13 +7,13 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readAll } from '../../io/read-all.js';
 import { checkCredentialText, envCredential } from '../../store/settings.js';
+import { readCredentialStdin } from '../auth/shared.js';
 
 export async function resolveIntegrationToken(ctx: Context, fromStdin: boolean): Promise<string | undefined> {
   if (fromStdin) {
     if (ctx.io.stdinIsTTY) ctx.out.info('paste the integration token, then press Enter and Ctrl-D:');
-    const token = (await readAll(ctx.io.stdin)).trim();
+    const token = (await readCredentialStdin(ctx.io.stdin, '--integration-token-stdin')).trim();
     if (!token) throw new UsageError('--integration-token-stdin: stdin was empty', 'pipe the token in, e.g. from your secret manager');
     checkCredentialText(token, '--integration-token-stdin');
     ctx.integrationToken = { source: 'flag', profile: ctx.settings.profile };

@@ -44,23 +44,34 @@ export interface OutboxFilter {
   business_id?: string;
   after?: number;
   contact_id?: string;
+  /** The runs of one flow. */
+  flow_id?: string;
   /** Only the N most recent (still listed oldest first). */
   limit?: number;
 }
 
 /** Every recorded side effect matching the filters, oldest first. */
+const MATCHES = `(@type IS NULL OR type = @type) AND (@biz IS NULL OR business_id = @biz)
+       AND (@contact IS NULL OR contact_id = @contact) AND (@flow IS NULL OR flow_id = @flow)`;
+
+const matchParams = (filter: OutboxFilter) => ({
+  type: filter.type ?? null,
+  biz: filter.business_id ?? null,
+  contact: filter.contact_id ?? null,
+  flow: filter.flow_id ?? null,
+});
+
+/** How many side effects match the filter's type, business, contact and flow (every one, whatever `after` and `limit`). */
+export function countSideEffects(d: Domain, filter: OutboxFilter): number {
+  return d.db.get<{ n: number }>(`SELECT count(*) AS n FROM outbox WHERE ${MATCHES}`, matchParams(filter))?.n ?? 0;
+}
+
 export function listSideEffects(d: Domain, filter: OutboxFilter) {
-  const rows = d.db.all<OutboxRow>(
-    `SELECT * FROM outbox WHERE seq > @after AND (@type IS NULL OR type = @type) AND (@biz IS NULL OR business_id = @biz)
-       AND (@contact IS NULL OR contact_id = @contact) ORDER BY seq DESC LIMIT @limit`,
-    {
-      after: filter.after ?? 0,
-      type: filter.type ?? null,
-      biz: filter.business_id ?? null,
-      contact: filter.contact_id ?? null,
-      limit: filter.limit ?? -1,
-    },
-  );
+  const rows = d.db.all<OutboxRow>(`SELECT * FROM outbox WHERE seq > @after AND ${MATCHES} ORDER BY seq DESC LIMIT @limit`, {
+    ...matchParams(filter),
+    after: filter.after ?? 0,
+    limit: filter.limit ?? -1,
+  });
   rows.reverse();
   return rows.map((r) => {
     const out: Record<string, unknown> = { seq: r.seq, type: r.type, business_id: r.business_id };

@@ -15,7 +15,7 @@ import { invalidRequest, ServiceError } from '../domain/errors.js';
 import { createFlow, deleteFlow, listFlows, updateFlow } from '../domain/flows.js';
 import { createIntegration, revealIntegrationToken, setIntegrationActive } from '../domain/integrations.js';
 import { findOrder, orderView } from '../domain/orders.js';
-import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
+import { countSideEffects, listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
 import { sendJson } from '../http.js';
 import { adminGuard } from '../plugins/admin-guard.js';
@@ -29,7 +29,7 @@ import { registerSnapshots } from './admin-snapshots.js';
 
 type Body = Record<string, unknown>;
 
-const OUTBOX_FILTERS = ['type', 'business_id', 'after', 'contact_id', 'limit'];
+const OUTBOX_FILTERS = ['type', 'business_id', 'after', 'contact_id', 'flow_id', 'limit'];
 
 /** Checks an admin body: an object with only the allowed fields. */
 function bodyOf(req: FastifyRequest, allowed: readonly string[]): Body {
@@ -146,18 +146,19 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     const after = q.after;
     if (after !== undefined && !(typeof after === 'string' && /^\d{1,15}$/.test(after)))
       errors.push({ field: 'after', message: 'must be a sequence number' });
-    for (const k of ['business_id', 'contact_id'])
+    for (const k of ['business_id', 'contact_id', 'flow_id'])
       if (q[k] !== undefined && typeof q[k] !== 'string') errors.push({ field: k, message: 'must be given once' });
     const limit = q.limit === undefined ? undefined : pageLimit(q.limit, errors);
     if (errors.length > 0) throw invalidRequest(errors);
-    const data = listSideEffects(d, {
+    const filter = {
       type: type as string | undefined,
       business_id: q.business_id as string | undefined,
       contact_id: q.contact_id as string | undefined,
-      after: after === undefined ? undefined : Number(after),
-      limit,
-    });
-    return { status: 200, body: { data } };
+      flow_id: q.flow_id as string | undefined,
+    };
+    const data = listSideEffects(d, { ...filter, after: after === undefined ? undefined : Number(after), limit });
+    // `total`: every side effect matching the filters (the Timeline's count), whatever `after` and `limit`.
+    return { status: 200, body: { data, total: countSideEffects(d, filter) } };
   });
   route('GET', '/orders/:order_id', (req) => {
     const q = req.query as Record<string, unknown>;
