@@ -11,7 +11,6 @@ import type { ReportWriter } from '../bulk/report.js';
 import type { BulkRunResult } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure } from '../errors.js';
-import { stderrWidth, wrapHanging } from '../io/wrap.js';
 import type { ImportInput } from './bulk-import.js';
 import { type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { reportHint } from './report-hint.js';
@@ -105,6 +104,9 @@ export async function finishImport<O extends string = Outcome>(args: {
     );
   }
   if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json && !args.listsProblems) {
+    // Loaded here: string-width (its Intl.Segmenter and emoji expressions) costs some 0.1 s of
+    // CPU to load, which every bulk run paid although only this listing measures text.
+    const { stderrWidth, wrapHanging } = await import('../io/wrap.js');
     for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
     const more = s.rejected + s.failed - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
