@@ -21,6 +21,10 @@ const VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['SVC_INTEGRATION_TOKEN', 'integration token of the orders commands'],
   ['SVC_MAX_RETRY_WAIT', 'longest Retry-After waited for, in seconds (--max-retry-wait)'],
   ['SVC_MAX_OUTAGE', 'longest outage a bulk run waits out, e.g. 15m (--max-outage)'],
+  [
+    'SVC_PROGRESS_INTERVAL',
+    'seconds between two progress lines of a bulk run outside a terminal (default 10; 0: none); set, also with --json',
+  ],
   ['SVC_REQUEST_TIMEOUT', 'longest one attempt of a request may take, answer included, in seconds (default 120)'],
   ['HTTPS_PROXY', 'proxy for https:// addresses (http://[user:password@]host:port); https_proxy wins when both are set'],
   ['HTTP_PROXY', 'proxy for http:// addresses, and for https:// ones without HTTPS_PROXY; http_proxy wins when both are set'],

@@ -28,6 +28,9 @@
  *   spread over that time plus the wait, i.e. over the window the service counted them in; then
  *   probed up gently (0.25% per 250 ms, no doubling: a quiet spell of a long window says little).
  * - One-second windows keep the rules above.
+ *
+ * A cap on requests in flight (in-flight-cap.ts): a 429 that refused a request over it brings the
+ * concurrency limit down to the cap and leaves the rate alone.
  */
 
 export interface RateControllerOptions {
@@ -42,10 +45,13 @@ export interface RateControllerOptions {
   now: () => number;
 }
 
+import { InFlightCap, type RefusalContext, type RefusalKind } from './in-flight-cap.js';
 import { burstRate, type RateLimitReading, type RateWindow, steadyRate } from './rate-headers.js';
 
 /** What sets the pace: nothing yet, the service's headers, or a rate learned from its 429s. */
 export type PaceSource = 'none' | 'headers' | 'learned';
+
+export type { RefusalContext, RefusalKind };
 
 export class RateController {
   /** Current concurrency limit and the lowest it went. */
@@ -92,6 +98,8 @@ export class RateController {
   private successes = 0;
   private longBaseAt: number | undefined;
   private longBaseCount = 0;
+  /** The service's cap on requests in flight, learned from its refusals. */
+  private readonly cap = new InFlightCap();
   /** True while a long-window rate learned from 429s is in force. */
   private learnedLong = false;
   /** A long-window 429 whose wait is not over: what to learn from when it is. */
@@ -192,9 +200,43 @@ export class RateController {
     return (count * 1000) / covered;
   }
 
-  /** The service asked to wait `waitMs` (a 429): slow down. */
-  throttle(waitMs: number): void {
+  /** The service's cap on requests in flight, once a 429 told it, and the 429s that did. */
+  get inFlightCap(): number | undefined {
+    return this.cap.cap;
+  }
+
+  get inFlightRefusals(): number {
+    return this.cap.refusals;
+  }
+
+  /**
+   * How long before the retry of a request refused over the in-flight cap its slot is taken back
+   * (so that the retry finds one free): twice the time a request takes (Little's law: `active`
+   * over the completions of the last second), at least 250 ms.
+   */
+  slotLeadMs(active: number): number {
+    const rate = this.completionRate(0);
+    return Math.max(250, rate > 0 ? (2000 * active) / rate : 0);
+  }
+
+  /**
+   * The service refused a request (a 429) and asked to wait `waitMs`. `at`: where the request
+   * stood, to tell a refusal over an in-flight cap (the concurrency comes down, the rate stays)
+   * from one over a rate window (slow down). Returns which it was.
+   */
+  throttle(waitMs: number, at?: RefusalContext): RefusalKind {
     this.throttles++;
+    if (this.cap.explains(at, waitMs > 1000 || this.windowMs > 1000)) {
+      if (this.pace !== undefined) this.tokens -= 1; // its retry, as below
+      this.limit = Math.max(this.floor, this.cap.refused(at as RefusalContext, this.limit, this.now()));
+      this.minLimitSeen = Math.min(this.minLimitSeen, this.limit);
+      return 'in_flight';
+    }
+    this.rateRefusal(waitMs);
+    return 'rate';
+  }
+
+  private rateRefusal(waitMs: number): void {
     this.throttlesSinceEvent++;
     // The throttled request will be sent again: charge it to the rate cap, so that retries and
     // new starts together stay under the cap.
@@ -207,6 +249,7 @@ export class RateController {
     this.lastCongestion = t;
     this.congestionEvents++;
     this.limit = Math.max(this.floor, Math.floor(this.limit / 2));
+    this.cap.touched(t);
     if (long) {
       this.learnLongWindow(t, waitMs);
       return;
@@ -286,16 +329,21 @@ export class RateController {
     this.tokensAt = t;
   }
 
-  /** A task finished without being throttled: probe back up. */
-  success(): void {
+  /**
+   * A task finished without being throttled: probe back up. `sentAt`: requests in flight when it
+   * was sent, itself included.
+   */
+  success(sentAt?: number): void {
     this.successes++;
     const epoch = this.tick();
     this.buckets[epoch % 10] = (this.buckets[epoch % 10] ?? 0) + 1;
     this.successesSinceEvent++;
     const t = this.now();
+    this.limit = this.cap.succeeded(sentAt, this.limit, this.ceiling, t);
     if (t - this.lastCongestion < this.cooldownMs) return;
     this.successesSinceIncrease++;
-    if (this.limit < this.ceiling && this.successesSinceIncrease >= this.limit) {
+    const top = Math.min(this.ceiling, this.cap.cap ?? this.ceiling);
+    if (this.limit < top && this.successesSinceIncrease >= this.limit) {
       this.limit++;
       this.successesSinceIncrease = 0;
     }
@@ -319,7 +367,9 @@ export class RateController {
     if (this.learning !== undefined) this.finishLearning(t);
     const rate = this.pace;
     if (rate === undefined) return 0;
-    const burst = Math.max(1, rate * 0.05);
+    // The bucket holds 50 ms of starts on one-second windows; on longer ones (or paced by headers)
+    // 250 ms, so that a loaded event loop whose timers fire late does not lose the rate.
+    const burst = this.windowMs > 1000 || this.source === 'headers' ? Math.max(1, Math.floor(rate * 0.25)) : Math.max(1, rate * 0.05);
     this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
     this.tokensAt = t;
     if (this.tokens >= 1) return 0;

@@ -9,7 +9,10 @@
  *   item, a measurable share of the CPU of a bulk run of small requests (docs/performance.md).
  * - A task that reports a server-directed wait through its ctx.throttle gives its slot back for
  *   that wait (it may briefly exceed the limit when it resumes), and its coming retry is charged
- *   to the rate cap, so that retries and new starts together stay under the cap.
+ *   to the rate cap, so that retries and new starts together stay under the cap. A refusal over
+ *   the service's in-flight cap (rate-controller.ts tells it) takes its slot back shortly before
+ *   its retry (twice a request's time, at least 250 ms): the retry comes back into a slot of its
+ *   own rather than over the cap again.
  * - Key affinity: two items sharing a key of `keyOf(item)` (one key, or several: a contact's email
  *   and phone) are never in flight together; later ones wait (parked, not counted as in flight)
  *   and run in input order after the earlier ones settled. Each key has a queue of the items that
@@ -24,6 +27,7 @@
 import type { HeaderBag } from '../client/response.js';
 import { type PaceSource, RateController } from './rate-controller.js';
 import { readRateHeaders } from './rate-headers.js';
+import { Signal, sleep } from './wake-signal.js';
 
 export interface WorkerContext {
   /** Aborted when the run is aborted. */
@@ -68,6 +72,9 @@ export interface SchedulerStats {
   minLimitSeen: number;
   /** Current start-rate cap in items/s (undefined until the first congestion event). */
   rate: number | undefined;
+  /** The service's cap on requests in flight, once a 429 told it, and the 429s that did. */
+  inFlightCap: number | undefined;
+  inFlightRefusals: number;
   /** The start rate in force (from the service's headers, or learned from its 429s), and where it comes from. */
   pace: number | undefined;
   paceSource: PaceSource;
@@ -91,39 +98,6 @@ export interface Scheduler<T, R> {
   stats(): SchedulerStats;
 }
 
-/** A promise that resolves when `wake()` is called (any number of waiters, one-shot per cycle). */
-class Signal {
-  /** One promise shared by everyone waiting until the next wake: nothing is allocated by a wake nobody waits for. */
-  private pending: Promise<void> | undefined;
-  private resolvePending: (() => void) | undefined;
-  wait(): Promise<void> {
-    this.pending ??= new Promise((resolve) => {
-      this.resolvePending = resolve;
-    });
-    return this.pending;
-  }
-  wake(): void {
-    const resolve = this.resolvePending;
-    if (resolve === undefined) return;
-    this.pending = undefined;
-    this.resolvePending = undefined;
-    resolve();
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => Promise<R>, options: SchedulerOptions<T>): Scheduler<T, R> {
   const ceiling = Math.max(1, Math.floor(options.concurrency));
   const maxBuffered = options.maxBuffered ?? Math.max(64, ceiling * 8);
@@ -139,6 +113,15 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
   let started = 0;
   let settled = 0;
   let inFlight = 0;
+  /** Of those, tasks refused over the service's in-flight cap, waiting in their slot to retry. */
+  let held = 0;
+  /** RateLimit-Remaining of the answer being handled, until the next microtask (a 429's onRetry follows its headers at once). */
+  let answerRemaining: number | undefined;
+  let clearQueued = false;
+  const clearRemaining = () => {
+    answerRemaining = undefined;
+    clearQueued = false;
+  };
 
   const changed = new Signal();
 
@@ -151,6 +134,8 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       limit: pace.limit,
       minLimitSeen: pace.minLimitSeen,
       rate: pace.rate,
+      inFlightCap: pace.inFlightCap,
+      inFlightRefusals: pace.inFlightRefusals,
       pace: pace.pace,
       paceSource: pace.source,
       heldUntil: pace.heldUntil,
@@ -161,11 +146,19 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
     };
   }
 
-  const throttle = (waitMs: number) => pace.throttle(waitMs);
+  const throttle = (waitMs: number) => {
+    pace.throttle(waitMs);
+  };
   const clock = options.now ?? Date.now;
   const rateHeaders = (headers: HeaderBag) => {
     const reading = readRateHeaders(headers, clock());
-    if (reading) pace.observe(reading, inFlight);
+    if (!reading) return;
+    pace.observe(reading, inFlight - held);
+    answerRemaining = reading.remaining;
+    if (!clearQueued) {
+      clearQueued = true;
+      queueMicrotask(clearRemaining);
+    }
   };
 
   function run(source: AsyncIterable<T>, onSettled?: (item: T, result: Settled<R>) => void | Promise<void>): Promise<SchedulerStats> {
@@ -232,6 +225,10 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       // A task told by the server to wait does not hold its slot meanwhile: it loads nobody, and
       // with a halved limit a few such tasks would otherwise stall the whole run.
       private parked: ReturnType<typeof setTimeout> | undefined;
+      /** Parked in its slot (refused over the in-flight cap, its retry near) rather than out of it. */
+      private holding = false;
+      /** Requests in flight when its request was (last) sent, itself included. */
+      sentAt = 0;
 
       constructor(private readonly item: T) {}
 
@@ -239,24 +236,46 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
 
       /** An own property, not a method: workers may take it out of the context (`{ throttle }`). */
       readonly throttle = (waitMs: number): void => {
-        throttle(waitMs);
-        if (this.parked !== undefined || waitMs <= 0) return;
+        const parked = this.parked !== undefined;
+        const kind = pace.throttle(waitMs, {
+          sentAt: this.sentAt,
+          active: inFlight - held - (parked ? 0 : 1),
+          remaining: answerRemaining,
+        });
+        if (parked || waitMs <= 0) return;
         inFlight--;
-        this.parked = setTimeout(() => this.unpark(), waitMs);
         changed.wake();
+        if (kind === 'in_flight') {
+          // The slot is free until shortly before the retry, then taken back for it: a retry
+          // coming back to a full set of slots would only be refused again.
+          const lead = Math.min(waitMs, pace.slotLeadMs(inFlight - held));
+          this.parked = setTimeout(() => this.retake(lead), waitMs - lead);
+        } else this.parked = setTimeout(() => this.unpark(), waitMs);
       };
+
+      private retake(lead: number): void {
+        inFlight++;
+        held++;
+        this.holding = true;
+        this.parked = setTimeout(() => this.unpark(), lead);
+      }
 
       private unpark(): void {
         if (this.parked === undefined) return;
         clearTimeout(this.parked);
         this.parked = undefined;
-        inFlight++;
+        if (this.holding) {
+          held--;
+          this.holding = false;
+        } else inFlight++;
+        this.sentAt = inFlight - held;
       }
 
       start(): void {
+        this.sentAt = inFlight - held;
         worker(this.item, this).then(
           (value) => {
-            pace.success();
+            pace.success(this.sentAt);
             this.settle({ ok: true, value });
           },
           (error: unknown) => this.settle({ ok: false, error }),

@@ -1,14 +1,29 @@
 /**
  * Progress of a bulk command on stderr, the same for every one of them: a spinner redrawn every
- * 200 ms on a terminal; otherwise one `progress:` line every 10 s at most (CI logs); nothing with
- * --json or --quiet. The line itself is io/progress.ts's.
+ * 200 ms on a terminal; otherwise one `progress:` line every 10 s at most (CI logs;
+ * SVC_PROGRESS_INTERVAL sets the period, and asks for the lines with --json too); nothing with
+ * --quiet. The line itself is io/progress.ts's.
  */
 
 import type { OutageState } from '../bulk/outage.js';
 import type { Context } from '../context.js';
+import { escapeControls } from '../io/escape.js';
 import { estimatedRows, fitProgress, formatDuration, outageLine, type ProgressSource, planLine, progressLine } from '../io/progress.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
+
+/**
+ * SVC_PROGRESS_INTERVAL: seconds between two `progress:` lines outside a terminal (default 10;
+ * 0 for none), undefined when unset. Bad values are said once and the default kept.
+ */
+function progressInterval(ctx: Context): number | undefined {
+  const raw = ctx.env.SVC_PROGRESS_INTERVAL?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const s = Number(raw);
+  if (/^\d+(\.\d+)?$/.test(raw) && s <= 86_400) return s * 1000;
+  ctx.out.warn(`SVC_PROGRESS_INTERVAL: "${raw}" is not a number of seconds from 0 to 86400; progress every 10 s`);
+  return NON_TTY_PROGRESS_MS;
+}
 
 /** Starts showing the progress of `src` (`unit`: rows, lines); returns the stop. */
 export async function showProgress(
@@ -17,36 +32,34 @@ export async function showProgress(
   opts: { unit: string; totalBytes: number | undefined; starting: string; countRows?: () => Promise<number> },
 ): Promise<() => void> {
   if (ctx.settings.quiet) return () => {};
-  // --json hides notes, but waiting instead of finishing must be said: a warning.
-  if (ctx.settings.json) return watchOutage(src, (line) => ctx.out.warn(line));
+  const interval = progressInterval(ctx);
+  // --json hides notes, but waiting instead of finishing must be said: a warning. Progress lines
+  // only when SVC_PROGRESS_INTERVAL asks for them (a script logging stderr).
+  if (ctx.settings.json && !(interval && !ctx.policy.canAnimate)) return watchOutage(src, (line) => ctx.out.warn(line));
   const started = ctx.now();
   // The plan, once: when an answer told the service's steady window and the input's size is known.
   let planned = src.steadyWindow === undefined;
-  let say = (line: string) => ctx.out.info(line);
+  let say = ctx.settings.json ? (line: string) => ctx.io.stderr.write(`${escapeControls(line)}\n`) : (line: string) => ctx.out.info(line);
+  // The file's data lines, counted once in the background: the ETA's and the plan's row count
+  // (the bytes read run ahead of the rows by a parser's chunk, which a small file is whole).
   let counted: number | undefined;
-  let counting = false;
+  if (opts.countRows && opts.totalBytes)
+    opts.countRows().then(
+      (n) => {
+        counted = n;
+      },
+      () => undefined,
+    );
   const plan = () => {
     if (planned) return clearInterval(planTimer);
     const w = src.steadyWindow?.();
     if (!w) return;
-    const rows = estimatedRows(src, opts.totalBytes) ?? counted;
-    if (rows === undefined) {
-      // The input's size in rows is not known from what was read yet: count its lines, once.
-      if (!counting && opts.countRows) {
-        counting = true;
-        opts.countRows().then(
-          (n) => {
-            counted = n;
-          },
-          () => undefined,
-        );
-      }
-      return;
-    }
+    const rows = estimatedRows(src, opts.totalBytes, counted) ?? counted;
+    if (rows === undefined) return;
     planned = true;
     say(`plan: ${planLine(rows, opts.unit, w.limit, w.windowMs)} (the service's limit)`);
   };
-  const text = () => progressLine(src, opts.unit, (ctx.now() - started) / 1000, opts.totalBytes);
+  const text = () => progressLine(src, opts.unit, (ctx.now() - started) / 1000, opts.totalBytes, Date.now(), counted);
   const planTimer = planned ? undefined : setInterval(plan, 250);
   planTimer?.unref();
   const stopOutage = watchOutage(src, (line) => say(line));
@@ -64,8 +77,9 @@ export async function showProgress(
       spinner.stop();
     };
   }
-  const timer = setInterval(() => ctx.out.info(`progress: ${text()}`), NON_TTY_PROGRESS_MS);
-  timer.unref();
+  const every = interval ?? NON_TTY_PROGRESS_MS;
+  const timer = every > 0 ? setInterval(() => say(`progress: ${text()}`), every) : undefined;
+  timer?.unref();
   return () => {
     clearInterval(timer);
     clearInterval(planTimer);

@@ -27,6 +27,10 @@ export interface ProgressSource {
   counts(): string;
   /** Rows (or lines) read so far, with the bytes read: the input's size in rows is estimated from them. */
   rowsRead?(): number;
+  /** This run's rate since its first row finished (rows/s), once known: better than done over elapsed, which counts the start. */
+  sentRate?(): number | undefined;
+  /** The line where the last row read starts (a CSV's header is line 1). */
+  lastLine?(): number;
   /** The whole input has been read (rowsRead is then its size). */
   inputDone?(): boolean;
   /** The pace the service sets, if any. */
@@ -64,14 +68,18 @@ export function planLine(rows: number, unit: string, limit: number, windowMs: nu
 }
 
 /**
- * The input's size in rows: exact once it has all been read, else estimated from the rows and
- * bytes read so far (at least 200 rows, the bytes read running at most a chunk ahead of them);
+ * The input's size in rows: exact once it has all been read; else, when the file's data lines
+ * are counted (`dataLines`), those lines at the rows per line read so far (an order spans its
+ * line items); else estimated from the rows and bytes read so far (at least 200 rows; the bytes
+ * read run up to a parser's chunk ahead of the rows, so this one is low early in a run);
  * undefined when it cannot be told yet.
  */
-export function estimatedRows(src: ProgressSource, totalBytes: number | undefined): number | undefined {
+export function estimatedRows(src: ProgressSource, totalBytes: number | undefined, dataLines?: number): number | undefined {
   const read = src.rowsRead?.();
   if (read === undefined) return undefined;
   if (src.inputDone?.()) return read;
+  const linesRead = (src.lastLine?.() ?? 0) - 1;
+  if (dataLines !== undefined && read > 0 && linesRead > 0) return Math.max(read, Math.round((dataLines * read) / linesRead));
   const bytes = src.bytesRead();
   if (!totalBytes || read < 200 || bytes <= 0 || bytes >= totalBytes) return undefined;
   return Math.round((read * totalBytes) / bytes);
@@ -82,7 +90,10 @@ export function estimatedRows(src: ProgressSource, totalBytes: number | undefine
  * share or ETA; when the service sets the pace, `limited by the service: 12.5 rows/s` (or, while
  * a window it closed is shut, `waiting for the service's rate-limit window`). The rate and the
  * ETA count only the rows this run sent (rows an earlier run finished go by without a request):
- * the rows left over this run's rate (never above the service's pace).
+ * the rows left over this run's rate (never above the service's pace), after what is left of a
+ * window the service closed. The share is of the rows
+ * when their number is known (estimatedRows; `dataLines`: the file's counted data lines), else
+ * of the bytes read.
  */
 export function progressLine(
   src: ProgressSource,
@@ -90,19 +101,27 @@ export function progressLine(
   elapsedSeconds: number,
   totalBytes: number | undefined,
   nowMs = Date.now(),
+  dataLines?: number,
 ): string {
   const elapsed = Math.max(0.001, elapsedSeconds);
   const sent = src.done() - src.resumed();
-  const rate = sent / elapsed;
+  const rate = src.sentRate?.() ?? sent / elapsed;
   const pace = src.pace?.();
   let eta = '';
-  if (totalBytes && totalBytes > 0) {
-    const frac = Math.min(1, src.bytesRead() / totalBytes);
+  // The share done: of the bytes read, or of the rows when they were all read first (an id list).
+  const all = !totalBytes && src.inputDone?.() ? src.rowsRead?.() : undefined;
+  let frac = totalBytes && totalBytes > 0 ? Math.min(1, src.bytesRead() / totalBytes) : all ? src.done() / all : 0;
+  if ((totalBytes && totalBytes > 0) || all) {
     if (frac > 0.01) {
-      const total = estimatedRows(src, totalBytes);
+      const total = estimatedRows(src, totalBytes, dataLines);
       const speed = pace?.rate !== undefined ? Math.min(rate, pace.rate) : rate;
       let left: number;
-      if (total !== undefined) left = speed > 0 ? Math.max(0, total - src.done()) / speed : Number.POSITIVE_INFINITY;
+      if (total !== undefined && total > 0) {
+        // A window the service closed holds every start until it reopens: that wait comes first.
+        const held = pace && pace.heldUntil > nowMs ? (pace.heldUntil - nowMs) / 1000 : 0;
+        left = speed > 0 ? held + Math.max(0, total - src.done()) / speed : Number.POSITIVE_INFINITY;
+        frac = Math.min(1, src.done() / total);
+      }
       // Without a row count: the share of the input read (resumed rows took no time).
       else left = Math.max(0, (elapsed / frac) * (1 - frac));
       if (Number.isFinite(left)) eta = `, ${Math.round(frac * 100)}%, ETA ${formatDuration(left)}`;

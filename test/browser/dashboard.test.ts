@@ -7,13 +7,13 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, drawn, inCi, openRoute, seriousViolations, type TestBrowser, useDashboard } from '../helpers/browser.js';
 import { layoutOf } from '../helpers/layout.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, tokenRequest, withSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/run-cli.js';
+import { http, type TestSandbox, tokenRequest } from '../helpers/sandbox.js';
+import { useTempDir } from '../helpers/tmp.js';
 
 const SHOTS = process.env.SVC_SCREENSHOTS === '1' ? 'docs' : mkdtempSync(join(tmpdir(), 'svc-shots-'));
 mkdirSync(SHOTS, { recursive: true });
@@ -22,52 +22,19 @@ let sb: TestSandbox;
 let tb: TestBrowser;
 let page: Page;
 let token: string;
-const problems: string[] = [];
-const cfg = tempConfigDir();
+let problems: string[];
+const cfg = useTempDir('file');
 
 const api = (method: string, path: string, json?: unknown) => http(sb.baseUrl, method, path, { token, json });
-const at = (route: string) => `${sb.baseUrl}/#/${route}`;
-
-/** The page has drawn the route in the address bar (a function, not a string: the dashboard's CSP forbids eval). */
-const drawn = () => {
-  const page = globalThis as unknown as {
-    document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null };
-    location: { hash: string };
-  };
-  return page.document.getElementById('main')?.dataset.drawn === page.location.hash;
-};
-
-async function open(route: string): Promise<void> {
-  await page.goto(at(route));
-  await page.waitForFunction(drawn);
-}
+const open = (route: string) => openRoute(page, sb.baseUrl, route);
 
 async function accessible(name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${name}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n'),
-  ).toBe('');
+  expect(await seriousViolations(page, name)).toBe('');
 }
 
 describe.skipIf(chromiumMissing && !inCi)('the dashboard in Chromium', () => {
-  beforeAll(async () => {
-    sb = await withSandbox({ now: () => Date.parse('2026-11-26T09:30:00Z') + performance.now() });
-    token = await sb.tokenWithAllScopes();
-    tb = await launchBrowser();
-    page = tb.context.pages()[0] ?? (await tb.context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
-    });
-  }, 90_000);
-  afterAll(async () => {
-    await tb?.close();
-    await sb?.close();
-    cfg.cleanup();
+  useDashboard((s) => ({ sb, tb, page, token, problems } = s), {
+    sandbox: { now: () => Date.parse('2026-11-26T09:30:00Z') + performance.now() },
   });
 
   it('every page has the seven links, the business switcher and a favicon', async () => {

@@ -10,67 +10,39 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, drawn, inCi, openRoute, seriousViolations, useDashboard } from '../helpers/browser.js';
 import { layoutOf } from '../helpers/layout.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/run-cli.js';
+import { http, type TestSandbox } from '../helpers/sandbox.js';
+import { useTempDir } from '../helpers/tmp.js';
 
 const SHOTS = process.env.SVC_SCREENSHOTS === '1' ? 'docs' : mkdtempSync(join(tmpdir(), 'svc-shots-'));
 mkdirSync(SHOTS, { recursive: true });
 const run = promisify(execFile);
 
 let sb: TestSandbox;
-let tb: TestBrowser;
 let page: Page;
 let token: string;
-const problems: string[] = [];
-const cfg = tempConfigDir();
+let problems: string[];
+const cfg = useTempDir('file');
 
-/** The page has drawn the route in the address bar (a function, not a string: the dashboard's CSP forbids eval). */
-const drawn = () => {
-  const page = globalThis as unknown as {
-    document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null };
-    location: { hash: string };
-  };
-  return page.document.getElementById('main')?.dataset.drawn === page.location.hash;
-};
-
-async function open(route: string): Promise<void> {
-  await page.goto(`${sb.baseUrl}/#/${route}`);
-  await page.waitForFunction(drawn);
-}
+const open = (route: string) => openRoute(page, sb.baseUrl, route);
 
 /** Nothing wider than the page (nor a table than its box); axe-core only where `axe` (the pages this file fills in its own way). */
 async function checks(name: string, axe: boolean): Promise<void> {
   const m = await layoutOf(page);
   expect(m.overflow, `${name}: ${m.where} is wider than the page`).toBeLessThanOrEqual(0);
   if (!axe) return;
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${name}: ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n')).toBe('');
+  expect(await seriousViolations(page, name)).toBe('');
 }
 
 describe.skipIf(chromiumMissing && !inCi)('the Requests, deprecations and Flows of the dashboard in Chromium', () => {
-  beforeAll(async () => {
-    sb = await withSandbox();
-    token = (await sb.admin.createApiToken(['contacts_read', 'contacts_write'])).token;
-    tb = await launchBrowser();
-    page = tb.context.pages()[0] ?? (await tb.context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
-    });
-  }, 90_000);
-  afterAll(async () => {
-    await tb?.close();
-    await sb?.close();
-    cfg.cleanup();
+  useDashboard((s) => ({ sb, page, problems } = s), {
+    seed: async (s) => {
+      token = (await s.admin.createApiToken(['contacts_read', 'contacts_write'])).token;
+    },
   });
 
   it('a request refused for curl appears on the open Requests page within a second, with its explanation', async () => {

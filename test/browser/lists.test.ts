@@ -6,57 +6,34 @@
  * (with long e-mails; axe-core on every page is in dashboard.test.ts).
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, inCi, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, drawn, inCi, openRoute, useDashboard } from '../helpers/browser.js';
 import { layoutOf } from '../helpers/layout.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
-let tb: TestBrowser;
 let page: Page;
 let token: string;
-const problems: string[] = [];
+let problems: string[];
 
 const api = (method: string, path: string, json?: unknown) => http(sb.baseUrl, method, path, { token, json });
 
-/** The page has drawn the route in the address bar (a function: the dashboard's CSP forbids eval). */
-const drawn = () => {
-  const g = globalThis as unknown as {
-    document: { getElementById(id: string): { dataset: Record<string, string | undefined> } | null };
-    location: { hash: string };
-  };
-  return g.document.getElementById('main')?.dataset.drawn === g.location.hash;
-};
-
-async function open(route: string): Promise<void> {
-  await page.goto(`${sb.baseUrl}/#/${route}`);
-  await page.waitForFunction(drawn);
-}
+const open = (route: string) => openRoute(page, sb.baseUrl, route);
 
 describe.skipIf(chromiumMissing && !inCi)('the lists of the dashboard in Chromium', () => {
-  beforeAll(async () => {
-    sb = await withSandbox();
-    token = await sb.tokenWithAllScopes();
-    for (let i = 1; i <= 3; i++)
-      await api('POST', '/v1/contacts', {
-        email: `a.very.long.address.number.${i}@a-rather-long-domain-name.example.com`,
-        phone: `+1415555010${i}`,
-        first_name: 'Margaret',
-        last_name: 'Hamilton-Lovelace',
-      });
-    tb = await launchBrowser();
-    page = tb.context.pages()[0] ?? (await tb.context.newPage());
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
-    });
-  }, 90_000);
-  afterAll(async () => {
-    await tb?.close();
-    await sb?.close();
+  useDashboard((s) => ({ sb, page, token, problems } = s), {
+    seed: async (s, t) => {
+      for (let i = 1; i <= 3; i++)
+        await http(s.baseUrl, 'POST', '/v1/contacts', {
+          token: t,
+          json: {
+            email: `a.very.long.address.number.${i}@a-rather-long-domain-name.example.com`,
+            phone: `+1415555010${i}`,
+            first_name: 'Margaret',
+            last_name: 'Hamilton-Lovelace',
+          },
+        });
+    },
   });
 
   it('Contacts counts its rows, shows relative times with the full time on hover, and is live', async () => {

@@ -73,4 +73,81 @@ describe('RateController (pure AIMD on an injected clock)', () => {
     }
     expect(pace.limit).toBe(1);
   });
+
+  it('a 429 whose RateLimit-Remaining is over 0 refused a request over an in-flight cap: the limit comes down to the requests in flight, the rate stays', () => {
+    const { pace } = controller();
+    expect(pace.throttle(1000, { sentAt: 16, active: 10, remaining: 40 })).toBe('in_flight');
+    expect(pace.limit).toBe(10);
+    expect(pace.inFlightCap).toBe(10);
+    expect(pace.rate).toBeUndefined();
+    expect(pace.congestionEvents).toBe(0);
+    expect(pace.startDelay()).toBe(0);
+    // Nothing remains: the window's refusal (the rate rules: halved, paused).
+    expect(pace.throttle(1000, { sentAt: 5, active: 4, remaining: 0 })).toBe('rate');
+    expect(pace.congestionEvents).toBe(1);
+    expect(pace.limit).toBe(5);
+  });
+
+  it('without headers: sent with more in flight than any success, an in-flight refusal; sent at a level that succeeded, a rate refusal', () => {
+    const { pace, clock } = controller();
+    // A burst of 16 against a cap of 10: the refusals come first, each with fewer others in flight.
+    for (let k = 11; k <= 16; k++) expect(pace.throttle(1000, { sentAt: k, active: 26 - k })).toBe('in_flight');
+    expect(pace.limit).toBe(10);
+    for (let i = 0; i < 100; i++) {
+      clock.t += 5;
+      pace.success(10);
+    }
+    // A request over the cap learned is still the cap's; one at a level that succeeded is the rate's.
+    expect(pace.throttle(1000, { sentAt: 11, active: 10 })).toBe('in_flight');
+    expect(pace.throttle(1000, { sentAt: 8, active: 7 })).toBe('rate');
+    expect(pace.congestionEvents).toBe(1);
+    expect(pace.rate).toBeGreaterThan(0);
+    // A run whose first 429 was a window's: retries coming back together, more in flight than
+    // ever succeeded, are still the window's.
+    const windowFirst = controller();
+    for (let i = 0; i < 50; i++) windowFirst.pace.success(8);
+    expect(windowFirst.pace.throttle(1000, { sentAt: 8, active: 7 })).toBe('rate');
+    windowFirst.clock.t += 2000;
+    expect(windowFirst.pace.throttle(1000, { sentAt: 14, active: 3 })).toBe('rate');
+    expect(windowFirst.pace.inFlightCap).toBeUndefined();
+    // Alone in flight, a request is over no cap.
+    const other = controller().pace;
+    expect(other.throttle(1000, { sentAt: 1, active: 0 })).toBe('rate');
+    // A long window's 429 without headers is the window's, whatever was in flight.
+    expect(controller().pace.throttle(5000, { sentAt: 9, active: 8 })).toBe('rate');
+  });
+
+  it('at the cap: one more request after 2 s of quiet; a refused probe waits twice as long; a probe that ran full raises the cap', () => {
+    const { pace, clock } = controller();
+    pace.throttle(1000, { sentAt: 12, active: 10 });
+    expect(pace.limit).toBe(10);
+    clock.t += 1999;
+    pace.success(10);
+    expect(pace.limit).toBe(10);
+    clock.t += 1;
+    pace.success(10);
+    expect(pace.limit).toBe(11);
+    // The probe is refused: back to 10, the next probe after 4 s.
+    pace.throttle(1000, { sentAt: 11, active: 10 });
+    expect(pace.limit).toBe(10);
+    clock.t += 3999;
+    pace.success(10);
+    expect(pace.limit).toBe(10);
+    clock.t += 1;
+    pace.success(10);
+    expect(pace.limit).toBe(11);
+    // This probe runs full (a request sent with 11 in flight succeeds) as long (4 s): the cap is 11.
+    pace.success(11);
+    clock.t += 3999;
+    pace.success(11);
+    expect(pace.inFlightCap).toBe(10);
+    clock.t += 1;
+    pace.success(11);
+    expect(pace.inFlightCap).toBe(11);
+    expect(pace.limit).toBe(11);
+    // The next probe after 2 s again.
+    clock.t += 2000;
+    pace.success(11);
+    expect(pace.limit).toBe(12);
+  });
 });

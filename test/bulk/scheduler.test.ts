@@ -195,6 +195,41 @@ describe('scheduler', () => {
     expect(stats.limit).toBeGreaterThan(8);
   });
 
+  it('a refusal over the in-flight cap: no rate cap, the slot is free meanwhile and taken back shortly before the retry', async () => {
+    let running = 0;
+    let runningAtRetry = -1;
+    let startedWhileWaiting = 0;
+    let refusedAt = 0;
+    let retriedAt = 0;
+    const s = createScheduler<number, void>(
+      async (n, ctx) => {
+        running++;
+        if (refusedAt && !retriedAt) startedWhileWaiting++;
+        if (n === 3) {
+          // The 4th of 4 sent at once is refused (the service's cap is 3) and retried 600 ms later.
+          running--;
+          refusedAt = Date.now();
+          ctx.throttle(600);
+          await tick(600);
+          retriedAt = Date.now();
+          runningAtRetry = running;
+          running++;
+        }
+        await tick(20);
+        running--;
+      },
+      { concurrency: 4 },
+    );
+    const stats = await s.run(items(Array.from({ length: 80 }, (_, i) => i)));
+    expect(stats.settled).toBe(80);
+    expect(stats).toMatchObject({ inFlightCap: 3, inFlightRefusals: 1, congestionEvents: 0, rate: undefined });
+    // Three slots worked while the refused one waited (more than the two a held slot would leave)...
+    expect(startedWhileWaiting).toBeGreaterThan(40);
+    // ...and its retry found room under the cap.
+    expect(runningAtRetry).toBeLessThanOrEqual(2);
+    expect(retriedAt - refusedAt).toBeGreaterThanOrEqual(590);
+  });
+
   it('a worker may take throttle and signal out of its context and call them on their own', async () => {
     const s = createScheduler<number, number>(
       async (n, { throttle, signal }) => {

@@ -1,19 +1,16 @@
+<<<<<<< HEAD
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CachedToken, ClientCredentialsProvider, type TokenCache } from '../../src/client/auth.js';
+=======
+import { describe, expect, it } from 'vitest';
+import { ClientCredentialsProvider } from '../../src/client/auth.js';
+>>>>>>> main
 import { CredentialStore } from '../../src/store/store.js';
 import { PendingTokenCache, profileTokenCache } from '../../src/wiring/token-cache.js';
-import { tempConfigDir } from '../helpers/run-cli.js';
+import { useTempDirs } from '../helpers/tmp.js';
 
-const dirs: Array<() => void> = [];
-afterEach(() => {
-  for (const c of dirs.splice(0)) c();
-});
-
-function store(): CredentialStore {
-  const t = tempConfigDir();
-  dirs.push(t.cleanup);
-  return new CredentialStore(t.dir);
-}
+const tempDir = useTempDirs();
+const store = () => new CredentialStore(tempDir());
 
 const logger = { debug() {}, warn() {} };
 
@@ -66,10 +63,8 @@ describe('token cache: the only writer of a profile token fields', () => {
   });
 
   it('the store tells the run every secret a profile holds, when read', () => {
-    const t = tempConfigDir();
-    dirs.push(t.cleanup);
     const learned: string[] = [];
-    const s = new CredentialStore(t.dir, { onSecret: (x) => learned.push(x) });
+    const s = new CredentialStore(tempDir(), { onSecret: (x) => learned.push(x) });
     s.setProfile('p', { client_id: 'app', client_secret: 'cs-1234', api_token: 'tok-1234', integration_token: 'itk-1234' });
     s.getProfile('p');
     expect(learned.sort()).toEqual(['cs-1234', 'itk-1234', 'tok-1234']);

@@ -3,40 +3,32 @@
  * one longer than --max-retry-wait fails at once with a clear message. The sandbox's clock is
  * the only fake: held still so that its one-second rate-limit window answers Retry-After: 3.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { fakeIO, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { fakeIO, runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
 let offset = 0;
 /** While set, the sandbox's clock stands still at this instant. */
 let frozen: number | undefined;
-let token: string;
 /** The sandbox's fault dice, scripted: values are used first, then 0.99 (no fault unless a rate is 1). */
 const dice: number[] = [];
-
-beforeAll(async () => {
-  sb = await withSandbox({ now: () => frozen ?? Date.now() + offset, random: () => dice.shift() ?? 0.99 });
-  cfg = tempConfigDir();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(async () => {
-  cfg.cleanup();
-  await sb.close();
+const fx = cliSuite({
+  reset: false,
+  config: 'file',
+  sandbox: { now: () => frozen ?? Date.now() + offset, random: () => dice.shift() ?? 0.99 },
 });
 
 /** Makes every request of `token` answer 429 with Retry-After: 3 until the clock runs again. */
 async function armRetryAfter3(): Promise<void> {
   frozen = undefined;
   offset += 5000; // a fresh window
-  await sb.admin.setFaults({ rate_limit_rps: 1 });
-  const first = await fetch(`${sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  await fx.sb.admin.setFaults({ rate_limit_rps: 1 });
+  const first = await fetch(`${fx.sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${fx.token}` } });
   expect(first.status).toBe(200);
   // The window opened "2 s in the future" and the clock stands still: 3 s always remain.
   frozen = Date.now() + offset - 2000;
-  const probe = await fetch(`${sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  const probe = await fetch(`${fx.sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${fx.token}` } });
   expect(probe.status).toBe(429);
   expect(probe.headers.get('retry-after')).toBe('3');
 }
@@ -59,7 +51,7 @@ describe('Retry-After honoured exactly', () => {
     });
     const code = await main(['contacts', 'list', '--json', '--debug'], {
       io: f.io,
-      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+      env: fx.env(),
     });
     const waited = Date.now() - sawAt;
     expect(code, f.stderr()).toBe(0);
@@ -73,7 +65,7 @@ describe('Retry-After honoured exactly', () => {
     await armRetryAfter3();
     const started = Date.now();
     const r = await runCli(['contacts', 'list', '--max-retry-wait', '2'], {
-      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+      env: fx.env(),
     });
     release();
     expect(r.code).toBe(1);
@@ -83,18 +75,18 @@ describe('Retry-After honoured exactly', () => {
 });
 
 describe('500s and destroyed connections through the CLI', () => {
-  const env = () => ({ SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token });
+  const env = () => fx.env();
 
   it('a contact create that meets a 500 is not retried (it may have been applied); a list is', async () => {
     frozen = undefined;
-    await sb.admin.setFaults({ error_rate: 1 });
+    await fx.sb.admin.setFaults({ error_rate: 1 });
     const create = await runCli(['contacts', 'create', '--email', 'five-hundred@example.com', '--debug'], { env: env() });
     expect(create.code).toBe(1);
     expect(create.stderr.match(/POST \S+\/v1\/contacts → /g)).toHaveLength(1);
     expect(create.stderr).not.toMatch(/retry:/);
 
     // A list meets a 500, then a destroyed connection, then succeeds on its third attempt.
-    await sb.admin.setFaults({ error_rate: 0.5, reset_rate: 0.3 });
+    await fx.sb.admin.setFaults({ error_rate: 0.5, reset_rate: 0.3 });
     dice.push(0.1, 0.2, 0.6, 0.7);
     const list = await runCli(['contacts', 'list', '--json', '--debug'], { env: env() });
     expect(list.code, list.stderr).toBe(0);
@@ -102,12 +94,12 @@ describe('500s and destroyed connections through the CLI', () => {
     expect(list.stderr).toMatch(/GET \S+ → connection lost before an answer .*attempt 2/);
     expect(list.stderr).toMatch(/GET \S+ → 200 .*attempt 3/);
     expect(list.stderr.match(/retry:/g)).toHaveLength(2);
-    await sb.admin.setFaults({ reset_rate: 1 });
+    await fx.sb.admin.setFaults({ reset_rate: 1 });
     const reset = await runCli(['contacts', 'create', '--email', 'reset@example.com', '--debug'], { env: env() });
     expect(reset.code).toBe(1);
     expect(reset.stderr).toMatch(/connection lost before an answer/);
     expect(reset.stderr).not.toMatch(/retry:/);
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
   });
 
   it('a delete whose first attempt was applied before a 500 is retried, and its 404 means deleted', async () => {
@@ -115,10 +107,10 @@ describe('500s and destroyed connections through the CLI', () => {
     const made = await runCli(['contacts', 'create', '--email', 'gone-twice@example.com', '--json'], { env: env() });
     const id = JSON.parse(made.stdout).id as string;
     // First DELETE: a 500 after the write was applied (dice 0.1 = fault, 0.2 = after the write); then no fault.
-    await sb.admin.setFaults({ error_rate: 0.5 });
+    await fx.sb.admin.setFaults({ error_rate: 0.5 });
     dice.push(0.1, 0.2);
     const r = await runCli(['contacts', 'delete', id, '--yes', '--debug'], { env: env() });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/DELETE \S+ → 500 .*attempt 1/);
     expect(r.stderr).toMatch(/DELETE \S+ → 404 .*attempt 2/);

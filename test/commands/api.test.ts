@@ -3,27 +3,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
-let token: string;
+const fx = cliSuite({ reset: false, config: 'file' });
 
-beforeAll(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(async () => {
-  cfg.cleanup();
-  await sb.close();
-});
-
-function svc(argv: string[], opts: RunOptions = {}) {
-  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token, ...opts.env } });
-}
+const svc = fx.svc;
 
 describe('svc api', () => {
   it('POST with -F fields sends a typed JSON body and prints the answer', async () => {
@@ -63,7 +48,7 @@ describe('svc api', () => {
   });
 
   it('--input reads the body from a file or stdin; -i prints status and headers', async () => {
-    const file = join(cfg.dir, 'body.json');
+    const file = join(fx.tmp.dir, 'body.json');
     writeFileSync(file, JSON.stringify({ email: 'api2@example.com' }));
     const fromFile = await svc(['api', 'POST', '/v1/contacts', '--input', file, '-i']);
     expect(fromFile.code, fromFile.stderr).toBe(0);

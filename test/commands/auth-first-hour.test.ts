@@ -5,39 +5,27 @@
  * the base URL came from. In-process against the real sandbox, with a temporary store.
  */
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { CredentialStore } from '../../src/store/store.js';
-import { fakeIO, type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { fakeIO, type RunOptions, runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
-
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  cfg = tempConfigDir();
-});
-afterEach(() => cfg.cleanup());
+const fx = cliSuite({ reset: false, token: false });
 
 function svc(argv: string[], opts: RunOptions = {}) {
-  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, ...opts.env } });
+  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: fx.tmp.dir, ...opts.env } });
 }
 
 async function login(app: { client_id: string; client_secret: string }, extra: string[] = []) {
-  return svc(['--base-url', sb.baseUrl, 'auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', ...extra], {
+  return svc(['--base-url', fx.sb.baseUrl, 'auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', ...extra], {
     stdin: `${app.client_secret}\n`,
   });
 }
 
 describe('scopes a login did not request', () => {
   it('names the commands that need them and the login that gets them', async () => {
-    const app = await sb.admin.createApp(['contacts_read', 'contacts_write', 'events_write', 'orders_write']);
+    const app = await fx.sb.admin.createApp(['contacts_read', 'contacts_write', 'events_write', 'orders_write']);
     const r = await login(app, ['--scopes', 'contacts_read']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('not requested: contacts_write events_write orders_write');
@@ -53,11 +41,11 @@ describe('scopes a login did not request', () => {
   });
 
   it('nothing requested: no advice when the application grants every scope; the missing ones named when it does not', async () => {
-    const full = await sb.admin.createApp(['contacts_read', 'contacts_write', 'events_write', 'orders_write']);
+    const full = await fx.sb.admin.createApp(['contacts_read', 'contacts_write', 'events_write', 'orders_write']);
     const r = await login(full);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('warning');
-    const partial = await sb.admin.createApp(['contacts_read']);
+    const partial = await fx.sb.admin.createApp(['contacts_read']);
     const p = await login(partial, ['--json']);
     expect(p.code, p.stderr).toBe(0);
     expect(p.stderr).toContain('the application does not grant contacts_write events_write orders_write');
@@ -67,10 +55,10 @@ describe('scopes a login did not request', () => {
 
 describe("a profile's integration token", () => {
   it('is shown masked by auth status, dropped by a new login, kept with --keep-integration-token', async () => {
-    const token = await sb.tokenWithAllScopes();
-    const integration = await sb.admin.createIntegration('first hour');
-    new CredentialStore(cfg.dir).setProfile('default', {
-      base_url: sb.baseUrl,
+    const token = await fx.sb.tokenWithAllScopes();
+    const integration = await fx.sb.admin.createIntegration('first hour');
+    new CredentialStore(fx.tmp.dir).setProfile('default', {
+      base_url: fx.sb.baseUrl,
       auth_method: 'api_token',
       api_token: token,
       integration_token: integration.token,
@@ -83,22 +71,22 @@ describe("a profile's integration token", () => {
     expect(json.integration_token_source).toBe('profile');
     expect(json.integration_token).not.toContain(integration.token.slice(4));
 
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     const kept = await login(app, ['--keep-integration-token', '--json']);
     expect(kept.code, kept.stderr).toBe(0);
     expect(JSON.parse(kept.stdout).integration_token_dropped).toBe(false);
-    expect(new CredentialStore(cfg.dir).getProfile('default')?.integration_token).toBe(integration.token);
+    expect(new CredentialStore(fx.tmp.dir).getProfile('default')?.integration_token).toBe(integration.token);
 
     const dropped = await login(app);
     expect(dropped.code, dropped.stderr).toBe(0);
     expect(dropped.stderr).toContain("the profile's integration token was dropped (keep it with --keep-integration-token)");
-    expect(new CredentialStore(cfg.dir).getProfile('default')?.integration_token).toBeUndefined();
+    expect(new CredentialStore(fx.tmp.dir).getProfile('default')?.integration_token).toBeUndefined();
   });
 
   it('a 403 on it names the profile that holds it and how to remove it', async () => {
-    const token = await sb.tokenWithAllScopes();
-    new CredentialStore(cfg.dir).setProfile('staging', {
-      base_url: sb.baseUrl,
+    const token = await fx.sb.tokenWithAllScopes();
+    new CredentialStore(fx.tmp.dir).setProfile('staging', {
+      base_url: fx.sb.baseUrl,
       auth_method: 'api_token',
       api_token: token,
       integration_token: 'it_from_a_sandbox_that_is_gone_0123456789',
@@ -130,7 +118,7 @@ describe('a refused connection', () => {
   /** Backoff waits of 0 (random() = 0): the attempts take milliseconds. */
   async function noWait(argv: string[], env: Record<string, string>) {
     const f = fakeIO();
-    const code = await main(argv, { io: f.io, env: { SVC_CONFIG_DIR: cfg.dir, ...env }, random: () => 0 });
+    const code = await main(argv, { io: f.io, env: { SVC_CONFIG_DIR: fx.tmp.dir, ...env }, random: () => 0 });
     return { code, stderr: f.stderr() };
   }
 
@@ -139,7 +127,7 @@ describe('a refused connection', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const deadUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     await new Promise<void>((r) => server.close(() => r()));
-    new CredentialStore(cfg.dir).setProfile('old', { base_url: deadUrl, auth_method: 'api_token', api_token: 'sk_test_token_1234' });
+    new CredentialStore(fx.tmp.dir).setProfile('old', { base_url: deadUrl, auth_method: 'api_token', api_token: 'sk_test_token_1234' });
     const fromProfile = await noWait(['--profile', 'old', 'contacts', 'list'], {});
     expect(fromProfile.code).toBe(1);
     expect(fromProfile.stderr).toContain(`hint: is the service running at ${deadUrl} (from profile old)?`);

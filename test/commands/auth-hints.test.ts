@@ -4,34 +4,19 @@
  * the same failure has the same error code whether it comes from a login or the environment; a
  * base URL whose path reaches no token endpoint is named as such rather than as its 415.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../src/store/store.js';
-import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { cliSuite } from '../helpers/cli-suite.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const fx = cliSuite({ reset: false, token: false });
 
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  cfg = tempConfigDir();
-});
-afterEach(() => cfg.cleanup());
-
-function svc(argv: string[], opts: RunOptions = {}) {
-  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, ...opts.env } });
-}
+const svc = fx.svc;
 
 const errorOf = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1) as string).error;
 
 describe('credentials from the environment', () => {
   it('a wrong SVC_CLIENT_SECRET says to check SVC_CLIENT_ID/SVC_CLIENT_SECRET, not to log in again', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     const r = await svc(['contacts', 'list'], { env: { SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: 'cs_wrong_secret_1234' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^hint: check SVC_CLIENT_ID and SVC_CLIENT_SECRET/m);
@@ -48,7 +33,7 @@ describe('credentials from the environment', () => {
 
 describe('the same failure has the same code', () => {
   it('auth login --json and env credentials both give invalid_client for a wrong secret', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     const login = await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', '--json'], {
       stdin: 'cs_wrong_secret_1234',
     });
@@ -71,20 +56,23 @@ describe('the same failure has the same code', () => {
 
 describe('a base URL with a wrong path during a client-credentials login', () => {
   it('asks whether the base URL is right instead of surfacing the 415, and saves nothing', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     for (const path of ['/v1', '/api']) {
-      const r = await svc(['auth', 'login', '--base-url', `${sb.baseUrl}${path}`, '--client-id', app.client_id, '--client-secret-stdin'], {
-        stdin: app.client_secret,
-      });
+      const r = await svc(
+        ['auth', 'login', '--base-url', `${fx.sb.baseUrl}${path}`, '--client-id', app.client_id, '--client-secret-stdin'],
+        {
+          stdin: app.client_secret,
+        },
+      );
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toContain(`error: no token endpoint at ${sb.baseUrl}${path}/oauth/token`);
+      expect(r.stderr).toContain(`error: no token endpoint at ${fx.sb.baseUrl}${path}/oauth/token`);
       expect(r.stderr).toMatch(/nothing was saved/);
       expect(r.stderr).toContain(`hint: is the base URL right? It is the service's root, perhaps without ${path}`);
     }
     expect((await svc(['auth', 'status', '--json'])).code).toBe(3);
     // The same base URL from the environment gets the same question.
     const env = await svc(['contacts', 'list'], {
-      env: { SVC_BASE_URL: `${sb.baseUrl}/v1`, SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret },
+      env: { SVC_BASE_URL: `${fx.sb.baseUrl}/v1`, SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret },
     });
     expect(env.code).toBe(1);
     expect(env.stderr).toMatch(/^hint: is the base URL right\?/m);
@@ -93,9 +81,9 @@ describe('a base URL with a wrong path during a client-credentials login', () =>
 
 describe('the `sandbox` profile after `svc sandbox reset`', () => {
   it('says the sandbox was reset and how to get new credentials; reset --seed makes and saves them', async () => {
-    const app = await sb.admin.createApp(['contacts_read', 'contacts_write']);
-    new CredentialStore(cfg.dir).setProfile('sandbox', {
-      base_url: sb.baseUrl,
+    const app = await fx.sb.admin.createApp(['contacts_read', 'contacts_write']);
+    new CredentialStore(fx.tmp.dir).setProfile('sandbox', {
+      base_url: fx.sb.baseUrl,
       auth_method: 'client_credentials',
       client_id: app.client_id,
       client_secret: app.client_secret,
@@ -116,7 +104,7 @@ describe('the `sandbox` profile after `svc sandbox reset`', () => {
     const seeded = await svc(['sandbox', 'reset', '--seed', '--json'], { env });
     expect(seeded.code, seeded.stderr).toBe(0);
     const doc = JSON.parse(seeded.stdout);
-    expect(doc).toMatchObject({ status: 'reset', base_url: sb.baseUrl, profile: 'sandbox' });
+    expect(doc).toMatchObject({ status: 'reset', base_url: fx.sb.baseUrl, profile: 'sandbox' });
     expect(doc.seed.api_token).toMatch(/^sk_/);
     expect(seeded.stderr).toBe('');
     const again = await svc(['--profile', 'sandbox', 'contacts', 'list'], { env });

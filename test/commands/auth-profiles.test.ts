@@ -4,31 +4,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../src/store/store.js';
+import { cliSuite } from '../helpers/cli-suite.js';
 import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const fx = cliSuite({ reset: false, token: false });
+
 let secrets: string[];
 
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
 beforeEach(async () => {
-  cfg = tempConfigDir();
   // Two logged-in accounts and one that only remembers an address, written as login writes them.
-  const token = await sb.tokenWithAllScopes();
-  const app = await sb.admin.createApp(['contacts_read']);
-  const store = new CredentialStore(cfg.dir);
+  const token = await fx.sb.tokenWithAllScopes();
+  const app = await fx.sb.admin.createApp(['contacts_read']);
+  const store = new CredentialStore(fx.tmp.dir);
   store.setProfile('default', { base_url: 'https://api.example.com', auth_method: 'api_token', api_token: 'svc_prod_secret_123' });
-  store.setProfile('staging', { base_url: sb.baseUrl, auth_method: 'api_token', api_token: token, integration_token: 'int_secret_9' });
+  store.setProfile('staging', { base_url: fx.sb.baseUrl, auth_method: 'api_token', api_token: token, integration_token: 'int_secret_9' });
   store.setProfile('ci', {
-    base_url: sb.baseUrl,
+    base_url: fx.sb.baseUrl,
     auth_method: 'client_credentials',
     client_id: app.client_id,
     client_secret: app.client_secret,
@@ -39,10 +32,9 @@ beforeEach(async () => {
   store.setProfile('empty', { base_url: 'https://other.example.com' });
   secrets = ['svc_prod_secret_123', token, 'int_secret_9', app.client_secret, 'cached_access_token_xyz'];
 });
-afterEach(() => cfg.cleanup());
 
 function svc(argv: string[], opts: RunOptions = {}) {
-  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, ...opts.env } });
+  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: fx.tmp.dir, ...opts.env } });
 }
 
 function expectNoSecret(text: string): void {
@@ -101,12 +93,12 @@ describe('svc auth switch', () => {
     expect(sw.code, sw.stderr).toBe(0);
     expect(sw.stderr).toContain('Default profile is now staging');
     expectNoSecret(sw.stdout + sw.stderr);
-    const stored = JSON.parse(readFileSync(join(cfg.dir, 'credentials.json'), 'utf8'));
+    const stored = JSON.parse(readFileSync(join(fx.tmp.dir, 'credentials.json'), 'utf8'));
     expect(stored.default_profile).toBe('staging');
 
     const status = await svc(['auth', 'status', '--json']);
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'staging', profile_source: 'store', base_url: sb.baseUrl });
+    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'staging', profile_source: 'store', base_url: fx.sb.baseUrl });
     // A real request goes to the switched profile's service with its credentials.
     const list = await svc(['contacts', 'list', '--json']);
     expect(list.code, list.stderr).toBe(0);
@@ -130,7 +122,7 @@ describe('svc auth switch', () => {
   it('--json says the new and the previous default', async () => {
     const r = await svc(['auth', 'switch', 'ci', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ default_profile: 'ci', previous: 'default', base_url: sb.baseUrl });
+    expect(JSON.parse(r.stdout)).toEqual({ default_profile: 'ci', previous: 'default', base_url: fx.sb.baseUrl });
     expect(r.stderr).toBe('');
   });
 
@@ -139,6 +131,6 @@ describe('svc auth switch', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no profile named "prod"');
     expect(r.stderr).toContain('known profiles: ci, default, empty, staging');
-    expect(JSON.parse(readFileSync(join(cfg.dir, 'credentials.json'), 'utf8')).default_profile).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(fx.tmp.dir, 'credentials.json'), 'utf8')).default_profile).toBeUndefined();
   });
 });

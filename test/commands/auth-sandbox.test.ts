@@ -2,15 +2,12 @@
  * --sandbox: the embedded sandbox starts in-process, credentials are created on first use and
  * remembered, and its data persists in the data folder between runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../src/store/store.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/tmp.js';
 
-let cfg: { dir: string; cleanup: () => void };
-beforeAll(() => {
-  cfg = tempConfigDir();
-});
-afterAll(() => cfg.cleanup());
+const cfg = useTempDir('file');
 
 describe('--sandbox', () => {
   it('needs no login, remembers its credentials and keeps its data between runs', async () => {

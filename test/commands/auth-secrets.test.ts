@@ -3,32 +3,23 @@
  * status, raw requests) and greps everything printed for every secret involved.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
-import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { type RunOptions, runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-});
-afterAll(async () => {
-  cfg.cleanup();
-  await sb.close();
-});
+const fx = cliSuite({ reset: false, config: 'file', token: false });
 
 describe('secrets never reach the output', () => {
   it('a whole session with --debug prints no client secret, API token or access token', async () => {
     let printed = '';
     const svc = async (argv: string[], opts: RunOptions = {}) => {
-      const r = await runCli([...argv, '--debug'], { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, ...opts.env } });
+      const r = await runCli([...argv, '--debug'], { ...opts, env: { ...fx.env(), ...opts.env } });
       printed += `${r.stdout}\n${r.stderr}\n`;
       return r;
     };
-    const app = await sb.admin.createApp([...SCOPES]);
-    const apiToken = await sb.tokenWithAllScopes();
+    const app = await fx.sb.admin.createApp([...SCOPES]);
+    const apiToken = await fx.sb.tokenWithAllScopes();
     const wrongSecret = 'n0t+the/real:secret=%41';
 
     expect((await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin'], { stdin: wrongSecret })).code).toBe(3);
@@ -41,12 +32,12 @@ describe('secrets never reach the output', () => {
     expect((await svc(['auth', 'status'])).code).toBe(0);
     expect((await svc(['auth', 'status', '--json'])).code).toBe(0);
     expect((await svc(['contacts', 'create', '--email', 'secret-test@example.com', '--json'])).code).toBe(0);
-    await sb.admin.revokeAppTokens(app.client_id);
+    await fx.sb.admin.revokeAppTokens(app.client_id);
     expect((await svc(['contacts', 'list', '--json'])).code).toBe(0);
     expect((await svc(['api', 'GET', '/v1/contacts', '-i'])).code).toBe(0);
-    await sb.admin.setFaults({ unavailable_rate: 1 });
+    await fx.sb.admin.setFaults({ unavailable_rate: 1 });
     expect((await svc(['contacts', 'list'], { env: { SVC_MAX_RETRY_WAIT: '0' } })).code).toBe(1);
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect((await svc(['api', 'GET', '/v1/contacts'], { env: { SVC_TOKEN: apiToken } })).code).toBe(0);
     expect((await svc(['contacts', 'list'], { env: { SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: wrongSecret } })).code).toBe(3);
     expect(
@@ -55,11 +46,11 @@ describe('secrets never reach the output', () => {
     expect((await svc(['auth', 'login', '--with-token'], { stdin: apiToken })).code).toBe(0);
     expect((await svc(['auth', 'logout'])).code).toBe(0);
 
-    const store = JSON.parse(readFileSync(`${cfg.dir}/credentials.json`, 'utf8'));
+    const store = JSON.parse(readFileSync(`${fx.tmp.dir}/credentials.json`, 'utf8'));
     const accessTokens: string[] = [];
     // Access tokens issued during the session are what a leak would look like too.
     const tokenRun = await runCli(['auth', 'token'], {
-      env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret },
+      env: { ...fx.env(), SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret },
     });
     accessTokens.push(tokenRun.stdout.trim());
     expect(store.profiles.default?.api_token).toBeUndefined();

@@ -2,28 +2,14 @@
  * svc auth login/status/token/logout through the CLI, in-process, against the real sandbox.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
-import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { withSandbox } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const fx = cliSuite({ reset: false, token: false });
 
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  cfg = tempConfigDir();
-});
-afterEach(() => cfg.cleanup());
-
-function svc(argv: string[], opts: RunOptions = {}) {
-  return runCli(argv, { ...opts, env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, ...opts.env } });
-}
+const svc = fx.svc;
 
 describe('auth status checks the credentials against the service', () => {
   it('an invalid SVC_TOKEN is exit 3 with the reason; --offline skips the check', async () => {
@@ -38,7 +24,7 @@ describe('auth status checks the credentials against the service', () => {
   });
 
   it('a valid token without the contacts scope is fine', async () => {
-    const { token } = await sb.admin.createApiToken(['events_write']);
+    const { token } = await fx.sb.admin.createApiToken(['events_write']);
     const r = await svc(['auth', 'status'], { env: { SVC_TOKEN: token } });
     expect(r.code, r.stderr).toBe(0);
   });
@@ -46,7 +32,7 @@ describe('auth status checks the credentials against the service', () => {
 
 describe('auth login with client credentials', () => {
   it('logs in non-interactively, shows status, prints a token, logs out', async () => {
-    const app = await sb.admin.createApp(['contacts_read', 'contacts_write']);
+    const app = await fx.sb.admin.createApp(['contacts_read', 'contacts_write']);
     const login = await svc(
       ['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', '--scopes', 'contacts_read,contacts_write'],
       {
@@ -54,13 +40,13 @@ describe('auth login with client credentials', () => {
       },
     );
     expect(login.code, login.stderr).toBe(0);
-    expect(login.stderr).toContain(`Logged in to ${sb.baseUrl}`);
+    expect(login.stderr).toContain(`Logged in to ${fx.sb.baseUrl}`);
     expect(login.stderr).toContain('granted scopes: contacts_read contacts_write');
     expect(login.stdout + login.stderr).not.toContain(app.client_secret);
 
-    const store = `${cfg.dir}/credentials.json`;
+    const store = `${fx.tmp.dir}/credentials.json`;
     expect(statSync(store).mode & 0o777).toBe(0o600);
-    expect(statSync(cfg.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(fx.tmp.dir).mode & 0o777).toBe(0o700);
 
     const status = await svc(['auth', 'status', '--json'], { env: { SVC_BASE_URL: undefined } });
     expect(status.code, status.stderr).toBe(0);
@@ -68,7 +54,7 @@ describe('auth login with client credentials', () => {
     expect(s).toMatchObject({
       profile: 'default',
       logged_in: true,
-      base_url: sb.baseUrl,
+      base_url: fx.sb.baseUrl,
       base_url_source: 'profile',
       method: 'client_credentials',
       credentials_source: 'profile',
@@ -113,7 +99,7 @@ describe('auth login with client credentials', () => {
     const token = await svc(['auth', 'token']);
     expect(token.code).toBe(0);
     const bearer = token.stdout.trim();
-    const res = await fetch(`${sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${bearer}` } });
+    const res = await fetch(`${fx.sb.baseUrl}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${bearer}` } });
     expect(res.status).toBe(200);
 
     const logout = await svc(['auth', 'logout']);
@@ -127,7 +113,7 @@ describe('auth login with client credentials', () => {
   });
 
   it('logs in with HTTP Basic client authentication (--basic-auth) and remembers it', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     const login = await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', '--basic-auth', '--debug'], {
       stdin: app.client_secret,
     });
@@ -140,7 +126,7 @@ describe('auth login with client credentials', () => {
   });
 
   it('invalid_client: exit 3, one token request, no retry loop, secret not printed', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     const wrong = 'Wr0ng+Secret/Value=42%';
     const r = await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', '--debug'], { stdin: wrong });
     expect(r.code).toBe(3);
@@ -154,7 +140,7 @@ describe('auth login with client credentials', () => {
   });
 
   it('invalid_scope: exit 3 without retrying', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     const r = await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', '--scopes', 'orders_write', '--debug'], {
       stdin: app.client_secret,
     });
@@ -165,8 +151,8 @@ describe('auth login with client credentials', () => {
   });
 
   it('fewer scopes granted: warns, and --require-scopes exits 3 without saving', async () => {
-    const biz = await sb.admin.createBusiness('Basic plan', ['contacts_read', 'contacts_write']);
-    const app = await sb.admin.createApp([...SCOPES], biz.id);
+    const biz = await fx.sb.admin.createBusiness('Basic plan', ['contacts_read', 'contacts_write']);
+    const app = await fx.sb.admin.createApp([...SCOPES], biz.id);
     const args = ['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin', '--scopes', 'contacts_read events_write'];
     const strict = await svc([...args, '--require-scopes'], { stdin: app.client_secret });
     expect(strict.code).toBe(3);
@@ -187,11 +173,11 @@ describe('auth login with client credentials', () => {
   });
 
   it('renews an expired cached token, and a revoked one once', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     expect((await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin'], { stdin: app.client_secret })).code).toBe(
       0,
     );
-    await sb.admin.revokeAppTokens(app.client_id);
+    await fx.sb.admin.revokeAppTokens(app.client_id);
     const r = await svc(['contacts', 'list', '--json', '--debug']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/GET \S+\/v1\/contacts\S* → 401/);
@@ -199,13 +185,13 @@ describe('auth login with client credentials', () => {
     expect(r.stderr).toMatch(/token renewed, replaying/);
 
     // Revoked again and the secret regenerated: the one renewal fails, exit 3, no loop.
-    await sb.admin.revokeAppTokens(app.client_id);
-    await sb.admin.regenerateSecret(app.client_id);
+    await fx.sb.admin.revokeAppTokens(app.client_id);
+    await fx.sb.admin.regenerateSecret(app.client_id);
     const dead = await svc(['contacts', 'list', '--json', '--debug']);
     expect(dead.code).toBe(3);
     expect(dead.stderr.match(/\/oauth\/token →/g)).toHaveLength(1);
     // status still reports, naming the problem
-    const file = `${cfg.dir}/credentials.json`;
+    const file = `${fx.tmp.dir}/credentials.json`;
     const data = JSON.parse(readFileSync(file, 'utf8'));
     data.profiles.default.access_token_expires_at = Date.now() - 1000;
     writeFileSync(file, JSON.stringify(data));
@@ -227,7 +213,7 @@ describe('auth login with client credentials', () => {
 
 describe('auth login with an API token', () => {
   it('--with-token reads stdin, verifies the token and stores it', async () => {
-    const token = await sb.tokenWithAllScopes();
+    const token = await fx.sb.tokenWithAllScopes();
     const r = await svc(['auth', 'login', '--with-token'], { stdin: `${token}\n` });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(token);
@@ -237,7 +223,7 @@ describe('auth login with an API token', () => {
   });
 
   it('auth token --json prints one JSON document; the bare token without it', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin'], { stdin: app.client_secret });
     const bare = await svc(['auth', 'token']);
     expect(bare.code, bare.stderr).toBe(0);
@@ -263,7 +249,7 @@ describe('auth login with an API token', () => {
   });
 
   it('--with-token at a terminal asks with a hidden prompt instead of reading an echoed line', async () => {
-    const token = await sb.tokenWithAllScopes();
+    const token = await fx.sb.tokenWithAllScopes();
     const r = await svc(['auth', 'login', '--with-token'], { tty: true, stdin: `${token}\n` });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Paste your API token');
@@ -276,8 +262,8 @@ describe('auth login with an API token', () => {
   });
 
   it('a base URL that does not lead to the service (404) saves nothing and says so', async () => {
-    const token = await sb.tokenWithAllScopes();
-    const r = await svc(['auth', 'login', '--with-token', '--base-url', `${sb.baseUrl}/wrong-prefix`], { stdin: token });
+    const token = await fx.sb.tokenWithAllScopes();
+    const r = await svc(['auth', 'login', '--with-token', '--base-url', `${fx.sb.baseUrl}/wrong-prefix`], { stdin: token });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/could not check the API token at .*\/wrong-prefix: .*nothing was saved \(is the base URL right\?\)/);
     expect(r.stdout + r.stderr).not.toContain(token);
@@ -292,8 +278,8 @@ describe('auth login with an API token', () => {
   });
 
   it('a revoked API token (SVC_TOKEN) exits 3 with a hint, without retrying', async () => {
-    const t = await sb.admin.createApiToken(['contacts_read']);
-    await sb.admin.revokeApiToken(t.id);
+    const t = await fx.sb.admin.createApiToken(['contacts_read']);
+    await fx.sb.admin.revokeApiToken(t.id);
     const r = await svc(['contacts', 'list', '--debug'], { env: { SVC_TOKEN: t.token } });
     expect(r.code).toBe(3);
     expect(r.stderr.match(/GET \S+ → 401/g)).toHaveLength(1);
@@ -302,9 +288,9 @@ describe('auth login with an API token', () => {
   });
 
   it('SVC_TOKEN beats stored credentials and status says so', async () => {
-    const app = await sb.admin.createApp(['contacts_read']);
+    const app = await fx.sb.admin.createApp(['contacts_read']);
     await svc(['auth', 'login', '--client-id', app.client_id, '--client-secret-stdin'], { stdin: app.client_secret });
-    const token = await sb.tokenWithAllScopes();
+    const token = await fx.sb.tokenWithAllScopes();
     const s = JSON.parse((await svc(['auth', 'status', '--json'], { env: { SVC_TOKEN: token } })).stdout);
     expect(s).toMatchObject({ method: 'api_token', credentials_source: 'env', credentials_from: 'SVC_TOKEN', base_url_source: 'env' });
   });
@@ -312,10 +298,10 @@ describe('auth login with an API token', () => {
 
 describe('credential store', () => {
   it('a store that is not valid JSON is named, with what to do (exit 1, not an unexpected error)', async () => {
-    writeFileSync(`${cfg.dir}/credentials.json`, '{"profiles": {');
+    writeFileSync(`${fx.tmp.dir}/credentials.json`, '{"profiles": {');
     const r = await svc(['auth', 'status']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`error: the credential store ${cfg.dir}/credentials.json is not valid JSON`);
+    expect(r.stderr).toContain(`error: the credential store ${fx.tmp.dir}/credentials.json is not valid JSON`);
     expect(r.stderr).toMatch(/^hint: fix the file, or remove it/m);
     const j = await svc(['contacts', 'list', '--json'], { env: { SVC_TOKEN: 'tok_abcdef' } });
     expect(JSON.parse(j.stderr).error.code).toBe('invalid_credential_store');
@@ -324,12 +310,12 @@ describe('credential store', () => {
 
 describe('profiles', () => {
   it('logs in to a named profile with a default country; --profile and SVC_PROFILE select it', async () => {
-    const token = await sb.tokenWithAllScopes();
+    const token = await fx.sb.tokenWithAllScopes();
     const r = await svc(['auth', 'login', '--with-token', '--profile', 'work', '--default-country', 'de'], { stdin: token });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('profile work');
-    const stored = JSON.parse(readFileSync(`${cfg.dir}/credentials.json`, 'utf8')).profiles.work;
-    expect(stored).toMatchObject({ auth_method: 'api_token', default_country: 'DE', base_url: sb.baseUrl });
+    const stored = JSON.parse(readFileSync(`${fx.tmp.dir}/credentials.json`, 'utf8')).profiles.work;
+    expect(stored).toMatchObject({ auth_method: 'api_token', default_country: 'DE', base_url: fx.sb.baseUrl });
     expect((await svc(['auth', 'status'])).code).toBe(3);
     const byFlag = JSON.parse((await svc(['auth', 'status', '--json', '--profile', 'work'])).stdout);
     expect(byFlag).toMatchObject({ profile: 'work', profile_source: 'flag', method: 'api_token' });
@@ -369,8 +355,8 @@ describe('never prompts without a terminal', () => {
 
   it('--insecure lets plain http to a non-loopback address through, with a warning', async () => {
     // 0.0.0.0 is not a loopback name, yet on Linux it reaches the sandbox listening on 127.0.0.1.
-    const plain = sb.baseUrl.replace('127.0.0.1', '0.0.0.0');
-    const token = await sb.tokenWithAllScopes();
+    const plain = fx.sb.baseUrl.replace('127.0.0.1', '0.0.0.0');
+    const token = await fx.sb.tokenWithAllScopes();
     const env = { SVC_TOKEN: token, SVC_BASE_URL: plain };
     const refused = await svc(['contacts', 'list', '--json', '--debug'], { env });
     expect(refused.code).toBe(2);
@@ -379,7 +365,7 @@ describe('never prompts without a terminal', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toBeInstanceOf(Array);
     expect(ok.stderr).toMatch(/warning: --insecure: credentials and data travel unencrypted to 0\.0\.0\.0:\d+/);
-    const loopback = await svc(['contacts', 'list', '--json'], { env: { ...env, SVC_BASE_URL: sb.baseUrl } });
+    const loopback = await svc(['contacts', 'list', '--json'], { env: { ...env, SVC_BASE_URL: fx.sb.baseUrl } });
     expect(loopback.stderr).not.toMatch(/insecure/);
   });
 });

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../src/store/store.js';
+import { SHIPPED_PRESETS } from '../helpers/contract-commands.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { ensureBuilt, root } from '../helpers/spawn-cli.js';
 import { hasTmux, killSession, startSession, tmux, waitFor } from '../helpers/tmux.js';
@@ -97,14 +98,7 @@ describe('svc completion bash, in a plain bash', () => {
     expect(bashOffers(['svc', 'contacts', 'list', '--format', '=', 'n'])).toEqual(['ndjson']);
     expect(bashOffers(['svc', 'contacts', 'list', '--limit', '5', '--format', 'c'])).toEqual(['csv']);
     expect(bashOffers(['svc', 'contacts', 'create', '--if-exists', ''])).toEqual(['fail', 'skip', 'update']);
-    expect(bashOffers(['svc', 'orders', 'import', 'x.csv', '--preset', ''])).toEqual([
-      'bigcommerce',
-      'magento',
-      'shopify',
-      'squarespace',
-      'woocommerce',
-      'woocommerce-customer-order',
-    ]);
+    expect(bashOffers(['svc', 'orders', 'import', 'x.csv', '--preset', ''])).toEqual(SHIPPED_PRESETS);
   });
 
   it("completes a subcommand's flags and the global ones", () => {

@@ -5,36 +5,26 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let tmp: { dir: string; cleanup: () => void };
-
-beforeAll(async () => {
-  sb = await withSandbox();
-  tmp = tempConfigDir();
-});
-afterAll(async () => {
-  await sb.close();
-  tmp.cleanup();
-});
+const fx = cliSuite({ reset: false, config: 'file', token: false });
 
 describe('svc contacts import under faults', () => {
   it('5,000 rows through 10% 500s, 5% resets and 429s: every contact once, right consent, counts add up', async () => {
     const n = 5000;
-    const file = join(tmp.dir, 'contacts.csv');
+    const file = join(fx.tmp.dir, 'contacts.csv');
     const lines = ['email,phone,email_consent,accepts_sms_marketing'];
     for (let i = 1; i <= n; i++)
       lines.push(`c${i}@example.com,+1415${String(5000000 + i)},${i % 2 ? 'subscribed' : 'unsubscribed'},${i % 5 === 0 ? 'yes' : ''}`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const token = await sb.tokenWithAllScopes();
-    await sb.admin.setFaults({ error_rate: 0.1, reset_rate: 0.05, rate_limit_rps: 800 });
+    const token = await fx.sb.tokenWithAllScopes();
+    await fx.sb.admin.setFaults({ error_rate: 0.1, reset_rate: 0.05, rate_limit_rps: 800 });
     const r = await runCli(['contacts', 'import', file, '--json', '--concurrency', '32'], {
-      env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+      env: fx.env({ SVC_TOKEN: token }),
     });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.rows).toBe(n);
@@ -44,11 +34,11 @@ describe('svc contacts import under faults', () => {
     expect(s.unconfirmed).toBeGreaterThan(0);
     expect(s.updated).toBe(0);
     expect(s.welcome_sms).toBe(0);
-    expect(await sb.admin.outbox({ type: 'welcome_sms' })).toHaveLength(0);
+    expect(await fx.sb.admin.outbox({ type: 'welcome_sms' })).toHaveLength(0);
     // Every contact present once, with its row's consent.
     const all: Array<{ email: string; phone: string; email_consent: string; sms_consent: string }> = [];
     const list = await runCli(['contacts', 'list', '--all', '--page-size', '250', '--format', 'ndjson'], {
-      env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+      env: fx.env({ SVC_TOKEN: token }),
     });
     for (const line of list.stdout.trim().split('\n')) all.push(JSON.parse(line));
     expect(all).toHaveLength(n);

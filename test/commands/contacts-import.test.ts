@@ -3,7 +3,7 @@
  * welcome SMS, consent that `no` never downgrades, compliance suppression, the 200 of a lifted
  * merchant suppression, and people repeated in one file under concurrency 32.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
@@ -21,11 +21,7 @@ async function contactBy(filter: string[]) {
   return JSON.parse(r.stdout)[0];
 }
 
-function file(name: string, text: string): string {
-  const path = join(t.tmp.dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = t.file;
 
 describe('svc contacts import', () => {
   it('imports the Shopify fixture with exact counts, no welcome SMS; a re-import is all updated (or skipped)', async () => {

@@ -2,7 +2,7 @@
  * events send --file never destroys its input, never turns bad bytes into events, and keeps its
  * accounting through lines no parser should recurse into (issue "Nothing lost, whatever the input").
  */
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
@@ -13,11 +13,7 @@ const env = suite.env;
 
 const NDJSON = '{"event_type":"a","email":"a@example.com"}\n{"event_type":"b","email":"b@example.com"}\n';
 
-function input(text: string | Buffer = NDJSON): string {
-  const path = join(suite.tmp.dir, 'events.ndjson');
-  writeFileSync(path, text);
-  return path;
-}
+const input = (text: string | Buffer = NDJSON) => suite.file('events.ndjson', text);
 
 /** Flow runs of the event type `deep` (a flow on it is made first): what the sandbox received. */
 async function deepEventsStored(): Promise<number> {

@@ -6,23 +6,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const fx = cliSuite();
 let env: Record<string, string>;
-
-beforeEach(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
-});
-
-afterEach(async () => {
-  await sb.close();
-  cfg.cleanup();
+beforeEach(() => {
+  env = fx.env();
 });
 
 const fixture = (name: string) => join(import.meta.dirname, '..', '..', 'fixtures', name);
@@ -57,7 +48,7 @@ async function recordingProxy(target: string): Promise<{ baseUrl: string; bodies
 
 /** flow_run side effects, grouped by the contact they ran for. */
 async function flowRunsByContact(): Promise<Map<string, string[]>> {
-  const runs = await sb.admin.outbox({ type: 'flow_run' });
+  const runs = await fx.sb.admin.outbox({ type: 'flow_run' });
   const by = new Map<string, string[]>();
   for (const r of runs) by.set(r.contact_id as string, [...(by.get(r.contact_id as string) ?? []), r.event_id as string]);
   return by;
@@ -68,14 +59,14 @@ function eventsFile(n: number, type: string): string {
   const lines = Array.from({ length: n }, (_, i) =>
     JSON.stringify({ event_type: type, email: `user${i + 1}@events.test`, properties: { i } }),
   );
-  const path = join(cfg.dir, `${type}.ndjson`);
+  const path = join(fx.tmp.dir, `${type}.ndjson`);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 
 describe('svc events send (one event)', () => {
   it('prints the id, says what 200 means, and the flow runs exactly once for it', async () => {
-    await sb.admin.createFlow('trial_started', 'Welcome to your trial');
+    await fx.sb.admin.createFlow('trial_started', 'Welcome to your trial');
     const res = await runCli(
       [
         'events',
@@ -98,13 +89,13 @@ describe('svc events send (one event)', () => {
     expect(id).toMatch(/^ev_/);
     expect(res.stdout).toBe(`${id}\n`);
     expect(res.stderr).toContain('does not mean a Flow');
-    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    const runs = await fx.sb.admin.outbox({ type: 'flow_run' });
     expect(runs).toHaveLength(1);
     expect(runs[0]?.event_id).toBe(id);
   });
 
   it('with --json prints {"status":"accepted","id"} on stdout and nothing on stderr', async () => {
-    await sb.admin.createFlow('ci_check');
+    await fx.sb.admin.createFlow('ci_check');
     const res = await runCli(['events', 'send', '--type', 'ci_check', '--phone', '(415) 555-0100', '--default-country', 'US', '--json'], {
       env,
     });
@@ -112,20 +103,20 @@ describe('svc events send (one event)', () => {
     expect(res.stderr).toBe('');
     const body = JSON.parse(res.stdout);
     expect(body).toEqual({ status: 'accepted', id: expect.stringMatching(/^ev_/) });
-    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    const runs = await fx.sb.admin.outbox({ type: 'flow_run' });
     expect(runs.map((r) => r.event_id)).toEqual([body.id]);
     // The phone was normalised before sending: the contact the event created has it in E.164.
-    const contacts = await fetch(`${sb.baseUrl}/v1/contacts?phone=${encodeURIComponent('+14155550100')}`, {
+    const contacts = await fetch(`${fx.sb.baseUrl}/v1/contacts?phone=${encodeURIComponent('+14155550100')}`, {
       headers: { authorization: `Bearer ${env.SVC_TOKEN}` },
     }).then((r) => r.json() as Promise<{ data: Array<{ id: string }> }>);
     expect(contacts.data.map((c: { id: string }) => c.id)).toEqual([runs[0]?.contact_id]);
   });
 
   it('sends typed --prop merged over --properties exactly as built (body seen on the wire)', async () => {
-    const props = join(cfg.dir, 'props.json');
+    const props = join(fx.tmp.dir, 'props.json');
     writeFileSync(props, JSON.stringify({ plan: 'free', address: { zip: '75001', city: 'Lyon' }, tags: ['a'] }));
-    await sb.admin.createFlow('typed');
-    const proxy = await recordingProxy(sb.baseUrl);
+    await fx.sb.admin.createFlow('typed');
+    const proxy = await recordingProxy(fx.sb.baseUrl);
     try {
       const args = ['--properties', `@${props}`, '--prop', 'plan=pro', '--prop', 'address.city=Paris', '--prop', 'code:="007"'];
       args.push('--prop', 'n=12', '--prop', 'ratio=-1.5e2', '--prop', 'ok=true', '--prop', 'gone=null', '--prop', 'zip=007');
@@ -191,7 +182,7 @@ describe('svc events send (one event)', () => {
     const res = await runCli(['events', 'send', '--type', 'x', '--contact-id', 'ct_nope'], { env });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/rejected the event \(HTTP 404, request id req_\w+\)/);
-    expect(await sb.admin.outbox()).toEqual([]);
+    expect(await fx.sb.admin.outbox()).toEqual([]);
   });
 
   it('with --json a refused or unconfirmed event gives the status and request id in the error object', async () => {
@@ -199,30 +190,30 @@ describe('svc events send (one event)', () => {
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
     expect(JSON.parse(missing.stderr).error).toMatchObject({ code: 'not_found', status: 404, request_id: expect.stringMatching(/^req_/) });
-    await sb.admin.setFaults({ error_rate: 1 });
+    await fx.sb.admin.setFaults({ error_rate: 1 });
     const lost = await runCli(['events', 'send', '--type', 'x', '--email', 'e@events.test', '--json'], { env });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(lost.code).toBe(1);
     expect(JSON.parse(lost.stderr).error).toMatchObject({ code: 'unconfirmed', status: 500, request_id: expect.stringMatching(/^req_/) });
   });
 
   it('an answer lost after sending (500) is unconfirmed: exit 1, not resent, with a hint to check first', async () => {
-    await sb.admin.createFlow('lost');
-    await sb.admin.setFaults({ error_rate: 1 });
+    await fx.sb.admin.createFlow('lost');
+    await fx.sb.admin.setFaults({ error_rate: 1 });
     const res = await runCli(['events', 'send', '--type', 'lost', '--email', 'l@events.test', '--json'], { env });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'unconfirmed' });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     // Half of the injected 500s apply the write first: at most one stored event, never two.
-    expect((await sb.admin.outbox({ type: 'flow_run' })).length).toBeLessThanOrEqual(1);
+    expect((await fx.sb.admin.outbox({ type: 'flow_run' })).length).toBeLessThanOrEqual(1);
   });
 });
 
 describe('svc events send --file', () => {
   it('a file with bad lines: exact counts, line numbers, report, exit 4', async () => {
-    await sb.admin.createFlow('ci_check');
-    const report = join(cfg.dir, 'report.csv');
+    await fx.sb.admin.createFlow('ci_check');
+    const report = join(fx.tmp.dir, 'report.csv');
     const res = await runCli(['events', 'send', '--file', fixture('events-bad.ndjson'), '--report', report, '--json'], { env });
     expect(res.code).toBe(4);
     const summary = JSON.parse(res.stdout);
@@ -256,7 +247,7 @@ describe('svc events send --file', () => {
   });
 
   it('report cells that a spreadsheet would run as formulas are escaped', async () => {
-    const report = join(cfg.dir, 'formula.csv');
+    const report = join(fx.tmp.dir, 'formula.csv');
     const lines = [
       JSON.stringify({ event_type: 'x', email: 'f@events.test', '=HYPERLINK("http://evil")': 1 }),
       JSON.stringify({ event_type: 'x', contact_id: '+1-2' }),
@@ -290,7 +281,7 @@ describe('svc events send --file', () => {
     });
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ rows: 3, accepted: 3 });
-    const found = await fetch(`${sb.baseUrl}/v1/contacts?phone=${encodeURIComponent('+14155550101')}`, {
+    const found = await fetch(`${fx.sb.baseUrl}/v1/contacts?phone=${encodeURIComponent('+14155550101')}`, {
       headers: { authorization: `Bearer ${env.SVC_TOKEN}` },
     }).then((r) => r.json() as Promise<{ data: unknown[] }>);
     expect(found.data).toHaveLength(1);
@@ -300,22 +291,22 @@ describe('svc events send --file', () => {
   });
 
   it('reads stdin with --file - and exits 0 when every line is accepted', async () => {
-    await sb.admin.createFlow('ci_check');
+    await fx.sb.admin.createFlow('ci_check');
     const res = await runCli(['events', 'send', '--file', '-', '--json'], { env, stdin: readFileSync(fixture('events.ndjson'), 'utf8') });
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).toMatchObject({ rows: 3, accepted: 3, rejected: 0, failed: 0, unconfirmed: 0 });
-    expect(await sb.admin.outbox({ type: 'flow_run' })).toHaveLength(3);
+    expect(await fx.sb.admin.outbox({ type: 'flow_run' })).toHaveLength(3);
   });
 
   it('destroyed connections and 500s: those lines are unconfirmed, listed, never sent twice', async () => {
-    await sb.admin.createFlow('faulty');
+    await fx.sb.admin.createFlow('faulty');
     const file = eventsFile(80, 'faulty');
-    const out = join(cfg.dir, 'unconfirmed.ndjson');
-    const report = join(cfg.dir, 'report.csv');
-    await sb.admin.setFaults({ error_rate: 0.2, reset_rate: 0.2 });
+    const out = join(fx.tmp.dir, 'unconfirmed.ndjson');
+    const report = join(fx.tmp.dir, 'report.csv');
+    await fx.sb.admin.setFaults({ error_rate: 0.2, reset_rate: 0.2 });
     const res = await runCli(['events', 'send', '--file', file, '--unconfirmed-out', out, '--report', report, '--json'], { env });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     const s = JSON.parse(res.stdout);
@@ -345,11 +336,11 @@ describe('svc events send --file', () => {
   });
 
   it('429s and 503s are retried: every event stored exactly once', async () => {
-    await sb.admin.createFlow('busy');
+    await fx.sb.admin.createFlow('busy');
     const file = eventsFile(60, 'busy');
-    await sb.admin.setFaults({ unavailable_rate: 0.2, rate_limit_rps: 40 });
+    await fx.sb.admin.setFaults({ unavailable_rate: 0.2, rate_limit_rps: 40 });
     const res = await runCli(['events', 'send', '--file', file, '--json', '--debug'], { env });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(res.code).toBe(0);
     // The --debug trace shows that both kinds of refusal really happened and were retried.
     expect(res.stderr).toMatch(/→ 429/);
@@ -361,7 +352,7 @@ describe('svc events send --file', () => {
   });
 
   it('a token without events_write: exit 3 at once, for a single event and for a file, nothing stored', async () => {
-    const weak = { ...env, SVC_TOKEN: (await sb.admin.createApiToken(['contacts_read'])).token };
+    const weak = { ...env, SVC_TOKEN: (await fx.sb.admin.createApiToken(['contacts_read'])).token };
     const single = await runCli(['events', 'send', '--type', 'x', '--email', 'w@events.test'], { env: weak });
     expect(single.code).toBe(3);
     expect(single.stderr).toContain('events_write');
@@ -370,7 +361,7 @@ describe('svc events send --file', () => {
     expect(bulk.code).toBe(3);
     expect(bulk.stdout).toBe('');
     expect(JSON.parse(bulk.stderr).error.code).toBe('insufficient_scope');
-    expect(await sb.admin.outbox()).toEqual([]);
+    expect(await fx.sb.admin.outbox()).toEqual([]);
   });
 
   it('on a full TTY: a bulk send with the spinner still prints the summary table', async () => {
@@ -383,9 +374,9 @@ describe('svc events send --file', () => {
 
   it('on a TTY: a summary table and a resend command for unconfirmed lines', async () => {
     const file = eventsFile(10, 'tty');
-    await sb.admin.setFaults({ reset_rate: 1 });
+    await fx.sb.admin.setFaults({ reset_rate: 1 });
     const res = await runCli(['events', 'send', '--file', file, '--no-color'], { env, tty: { stdout: true, stderr: false } });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^rows\s+10\naccepted\s+0\nrejected\s+0\nfailed\s+0\nunconfirmed\s+10\n$/);
     expect(res.stderr).toContain('10 event(s) unconfirmed (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)');
@@ -394,11 +385,11 @@ describe('svc events send --file', () => {
 
   it('--json: the unconfirmed line numbers as data and the resend command on its own', async () => {
     const file = eventsFile(4, 'data');
-    await sb.admin.setFaults({ reset_rate: 1 });
+    await fx.sb.admin.setFaults({ reset_rate: 1 });
     const res = await runCli(['events', 'send', '--file', file, '--json'], { env });
     // From stdin there is no file to pick lines from: no command, the sentence says what to do.
     const piped = await runCli(['events', 'send', '--file', '-', '--json'], { env, stdin: readFileSync(file, 'utf8') });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(res.code).toBe(0);
     const s = JSON.parse(res.stdout);
     expect(s.unconfirmed_lines).toEqual([1, 2, 3, 4]);

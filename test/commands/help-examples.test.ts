@@ -8,19 +8,10 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { resolveHelp } from '../../src/help-topics.js';
 import { buildProgram, CommanderError } from '../../src/program.js';
+import { commandPaths } from '../helpers/command-tree.js';
 import { fakeIO, runCli } from '../helpers/run-cli.js';
 
-/** Every command path of the tree, the program's own ([]) first. */
-function paths(): string[][] {
-  const program = buildProgram({ io: fakeIO().io, run: async () => {} }) as unknown as CommandUnknownOpts;
-  const out: string[][] = [];
-  const walk = (cmd: CommandUnknownOpts, path: string[]) => {
-    out.push(path);
-    for (const sub of cmd.commands) if (sub.name() !== 'help') walk(sub, [...path, sub.name()]);
-  };
-  walk(program, []);
-  return out;
-}
+const paths = commandPaths;
 
 /** The example lines of a help text: the indented lines after "Examples:" up to a blank line. */
 function exampleLines(help: string): string[] {

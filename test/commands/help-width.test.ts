@@ -1,24 +1,8 @@
-/**
- * Help at 80 columns (issue 30): every help page and topic fits 80 columns (words are never cut by
- * the terminal), the top-level help lists each command once, and a command group alone prints its
- * help on stdout with exit 0, as bare `svc` does.
- */
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
-import { fakeIO, runCli } from '../helpers/run-cli.js';
+import { commandPaths } from '../helpers/command-tree.js';
+import { runCli } from '../helpers/run-cli.js';
 
-/** Every command path of the tree, the program's own ([]) first. */
-function paths(): string[][] {
-  const program = buildProgram({ io: fakeIO().io, run: async () => {} }) as unknown as CommandUnknownOpts;
-  const out: string[][] = [];
-  const walk = (cmd: CommandUnknownOpts, path: string[]) => {
-    out.push(path);
-    for (const sub of cmd.commands) if (sub.name() !== 'help') walk(sub, [...path, sub.name()]);
-  };
-  walk(program, []);
-  return out;
-}
+const paths = commandPaths;
 
 const tooWide = (text: string) => text.split('\n').filter((l) => [...l].length > 80);
 

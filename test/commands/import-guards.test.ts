@@ -5,7 +5,7 @@
  * `orders import --plan`: the contacts its orders would create, their SMS opt-ins, the historical
  * orders, exactly, equal to what the import then does.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
@@ -17,11 +17,7 @@ async function svc(argv: string[], opts: { stdin?: string; env?: Record<string, 
   return runCli(argv, { env: t.env(opts.env), stdin: opts.stdin });
 }
 
-function file(name: string, text: string): string {
-  const path = join(t.tmp.dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = t.file;
 
 const DAY = 86_400_000;
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().slice(0, 10);

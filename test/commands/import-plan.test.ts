@@ -4,7 +4,7 @@
  * write sent while planning; and the import that follows does what the plan said (each row's
  * outcome, every contact's final consent, the welcome SMS in the outbox).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -18,11 +18,7 @@ async function svc(argv: string[]) {
   return runCli(argv, { env: t.env() });
 }
 
-function file(name: string, text: string): string {
-  const path = join(t.tmp.dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = t.file;
 
 /** email, phone, email_consent, sms_consent: one contact per state of each channel. */
 const SEED: Array<[string, string, string, string]> = [

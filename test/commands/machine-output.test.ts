@@ -4,22 +4,16 @@
  * a JSON array without its end).
  */
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { fakeIO, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { fakeIO, runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const fx = cliSuite({ reset: false, config: 'file' });
+
 let env: Record<string, string>;
-beforeAll(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
-});
-afterAll(async () => {
-  await sb.close();
-  cfg.cleanup();
+beforeAll(() => {
+  env = fx.env();
 });
 
 describe('--json is quiet', () => {
@@ -57,7 +51,7 @@ describe('a failed list', () => {
 
   it('a failure after the first page leaves the JSON array unterminated', async () => {
     for (let i = 0; i < 3; i++) await runCli(['contacts', 'create', '--email', `page${i}@example.com`, '--json'], { env });
-    const token = await sb.admin.createApiToken(['contacts_read']);
+    const token = await fx.sb.admin.createApiToken(['contacts_read']);
     // stdout that takes nothing until the token is revoked: the list waits for it to drain
     // before asking for the second page, so the second page is asked with a revoked token.
     const f = fakeIO();
@@ -68,7 +62,7 @@ describe('a failed list', () => {
       env: { ...env, SVC_TOKEN: token.token },
     });
     while (stdout.readableLength === 0) await new Promise((r) => setTimeout(r, 10));
-    await sb.admin.revokeApiToken(token.id);
+    await fx.sb.admin.revokeApiToken(token.id);
     stdout.on('data', (d: Buffer) => {
       text += d.toString('utf8');
     });

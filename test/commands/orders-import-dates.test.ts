@@ -13,11 +13,7 @@ import { runCli } from '../helpers/run-cli.js';
 const suite = cliSuite();
 const env = suite.env;
 
-function csv(name: string, text: string): string {
-  const path = join(suite.tmp.dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const csv = suite.file;
 
 describe('orders import: dates, zones and constants', () => {
   it('--date-format and --timezone read a locale date in its zone; --set gives the missing currency; the dry run states the zone', async () => {

@@ -1,38 +1,28 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let tmp: { dir: string; cleanup: () => void };
-
-beforeAll(async () => {
-  sb = await withSandbox({ tokenTtlSeconds: 2 });
-  tmp = tempConfigDir();
-});
-afterAll(async () => {
-  await sb.close();
-  tmp.cleanup();
-});
+const fx = cliSuite({ reset: false, config: 'file', token: false, sandbox: { tokenTtlSeconds: 2 } });
 
 describe('svc orders import under faults', () => {
   it('5,000 rows through 500s, dropped connections, 429s and 2-second tokens: every order once, counts add up, none failed', async () => {
     const n = 5000;
-    const file = join(tmp.dir, 'orders.csv');
+    const file = join(fx.tmp.dir, 'orders.csv');
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= n; i++) lines.push(`F-${i},${(i % 500) + 1}.25,EUR,2024-01-01,f${i % 300}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const app = await sb.admin.createApp(['orders_write', 'contacts_read']);
-    await sb.admin.setFaults({ error_rate: 0.1, reset_rate: 0.05, rate_limit_rps: 500 });
-    const report = join(tmp.dir, 'report.csv');
+    const app = await fx.sb.admin.createApp(['orders_write', 'contacts_read']);
+    await fx.sb.admin.setFaults({ error_rate: 0.1, reset_rate: 0.05, rate_limit_rps: 500 });
+    const report = join(fx.tmp.dir, 'report.csv');
     const started = Date.now();
     const r = await runCli(['orders', 'import', '--live', file, '--json', '--report', report, '--concurrency', '32'], {
-      env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret },
+      env: fx.env({ SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret }),
     });
     const seconds = (Date.now() - started) / 1000;
     console.log(`import took ${seconds} s`);
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.rows).toBe(n);
@@ -50,30 +40,30 @@ describe('svc orders import under faults', () => {
     let total = 0;
     for (let c = 0; c < 300; c++) {
       const res = await runCli(['contacts', 'list', '--email', `f${c}@example.com`, '--json'], {
-        env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret },
+        env: fx.env({ SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret }),
       });
       const [contact] = JSON.parse(res.stdout);
       total += contact.orders_count;
     }
     expect(total).toBe(n);
-    for (const i of [1, 777, 2500, 4999, 5000]) expect((await sb.admin.order(`F-${i}`))?.total).toBe(`${(i % 500) + 1}.25`);
+    for (const i of [1, 777, 2500, 4999, 5000]) expect((await fx.sb.admin.order(`F-${i}`))?.total).toBe(`${(i % 500) + 1}.25`);
     expect(seconds).toBeLessThan(60);
   }, 90_000);
 
   it('503s (not processed) are retried row by row and do not throttle the whole import', async () => {
     const n = 600;
-    const file = join(tmp.dir, 'orders-503.csv');
+    const file = join(fx.tmp.dir, 'orders-503.csv');
     const lines = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= n; i++) lines.push(`U-${i},10.00,EUR,2024-01-01,u${i % 50}@example.com`);
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const token = await sb.tokenWithAllScopes();
-    await sb.admin.setFaults({ unavailable_rate: 0.1 });
+    const token = await fx.sb.tokenWithAllScopes();
+    await fx.sb.admin.setFaults({ unavailable_rate: 0.1 });
     const started = Date.now();
     const r = await runCli(['orders', 'import', '--live', file, '--json'], {
-      env: { SVC_CONFIG_DIR: tmp.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token },
+      env: fx.env({ SVC_TOKEN: token }),
     });
     const seconds = (Date.now() - started) / 1000;
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: n, created: n, updated: 0, unconfirmed: 0, failed: 0 });
     // Each 503 makes its own request wait Retry-After (1 s). Throttling every slot on 503s, as

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
+import { SHIPPED_PRESETS } from '../helpers/contract-commands.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const fixture = join(import.meta.dirname, '../../fixtures/shopify-orders-export.csv');
@@ -193,8 +194,7 @@ describe('known exports, mapping files and presets', () => {
     const viaFile = await runCli(['orders', 'import', '--live', fixture, '--map-file', mapFile, '--json'], { env: env() });
     expect(viaFile.code).toBe(0);
     const fromFile = await storedOrders();
-    await suite.sb.admin.reset();
-    suite.token = await suite.sb.tokenWithAllScopes();
+    await suite.reset();
     const viaPreset = await runCli(['orders', 'import', '--live', fixture, '--preset', 'shopify', '--json'], { env: env() });
     expect(viaPreset.code).toBe(0);
     expect(await storedOrders()).toEqual(fromFile);
@@ -247,15 +247,7 @@ describe('known exports, mapping files and presets', () => {
   it('svc orders presets lists the shipped presets; presets show prints one as a mapping file', async () => {
     const list = await runCli(['orders', 'presets'], { env: env() });
     expect(list.code).toBe(0);
-    expect(list.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual([
-      'bigcommerce',
-      'magento',
-      'shopify',
-      'squarespace',
-      'woocommerce',
-      'woocommerce-customer-order',
-      '',
-    ]);
+    expect(list.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual([...SHIPPED_PRESETS, '']);
     expect(list.stdout).toContain('shopify\tShopify orders export (Admin → Orders → Export), one row per line item\n');
     const json = await runCli(['orders', 'presets', '--json'], { env: env() });
     expect(JSON.parse(json.stdout)).toContainEqual({ name: 'shopify', description: expect.stringContaining('Shopify') });

@@ -13,11 +13,7 @@ const env = suite.env;
 
 const CSV = 'order_id,total,currency,order_date,email\nA-1,10.00,EUR,2026-01-01,a@example.com\nA-2,20.00,EUR,2026-01-02,b@example.com\n';
 
-function input(text: string | Buffer = CSV): string {
-  const path = join(suite.tmp.dir, 'orders.csv');
-  writeFileSync(path, text);
-  return path;
-}
+const input = (text: string | Buffer = CSV) => suite.file('orders.csv', text);
 
 async function nothingSent(): Promise<void> {
   expect(await suite.sb.admin.order('A-1')).toBeUndefined();

@@ -2,29 +2,20 @@
  * `sandbox outbox --wait flow_run --event-type T` timing out says when no flow of the sandbox is
  * keyed on T (issue 30), from GET /_sandbox/flows. Against the real sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
-beforeAll(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-});
-afterAll(async () => {
-  cfg.cleanup();
-  await sb.close();
-});
+const fx = cliSuite({ reset: false, config: 'file', token: false });
 
 const wait = (eventType: string) =>
   runCli(['sandbox', 'outbox', '--wait', 'flow_run', '--event-type', eventType, '--timeout', '0.3s'], {
-    env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl },
+    env: fx.env(),
   });
 
 describe('outbox --wait flow_run --event-type, timing out', () => {
   it('names the missing flow and the event types that have one', async () => {
-    const flows = (await (await fetch(`${sb.baseUrl}/_sandbox/flows`)).json()) as { data: Array<{ event_type: string }> };
+    const flows = (await (await fetch(`${fx.sb.baseUrl}/_sandbox/flows`)).json()) as { data: Array<{ event_type: string }> };
     const keyed = flows.data.map((f) => f.event_type);
     expect(keyed).not.toContain('ci_check_nobody_keys');
     const r = await wait('ci_check_nobody_keys');
@@ -34,7 +25,7 @@ describe('outbox --wait flow_run --event-type, timing out', () => {
   });
 
   it('says nothing more when a flow is keyed on it', async () => {
-    const res = await fetch(`${sb.baseUrl}/_sandbox/flows`, {
+    const res = await fetch(`${fx.sb.baseUrl}/_sandbox/flows`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ event_type: 'keyed_here', name: 'keyed' }),

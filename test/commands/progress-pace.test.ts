@@ -27,6 +27,37 @@ describe('progress of long runs', () => {
     expect(line).toBe('1000 rows (25.0/s, 10%, ETA 12 min): 1000 created; limited by the service: 12.5 rows/s');
   });
 
+  it('a file read whole by the parser (bytes all read, rows not): the rows from its counted lines, not 100% and ETA 0', () => {
+    const small: ProgressSource = {
+      ...src({ done: 30, bytes: 20_000, read: 128, rate: 6 }),
+      lastLine: () => 129,
+    };
+    // Without the count, only the share read is known: the whole file.
+    expect(progressLine(small, 'rows', 5, 20_000, 0)).toBe(
+      '30 rows (6.0/s, 100%, ETA 0 s): 30 created; limited by the service: 6.0 rows/s',
+    );
+    // 300 data lines at one row per line: 270 rows left at 6/s.
+    expect(progressLine(small, 'rows', 5, 20_000, 0, 300)).toBe(
+      '30 rows (6.0/s, 10%, ETA 45 s): 30 created; limited by the service: 6.0 rows/s',
+    );
+    // Orders of three lines each: 128 orders read over 382 lines, so 900 lines are 302 orders.
+    const orders: ProgressSource = { ...small, lastLine: () => 383 };
+    expect(progressLine(orders, 'rows', 5, 20_000, 0, 900)).toMatch(/^30 rows \(6\.0\/s, 10%, ETA 45 s\)/);
+  });
+
+  it("the ETA's rate is the run's since its first row finished (its start, token and connections, excluded)", () => {
+    const started: ProgressSource = { ...src({ done: 300, bytes: 30_000, read: 300 }), sentRate: () => 20 };
+    // 300 rows in 20 s of which 5 before the first answer: 20/s, not 15/s; 700 left: 35 s.
+    expect(progressLine(started, 'rows', 20, 100_000, 0)).toBe('300 rows (20.0/s, 30%, ETA 35 s): 300 created');
+  });
+
+  it('while a window the service closed is shut, the ETA counts what is left of it first', () => {
+    const held: ProgressSource = { ...src({ done: 60, bytes: 20_000, read: 150, rate: 6, heldUntil: 9000 }), lastLine: () => 151 };
+    const line = progressLine(held, 'rows', 5, 20_000, 0, 150);
+    // 9 s of the closed window, then 90 rows at 6/s: 24 s (not 15).
+    expect(line).toBe("60 rows (12.0/s, 40%, ETA 24 s): 60 created; waiting 9 s for the service's rate-limit window");
+  });
+
   it('while a window the service closed is shut, it says so', () => {
     const line = progressLine(src({ done: 300, bytes: 3000, read: 300, rate: 30, heldUntil: 7000 }), 'rows', 10, undefined, 1000);
     expect(line).toBe("300 rows (30.0/s): 300 created; waiting 6 s for the service's rate-limit window");

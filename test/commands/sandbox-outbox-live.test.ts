@@ -1,22 +1,13 @@
 /** svc sandbox outbox --follow and --wait against a real sandbox over HTTP. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
+import { http } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
-let token: string;
-const cfg = tempConfigDir();
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(async () => {
-  await sb.close();
-  cfg.cleanup();
-});
+const fx = cliSuite({ reset: false, config: 'file', token: false });
 
-const svc = (argv: string[], signal?: AbortSignal) => runCli(argv, { env: { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl }, signal });
-const v1 = (method: string, path: string, json?: unknown) => http(sb.baseUrl, method, path, { token, json });
+const svc = (argv: string[], signal?: AbortSignal) => runCli(argv, { env: fx.env(), signal });
+const v1 = (method: string, path: string, json?: unknown) => http(fx.sb.baseUrl, method, path, { token: fx.token, json });
 const later = (ms: number, f: () => Promise<unknown>) => new Promise((r) => setTimeout(() => r(f()), ms));
 
 describe('svc sandbox outbox --wait', () => {
@@ -28,7 +19,7 @@ describe('svc sandbox outbox --wait', () => {
   });
 
   it('waits for a flow run of an event type that arrives later, for a contact by id', async () => {
-    await sb.admin.createFlow('cart_abandoned');
+    await fx.sb.admin.createFlow('cart_abandoned');
     const c = await v1('POST', '/v1/contacts', { email: 'w2@example.com' });
     const [r] = await Promise.all([
       svc([
@@ -63,7 +54,7 @@ describe('svc sandbox outbox --wait', () => {
 
 describe('svc sandbox outbox --follow', () => {
   it('prints each new side effect as an NDJSON line until interrupted, not the earlier ones', async () => {
-    const before = await sb.admin.outbox();
+    const before = await fx.sb.admin.outbox();
     const ac = new AbortController();
     const follow = svc(['sandbox', 'outbox', '--follow', '--type', 'welcome_sms', '--json'], ac.signal);
     await new Promise((r) => setTimeout(r, 700));

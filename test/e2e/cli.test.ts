@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CONTRACT_COMMANDS } from '../helpers/contract-commands.js';
 
 const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -15,26 +16,6 @@ function svc(args: string[]): Promise<{ code: number; stdout: string; stderr: st
     });
   });
 }
-
-const CONTRACT_COMMANDS = [
-  'auth login',
-  'auth status',
-  'auth token',
-  'auth logout',
-  'contacts list',
-  'contacts get',
-  'contacts create',
-  'contacts patch',
-  'contacts unsubscribe',
-  'contacts delete',
-  'orders upsert',
-  'orders import',
-  'events send',
-  'api',
-  'sandbox start',
-  'sandbox outbox',
-  'sandbox reset',
-];
 
 describe('svc binary', () => {
   it('--version prints the package version', async () => {

@@ -5,18 +5,16 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { runCli } from '../helpers/run-cli.js';
-import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
+import { spawnSvc } from '../helpers/spawn-cli.js';
 
-const suite = cliSuite();
+const suite = cliSuite({ build: true });
 let env: Record<string, string>;
-beforeEach(async () => {
+beforeEach(() => {
   env = suite.env();
 });
-
-beforeAll(ensureBuilt, 60_000);
 
 const N = 1000;
 

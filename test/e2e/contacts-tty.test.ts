@@ -3,15 +3,11 @@
  * answering the confirmation prompt with keys; and through real pipes, where --yes is required.
  * The tmux part is skipped when tmux is not installed.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/contract/types.js';
 import { type ContactsFixture, contactsFixture } from '../commands/contacts-fixture.js';
-import { root, spawnSvc } from '../helpers/spawn-cli.js';
-import { exitOf, hasTmux, killSession, startSvc, tmux, waitFor } from '../helpers/tmux.js';
-
-const built = existsSync(join(root, 'dist', 'main.js'));
+import { spawnSvc } from '../helpers/spawn-cli.js';
+import { built, describeTty, exitOf, inSession, keys, startSvc, TTY_ENV, waitFor } from '../helpers/tmux.js';
 
 let fx: ContactsFixture;
 beforeAll(async () => {
@@ -25,15 +21,12 @@ const svcPiped = (args: string[]) => spawnSvc(args, { HOME: process.env.HOME ?? 
 
 /** Runs `svc contacts delete ID` in a tmux pane, answers `key`, returns the screen and exit code. */
 async function deleteInTerminal(id: string, key: string): Promise<{ screen: string; code: number }> {
-  const session = startSvc(['contacts', 'delete', id], { ...fx.env, CI: '', NO_COLOR: '1' }, { cols: 120, rows: 20 });
-  try {
+  return inSession(startSvc(['contacts', 'delete', id], { ...fx.env, ...TTY_ENV }, { cols: 120, rows: 20 }), async (session) => {
     const prompt = await waitFor(session, /Delete contact .*\? .*\(y\/N\)/);
     expect(prompt).toContain(id);
-    tmux(['send-keys', '-t', session, key, 'Enter']);
-    return await exitOf(session);
-  } finally {
-    killSession(session);
-  }
+    keys(session, key, 'Enter');
+    return exitOf(session);
+  });
 }
 
 describe.skipIf(!built)('delete through real pipes', () => {
@@ -49,7 +42,7 @@ describe.skipIf(!built)('delete through real pipes', () => {
   });
 });
 
-describe.skipIf(!built || !hasTmux)('delete in a real terminal (tmux)', { timeout: 60_000 }, () => {
+describeTty('delete in a real terminal (tmux)', { timeout: 60_000 }, () => {
   it('answering n keeps the contact (exit 1)', async () => {
     const c: Contact = await fx.create();
     const { screen, code } = await deleteInTerminal(c.id, 'n');

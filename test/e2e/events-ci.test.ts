@@ -6,8 +6,8 @@ import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -25,11 +25,7 @@ function gitlabScript(): string[] {
   return out;
 }
 
-let tmp: { dir: string; cleanup: () => void };
-beforeEach(() => {
-  tmp = tempConfigDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = useTempDir();
 
 describe('docs/ci.md', () => {
   it('the GitLab CI script runs green: the test event reaches the Flow exactly once', async () => {

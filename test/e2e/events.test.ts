@@ -4,50 +4,36 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
-import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { spawnSvc } from '../helpers/spawn-cli.js';
+
+const fx = cliSuite({ build: true });
 
 const svc = spawnSvc;
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
-
-beforeAll(ensureBuilt, 60_000);
-
-beforeEach(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-});
-
-afterEach(async () => {
-  await sb.close();
-  cfg.cleanup();
-});
-
 /** Only what a CI job sets: the address, a credential, an empty home and config folder. */
 function ciEnv(creds: Record<string, string>): Record<string, string> {
-  return { HOME: cfg.dir, SVC_CONFIG_DIR: join(cfg.dir, 'config'), SVC_BASE_URL: sb.baseUrl, CI: 'true', ...creds };
+  return { HOME: fx.tmp.dir, SVC_CONFIG_DIR: join(fx.tmp.dir, 'config'), SVC_BASE_URL: fx.sb.baseUrl, CI: 'true', ...creds };
 }
 
 describe('spawned svc events send, CI style', () => {
   it('SVC_TOKEN only, no TTY: exit 0, JSON on stdout, nothing on stderr; the flow ran once', async () => {
-    await sb.admin.createFlow('ci_check');
-    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
+    await fx.sb.admin.createFlow('ci_check');
+    const env = ciEnv({ SVC_TOKEN: await fx.sb.tokenWithAllScopes() });
     const r = await svc(['events', 'send', '--type', 'ci_check', '--email', 'ci@example.com', '--prop', 'build=1234', '--json'], env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body).toEqual({ status: 'accepted', id: expect.stringMatching(/^ev_/) });
-    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    const runs = await fx.sb.admin.outbox({ type: 'flow_run' });
     expect(runs.map((x) => x.event_id)).toEqual([body.id]);
     // No config file: nothing was written to SVC_CONFIG_DIR (not even an empty store).
     expect(existsSync(env.SVC_CONFIG_DIR as string)).toBe(false);
   });
 
   it('SVC_CLIENT_ID/SVC_CLIENT_SECRET only: exit 0, JSON on stdout, nothing on stderr', async () => {
-    const app = await sb.admin.createApp(['events_write']);
+    const app = await fx.sb.admin.createApp(['events_write']);
     const env = ciEnv({ SVC_CLIENT_ID: app.client_id, SVC_CLIENT_SECRET: app.client_secret });
     const r = await svc(['events', 'send', '--type', 'ci_check', '--email', 'ci@example.com', '--json'], env);
     expect(r.stderr).toBe('');
@@ -59,7 +45,7 @@ describe('spawned svc events send, CI style', () => {
   });
 
   it('human mode off a TTY: the id alone on stdout, a plain note on stderr, no colour', async () => {
-    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
+    const env = ciEnv({ SVC_TOKEN: await fx.sb.tokenWithAllScopes() });
     const r = await svc(['events', 'send', '--type', 'ci_check', '--contact-id', 'ct_missing'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: the service rejected the event \(HTTP 404, request id req_\w+\)/);
@@ -71,7 +57,7 @@ describe('spawned svc events send, CI style', () => {
   });
 
   it('an NDJSON file on stdin with --json: the summary on stdout, nothing on stderr', async () => {
-    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
+    const env = ciEnv({ SVC_TOKEN: await fx.sb.tokenWithAllScopes() });
     const lines = Array.from({ length: 30 }, (_, i) => JSON.stringify({ event_type: 'bulk', email: `b${i}@example.com` }));
     const r = await svc(['events', 'send', '--file', '-', '--json'], env, { stdin: `${lines.join('\n')}\n` });
     expect(r.stderr).toBe('');
@@ -80,21 +66,21 @@ describe('spawned svc events send, CI style', () => {
     expect(existsSync(env.SVC_CONFIG_DIR as string)).toBe(false);
   });
 
-  it('Ctrl-C: in-flight events finish, exit 130, and the printed tail command sends exactly the rest', async () => {
-    await sb.admin.createFlow('slow');
-    const env = ciEnv({ SVC_TOKEN: await sb.tokenWithAllScopes() });
-    const file = join(cfg.dir, 'slow.ndjson');
+  it('Ctrl-C: in-flight events finish, exit 130, and the printed --resume command sends exactly the rest', async () => {
+    await fx.sb.admin.createFlow('slow');
+    const env = ciEnv({ SVC_TOKEN: await fx.sb.tokenWithAllScopes() });
+    const file = join(fx.tmp.dir, 'slow.ndjson');
     const total = 200;
     writeFileSync(
       file,
       `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'slow', email: `s${i}@example.com` })).join('\n')}\n`,
     );
-    await sb.admin.setFaults({ latency_ms: 100 });
+    await fx.sb.admin.setFaults({ latency_ms: 100 });
     const r = await svc(['events', 'send', '--file', file, '--concurrency', '4', '--json'], env, {
       // Interrupt once events are flowing (not at a fixed time: start-up is slow on a busy machine).
       onSpawn: (kill) => {
         const poll = setInterval(async () => {
-          if ((await sb.admin.outbox({ type: 'flow_run' })).length >= 8) {
+          if ((await fx.sb.admin.outbox({ type: 'flow_run' })).length >= 8) {
             clearInterval(poll);
             kill('SIGINT');
           }
@@ -102,7 +88,7 @@ describe('spawned svc events send, CI style', () => {
         return () => clearInterval(poll);
       },
     });
-    await sb.admin.setFaults({});
+    await fx.sb.admin.setFaults({});
     expect(r.code).toBe(130);
     const s = JSON.parse(r.stdout);
     const after = s.interrupted_after_line as number;
@@ -111,17 +97,14 @@ describe('spawned svc events send, CI style', () => {
     expect(s).toMatchObject({ rows: after, accepted: after, unconfirmed: 0 });
     expect(JSON.parse(r.stderr).error).toMatchObject({
       code: 'interrupted',
-      hint: `to send the rest: tail -n +${after + 1} ${file} | svc events send --file -`,
+      hint: `continue with: svc events send --file ${file} --resume --concurrency 4`,
     });
-    expect(await sb.admin.outbox({ type: 'flow_run' })).toHaveLength(after);
+    expect(await fx.sb.admin.outbox({ type: 'flow_run' })).toHaveLength(after);
 
-    const rest = await svc(['events', 'send', '--file', '-', '--json'], env, {
-      stdin: `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'slow', email: `s${i}@example.com` }))
-        .slice(after)
-        .join('\n')}\n`,
-    });
-    expect(rest.code).toBe(0);
-    const runs = await sb.admin.outbox({ type: 'flow_run' });
+    const rest = await svc(['events', 'send', '--file', file, '--resume', '--concurrency', '4', '--json'], env);
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(JSON.parse(rest.stdout)).toMatchObject({ rows: total, accepted: total, resumed: after, unconfirmed: 0 });
+    const runs = await fx.sb.admin.outbox({ type: 'flow_run' });
     expect(runs).toHaveLength(total);
     expect(new Set(runs.map((x) => x.contact_id)).size).toBe(total);
   });

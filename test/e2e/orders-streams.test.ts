@@ -7,27 +7,14 @@ import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:c
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
-import { ensureBuilt, root } from '../helpers/spawn-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { outputOf, root } from '../helpers/spawn-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite({ build: true });
 let env: Record<string, string>;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  sb = await withSandbox();
-}, 60_000);
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(async () => {
-  await sb.admin.reset();
-  cfg?.cleanup();
-  cfg = tempConfigDir();
-  env = { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+beforeEach(() => {
+  env = suite.env({ PATH: process.env.PATH ?? '' });
 });
 
 const HEADER = 'order_id,total,currency,order_date,email\n';
@@ -43,7 +30,7 @@ interface Child {
 let children = 0;
 
 function start(args: string[], shell?: string): Child {
-  const signalLog = join(cfg.dir, `signals-${++children}.log`);
+  const signalLog = join(suite.tmp.dir, `signals-${++children}.log`);
   const childEnv = {
     ...env,
     NODE_OPTIONS: `--require "${join(root, 'test', 'helpers', 'signal-listeners.cjs')}"`,
@@ -52,18 +39,7 @@ function start(args: string[], shell?: string): Child {
   const proc = shell
     ? spawn('bash', ['-c', shell], { env: { ...childEnv, SVC: join(root, 'bin', 'svc.js'), NODE: process.execPath } })
     : spawn(process.execPath, [join(root, 'bin', 'svc.js'), ...args], { env: childEnv });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-  });
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d;
-  });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    proc.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { proc, done, signalLog };
+  return { proc, done: outputOf(proc), signalLog };
 }
 
 /**
@@ -104,9 +80,9 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
   it('stdin: each row is sent as its line arrives, with stdin still open', async () => {
     const c = start(['orders', 'import', '--live', '-', '--json']);
     c.proc.stdin.write(HEADER + row('L-1'));
-    await until(async () => (await sb.admin.order('L-1')) !== undefined, 30_000);
+    await until(async () => (await suite.sb.admin.order('L-1')) !== undefined, 30_000);
     c.proc.stdin.write(row('L-2'));
-    await until(async () => (await sb.admin.order('L-2')) !== undefined, 30_000);
+    await until(async () => (await suite.sb.admin.order('L-2')) !== undefined, 30_000);
     c.proc.stdin.end();
     const r = await c.done;
     expect(r.code).toBe(0);
@@ -125,14 +101,14 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
   });
 
   it('a FIFO imports (no journal), honours SIGTERM while it waits, and refuses --resume', async () => {
-    const fifo = join(cfg.dir, 'orders.fifo');
+    const fifo = join(suite.tmp.dir, 'orders.fifo');
     execFileSync('mkfifo', [fifo]);
     // A writer that sends two rows, then keeps the FIFO open.
     const writer = spawn('bash', ['-c', `{ printf '%s' "$ROWS"; sleep 30; } > "$FIFO"`], {
       env: { ...env, FIFO: fifo, ROWS: HEADER + row('F-1') + row('F-2') },
     });
     const c = start(['orders', 'import', '--live', fifo, '--json']);
-    await until(async () => (await sb.admin.order('F-2')) !== undefined, 30_000);
+    await until(async () => (await suite.sb.admin.order('F-2')) !== undefined, 30_000);
     await catches(c, 'SIGTERM');
     c.proc.kill('SIGTERM');
     const r = await c.done;
@@ -149,14 +125,14 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
 
 describe('e2e: the disk fills up mid-run', { timeout: 90_000 }, () => {
   it('stops sending, prints the summary and the resume command, exits 1; --resume finishes the job', async () => {
-    const file = join(cfg.dir, 'orders.csv');
+    const file = join(suite.tmp.dir, 'orders.csv');
     // Enough rows that the limit is met well before the last one is sent, however fast the
     // sandbox answers: the journal's first batch of finished rows (256) already passes 8 KiB.
     const ROWS = 3_000;
     const ids = Array.from({ length: ROWS }, (_, i) => `D-${i + 1}`);
     writeFileSync(file, HEADER + ids.map(row).join(''));
-    const report = join(cfg.dir, 'report.csv');
-    const journal = join(cfg.dir, 'import.journal');
+    const report = join(suite.tmp.dir, 'report.csv');
+    const journal = join(suite.tmp.dir, 'import.journal');
     // A file-size limit (ulimit -f, KiB) that the report reaches after a few hundred rows, with
     // SIGXFSZ ignored so that a write fails with EFBIG, as on a full disk.
     const c = start(
@@ -180,6 +156,6 @@ describe('e2e: the disk fills up mid-run', { timeout: 90_000 }, () => {
     const total = JSON.parse(r2.stdout) as { rows: number; created: number; updated: number; unconfirmed: number; resumed: number };
     expect(total.rows).toBe(ROWS);
     expect(total.created + total.updated + total.unconfirmed).toBe(ROWS);
-    for (const id of [ids[0], ids[ROWS / 2 - 1], ids[ROWS - 1]]) expect(await sb.admin.order(id as string)).toBeDefined();
+    for (const id of [ids[0], ids[ROWS / 2 - 1], ids[ROWS - 1]]) expect(await suite.sb.admin.order(id as string)).toBeDefined();
   });
 });

@@ -9,36 +9,22 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
-import { ensureBuilt, root } from '../helpers/spawn-cli.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { outputOf, root } from '../helpers/spawn-cli.js';
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite({ build: true });
 let work: string;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  await ensureBuilt();
-  sb = await withSandbox();
-}, 60_000);
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(async () => {
-  await sb.admin.reset();
-  cfg = tempConfigDir();
+beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), 'svc-outputs-'));
-  env = {
+  env = suite.env({
     PATH: process.env.PATH ?? '',
-    SVC_CONFIG_DIR: cfg.dir,
-    SVC_DATA_DIR: join(cfg.dir, 'data'),
-    SVC_BASE_URL: sb.baseUrl,
-    SVC_TOKEN: await sb.tokenWithAllScopes(),
+    SVC_DATA_DIR: join(suite.tmp.dir, 'data'),
     SVC: join(root, 'bin', 'svc.js'),
     NODE: process.execPath,
-  };
+  });
   // Dated today: an older order sent live would stop at the historical-orders guard (exit 2).
   const today = new Date().toISOString().slice(0, 10);
   writeFileSync(join(work, 'orders.csv'), `order_id,total,currency,order_date,email\nA-1,1.00,EUR,${today},a@example.com\n`);
@@ -46,7 +32,6 @@ beforeEach(async () => {
   writeFileSync(join(work, 'ids.txt'), 'ct_nope\n');
 });
 afterEach(() => {
-  cfg.cleanup();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -57,21 +42,14 @@ afterEach(() => {
 function bash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const proc = spawn('bash', ['-c', script], { cwd: work, env });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    proc.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
+    const output = outputOf(proc);
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      reject(new Error(`hung: ${script}\n${stderr}`));
+      reject(new Error(`hung: ${script}\n${output.stderr()}`));
     }, 15_000);
-    proc.on('close', (code) => {
+    output.then((r) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve(r);
     });
   });
 }
@@ -140,7 +118,7 @@ describe('outputs that cannot take data', () => {
     const report = await bash(`${svc} contacts delete --ids-file ids.txt --yes --report /dev/full`);
     expect(report.code).toBe(2);
     expect(report.stderr).toContain('--report /dev/full: no space left on the device');
-    expect((await sb.admin.outbox()).length).toBe(0);
+    expect((await suite.sb.admin.outbox()).length).toBe(0);
   });
 
   it('a socket is refused', async () => {

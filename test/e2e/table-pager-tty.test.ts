@@ -7,55 +7,41 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
-import { root } from '../helpers/spawn-cli.js';
-import { exitOf, hasTmux, killSession, startShell, svcLine, tmux, waitFor } from '../helpers/tmux.js';
+import { beforeAll, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { describeTty, exitOf, joinedLines, keys, killSession, screen, startShell, svcLine, TTY_ENV, waitFor } from '../helpers/tmux.js';
 
-const built = existsSync(join(root, 'dist', 'main.js'));
-
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite({ reset: false, config: 'file' });
 let env: Record<string, string>;
 let ids: string[];
 const CONTACTS = 24;
 
 beforeAll(async () => {
-  sb = await withSandbox();
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes(), CI: '', NO_COLOR: '1' };
+  env = suite.env(TTY_ENV);
   ids = [];
   for (let i = 0; i < CONTACTS; i++) {
-    const r = await runCli(
-      [
-        'contacts',
-        'create',
-        '--email',
-        `someone.with.a.really.long.address.number.${i}@a-long-company-domain.example.com`,
-        '--phone',
-        `+1415555${String(2000 + i)}`,
-        '--sms-consent',
-        'single_opt_in',
-        '--json',
-      ],
-      { env },
-    );
+    const r = await suite.svc([
+      'contacts',
+      'create',
+      '--email',
+      `someone.with.a.really.long.address.number.${i}@a-long-company-domain.example.com`,
+      '--phone',
+      `+1415555${String(2000 + i)}`,
+      '--sms-consent',
+      'single_opt_in',
+      '--json',
+    ]);
     if (r.code !== 0) throw new Error(r.stderr);
     ids.push(JSON.parse(r.stdout).id);
   }
 }, 60_000);
-afterAll(async () => {
-  await sb?.close();
-  cfg?.cleanup();
-});
 
 /** Every line of the pane, wrapped lines joined back (-J), trailing blank lines dropped. */
 function joinedScreen(session: string): string[] {
-  return tmux(['capture-pane', '-p', '-J', '-t', session]).trimEnd().split('\n');
+  return joinedLines(session).join('\n').trimEnd().split('\n');
 }
 
-describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', { timeout: 60_000 }, () => {
+describeTty('contacts list in a real terminal (tmux)', { timeout: 60_000 }, () => {
   for (const cols of [80, 120]) {
     it(`fits ${cols} columns: no line wider than the pane, one line per contact`, async () => {
       const session = startShell(svcLine(['contacts', 'list', '--no-pager']), env, { cols, rows: CONTACTS + 6 });
@@ -87,7 +73,7 @@ describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', {
     try {
       const paged = await waitFor(session, /^:\s*$/m);
       expect(paged).not.toMatch(/EXIT=/);
-      tmux(['send-keys', '-t', session, 'q']);
+      keys(session, 'q');
       const after = await waitFor(session, /EXIT=\d+[\s\S]*icanon/);
       expect(after).toMatch(/EXIT=0/);
       expect(after).toMatch(/(^|\s)icanon echo/m);
@@ -118,7 +104,7 @@ describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', {
   });
 
   it('quitting the pager before the list has arrived stops svc quietly with exit 0', async () => {
-    await sb.admin.setFaults({ latency_ms: 300 });
+    await suite.sb.admin.setFaults({ latency_ms: 300 });
     try {
       const session = startShell(
         svcLine(['contacts', 'list', '--all', '--page-size', '1']),
@@ -130,7 +116,7 @@ describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', {
       );
       try {
         await waitFor(session, /^:\s*$/m);
-        tmux(['send-keys', '-t', session, 'q']);
+        keys(session, 'q');
         // Well before the remaining pages (about 20 × 300 ms) could have been fetched.
         const end = await exitOf(session, 3_000);
         expect(end.code, end.screen).toBe(0);
@@ -139,22 +125,22 @@ describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', {
         killSession(session);
       }
     } finally {
-      await sb.admin.setFaults({});
+      await suite.sb.admin.setFaults({});
     }
   });
 
   it('Ctrl-C while paging stops the listing; svc waits for the pager, then exits 130 leaving the terminal sane', async () => {
-    await sb.admin.setFaults({ latency_ms: 300 });
+    await suite.sb.admin.setFaults({ latency_ms: 300 });
     try {
       const line = `${svcLine(['contacts', 'list', '--all', '--page-size', '1'])}; echo "EXIT=$?"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' '; echo`;
       const session = startShell(line, { ...env, PAGER: 'less -FRX', LESS: '' }, { cols: 120, rows: 6 });
       try {
         await waitFor(session, /^:\s*$/m);
-        tmux(['send-keys', '-t', session, 'C-c']);
+        keys(session, 'C-c');
         await new Promise((r) => setTimeout(r, 1000));
         // less still has the terminal: svc did not exit under it.
-        expect(tmux(['capture-pane', '-p', '-t', session])).not.toMatch(/EXIT=/);
-        tmux(['send-keys', '-t', session, 'q']);
+        expect(screen(session)).not.toMatch(/EXIT=/);
+        keys(session, 'q');
         const after = await waitFor(session, /EXIT=\d+[\s\S]*icanon/, 10_000);
         expect(after).toMatch(/EXIT=130/);
         expect(after).toMatch(/(^|\s)icanon echo/m);
@@ -162,7 +148,7 @@ describe.skipIf(!built || !hasTmux)('contacts list in a real terminal (tmux)', {
         killSession(session);
       }
     } finally {
-      await sb.admin.setFaults({});
+      await suite.sb.admin.setFaults({});
     }
   });
 

@@ -4,47 +4,31 @@
  * terminal wrapped, so a wrapped line shows up longer than 80), and TERM=dumb draws no braille
  * spinner. Skipped without tmux or a build.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
-import { root } from '../helpers/spawn-cli.js';
-import { exitOf, hasTmux, killSession, screen, startShell, startSvc, svcLine, tmux, waitFor } from '../helpers/tmux.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { describeTty, exitOf, joinedLines, killSession, screen, startShell, startSvc, svcLine, TTY_ENV, waitFor } from '../helpers/tmux.js';
 
-const built = existsSync(join(root, 'dist', 'main.js'));
 const SIZE = { cols: 80, rows: 60 };
 
-let sb: TestSandbox;
-let cfg: { dir: string; cleanup: () => void };
+const suite = cliSuite({ reset: false });
 let env: Record<string, string>;
-beforeAll(async () => {
-  sb = await withSandbox();
+beforeEach(() => {
+  env = suite.env(TTY_ENV);
 });
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(async () => {
-  cfg = tempConfigDir();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes(), CI: '', NO_COLOR: '1' };
-});
-afterEach(async () => {
-  await sb.admin.setFaults({});
-  cfg.cleanup();
-});
+afterEach(() => suite.sb.admin.setFaults({}));
 
 /** The whole history of the pane with the terminal's wraps undone. */
 function joined(session: string): string[] {
-  return tmux(['capture-pane', '-p', '-J', '-S', '-1000', '-t', session])
-    .split('\n')
-    .map((l) => l.trimEnd());
+  return joinedLines(session, 1000).map((l) => l.trimEnd());
 }
 
 const over80 = (lines: string[]) => lines.filter((l) => [...l].length > 80);
 
 /** An orders CSV of `n` good rows and a few rows with long reasons to reject. */
 function ordersFile(n: number): string {
-  const file = join(cfg.dir, 'orders.csv');
+  const file = join(suite.tmp.dir, 'orders.csv');
   const lines = ['order_id,total,currency,order_date,email,phone,accepts_sms_marketing'];
   for (let i = 1; i <= n; i++) lines.push(`W-${i},${i}.00,EUR,2024-01-01,w${i % 20}@example.com,,`);
   lines.push('W-bad-1,10.00,EUR,05/04/2023,someone.with.a.long.address@example.com,,');
@@ -53,7 +37,7 @@ function ordersFile(n: number): string {
   return file;
 }
 
-describe.skipIf(!built || !hasTmux)('80 columns in a terminal', () => {
+describeTty('80 columns in a terminal', () => {
   it('svc help: no line over 80 characters', async () => {
     const session = startSvc(['help'], env, SIZE);
     try {
@@ -67,7 +51,7 @@ describe.skipIf(!built || !hasTmux)('80 columns in a terminal', () => {
   });
 
   it('orders import: the progress line and the rejected rows stay within 80 columns', async () => {
-    await sb.admin.setFaults({ latency_ms: 25 });
+    await suite.sb.admin.setFaults({ latency_ms: 25 });
     const file = ordersFile(200);
     const session = startSvc(['orders', 'import', '--live', file, '--concurrency', '2'], env, SIZE);
     try {
@@ -85,7 +69,7 @@ describe.skipIf(!built || !hasTmux)('80 columns in a terminal', () => {
   }, 90_000);
 
   it('TERM=dumb: no braille spinner, no redrawn line', async () => {
-    await sb.admin.setFaults({ latency_ms: 25 });
+    await suite.sb.admin.setFaults({ latency_ms: 25 });
     const file = ordersFile(100);
     // tmux sets TERM in the pane itself: the command line sets it for svc.
     const session = startShell(`TERM=dumb ${svcLine(['orders', 'import', '--live', file, '--concurrency', '2'])}`, env, SIZE);

@@ -1,9 +1,6 @@
 /**
  * Runs the CLI in-process with fake IO: real commands, real HTTP, fake terminal.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { IOStreams } from '../../src/io/streams.js';
 import { main } from '../../src/main.js';
@@ -66,8 +63,4 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Run
   return { code, stdout: f.stdout(), stderr: f.stderr() };
 }
 
-/** A temporary folder for SVC_CONFIG_DIR; call `cleanup()` after the test. */
-export function tempConfigDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempConfigDir } from './tmp.js';

@@ -3,7 +3,8 @@
  * admin API (`/_sandbox/...`) over real HTTP, as a user of the dashboard would. Every answer is
  * checked against the OpenAPI document; close() fails the test file when one was off it.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
 import type { FaultSettings } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -188,15 +189,55 @@ export function tokenRequest(baseUrl: string, form: Record<string, string>, head
   });
 }
 
+/** An IPv4 address of this machine other than loopback (undefined on a machine without one). */
+export const externalAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+export interface SandboxFixture {
+  /** The file's sandbox (read inside tests and hooks: it is set once the file's beforeAll ran). */
+  readonly sb: TestSandbox;
+  /** An API token with every scope (a fresh one before each test with `resetEach`). */
+  readonly token: string;
+  /** Resets the sandbox now and makes a fresh token (what `resetEach` does before each test). */
+  reset(): Promise<void>;
+}
+
+export interface UseSandboxOptions extends WithSandboxOptions {
+  /** Reset the sandbox (POST /_sandbox/reset) and make a fresh token before each test. */
+  resetEach?: boolean;
+}
+
 /**
  * One sandbox for a whole test file (started before its tests, stopped after) and a token with
- * every scope, handed to `set` once started: `useSandbox((s) => ({ sb, token } = s));`.
+ * every scope. Read `fx.sb` and `fx.token` inside tests and hooks (`const fx = useSandbox();`), or
+ * have them handed to `set` once started: `useSandbox((s) => ({ sb, token } = s));`.
  */
-export function useSandbox(set: (s: { sb: TestSandbox; token: string }) => void): void {
+export function useSandbox(set?: (s: { sb: TestSandbox; token: string }) => void, opts: UseSandboxOptions = {}): SandboxFixture {
   let sb: TestSandbox | undefined;
+  let token = '';
+  const { resetEach, ...start } = opts;
   beforeAll(async () => {
-    sb = await withSandbox();
-    set({ sb, token: await sb.tokenWithAllScopes() });
+    sb = await withSandbox(start);
+    token = await sb.tokenWithAllScopes();
+    set?.({ sb, token });
   });
   afterAll(() => sb?.close());
+  const reset = async () => {
+    if (!sb) return;
+    await sb.admin.reset();
+    token = await sb.tokenWithAllScopes();
+    set?.({ sb, token });
+  };
+  if (resetEach) beforeEach(reset);
+  return {
+    reset,
+    get sb() {
+      if (!sb) throw new Error('the sandbox is not started yet: read fx.sb inside a test or hook');
+      return sb;
+    },
+    get token() {
+      return token;
+    },
+  };
 }

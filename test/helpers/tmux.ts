@@ -1,13 +1,19 @@
 /**
  * The built CLI in a real pseudo-terminal (tmux, from Debian's package): start a command in a
  * detached session, read the screen with capture-pane, type with send-keys. Tests using it skip
- * themselves when tmux is missing (`hasTmux`).
+ * themselves when tmux or the build is missing (`describeTty`).
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { root } from './spawn-cli.js';
+import { describe } from 'vitest';
+import { built, root } from './spawn-cli.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+export { built };
+/** `describe`, skipped without tmux or a build. */
+export const describeTty = describe.skipIf(!built || !hasTmux);
+/** The environment of an interactive run on a plain terminal: not CI, no colour. */
+export const TTY_ENV = { CI: '', NO_COLOR: '1' } as const;
 const bin = join(root, 'bin', 'svc.js');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -20,6 +26,16 @@ export function tmux(args: string[]): string {
 /** The visible screen of the session. */
 export function screen(session: string): string {
   return tmux(['capture-pane', '-p', '-t', session]);
+}
+
+/** Every line of the pane (with `history`, that many lines of scroll-back too), wrapped lines joined back (-J). */
+export function joinedLines(session: string, history?: number): string[] {
+  return tmux(['capture-pane', '-p', '-J', ...(history ? ['-S', `-${history}`] : []), '-t', session]).split('\n');
+}
+
+/** Types keys into the session (tmux send-keys: `'C-c'`, `'Enter'`, `'Tab'` or text). */
+export function keys(session: string, ...typed: string[]): void {
+  tmux(['send-keys', '-t', session, ...typed]);
 }
 
 /** Polls the screen until `pattern` shows (at most `ms`); returns that screen. */
@@ -81,4 +97,26 @@ export async function exitOf(session: string, ms = 30_000): Promise<{ screen: st
 
 export function killSession(session: string): void {
   spawnSync('tmux', ['kill-session', '-t', session]);
+}
+
+/** Runs `use` with the session, then ends the session whatever happened. */
+export async function inSession<T>(session: string, use: (session: string) => Promise<T>): Promise<T> {
+  try {
+    return await use(session);
+  } finally {
+    killSession(session);
+  }
+}
+
+/**
+ * Polls the screen (at most ~5 s) until the count that `status` captures first has grown past
+ * `seen`: a status line redrawn in place. Returns that screen (the last one read if it never grew).
+ */
+export async function waitForCountPast(session: string, status: RegExp, seen: number, from: string): Promise<string> {
+  let later = from;
+  for (let i = 0; i < 100 && Number(status.exec(later)?.[1] ?? 0) <= seen; i++) {
+    await sleep(50);
+    later = screen(session);
+  }
+  return later;
 }

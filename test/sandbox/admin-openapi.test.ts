@@ -3,15 +3,12 @@
  * a valid OpenAPI 3.1 document, and every admin answer of the tests is checked against it
  * (test/helpers/openapi-conformance.ts, through withSandbox).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminOpenApiDoc, answerProblem } from '../helpers/openapi-conformance.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb } = s));
 
 describe('GET /_sandbox/openapi.json', () => {
   it('serves the admin document, apart from the service document at /openapi.json', async () => {

@@ -1,8 +1,6 @@
-/** The admin API's reads for the dashboard, the live outbox stream, and the dashboard's files (loopback only). */
-import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
+import { externalAddress, http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
@@ -153,10 +151,6 @@ describe('admin reads', () => {
       expect((await http(sb.baseUrl, 'GET', path as string)).headers.get('content-type')).toBe(type);
   });
 });
-
-const externalAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 describe('the dashboard on a non-loopback bind', () => {
   it.skipIf(!externalAddress)('answers 404 to other addresses, as the admin API does', async () => {

@@ -1,14 +1,9 @@
-/** The admin surface (/_sandbox): validation, unknown ids, loopback only. */
-import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { externalAddress, http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb } = s));
 
 const admin = (method: string, path: string, json?: unknown) => http(sb.baseUrl, method, `/_sandbox${path}`, { json });
 
@@ -75,10 +70,6 @@ describe('admin API', () => {
     expect(await sb.admin.outbox({ after: last })).toEqual([]);
   });
 });
-
-const externalAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 describe('admin API on a non-loopback bind', () => {
   it.skipIf(!externalAddress)('answers the service to other addresses but the admin API only to loopback clients', async () => {

@@ -1,14 +1,13 @@
 /** Authentication comes first (spec, Authentication rule 4): no body problem is answered before the token is checked. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let readOnly: string;
+useSandbox((s) => ({ sb } = s));
 beforeAll(async () => {
-  sb = await withSandbox();
   readOnly = (await sb.admin.createApiToken(['contacts_read'])).token;
 });
-afterAll(() => sb.close());
 
 const WRITES: Array<[string, string]> = [
   ['POST', '/v1/contacts'],

@@ -1,20 +1,17 @@
 /** svc sandbox start / outbox / reset, in-process with a fake terminal and real HTTP. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { CredentialStore } from '../../src/store/store.js';
 import { fakeIO, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let cfg: ReturnType<typeof tempConfigDir>;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb } = s));
 
 function freshEnv() {
   cfg = tempConfigDir();

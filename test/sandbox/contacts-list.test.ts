@@ -1,14 +1,13 @@
 /** GET /v1/contacts: filters, cursor paging stable under inserts, Link rel=next, removed parameters. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
 const ids: string[] = [];
 
+useSandbox((s) => ({ sb, token } = s));
 beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
   for (let i = 0; i < 7; i++) {
     const r = await http(sb.baseUrl, 'POST', '/v1/contacts', {
       token,
@@ -17,7 +16,6 @@ beforeAll(async () => {
     ids.push(r.body.id);
   }
 });
-afterAll(() => sb.close());
 
 const list = (query: string) => http(sb.baseUrl, 'GET', `/v1/contacts${query}`, { token });
 

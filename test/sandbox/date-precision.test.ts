@@ -1,16 +1,10 @@
 /** The sandbox keeps date-times in UTC to the millisecond, cut after the third fractional digit (docs/sandbox.md "Dates and times"). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(async () => {
-  await sb.close();
-});
+useSandbox((s) => ({ sb, token } = s));
 
 describe('date-time precision', () => {
   it('an order_date with nine fractional digits and an offset is answered in UTC, cut to the millisecond', async () => {

@@ -1,6 +1,6 @@
 /** Sandbox flows on the admin API: list with runs, an order trigger, enable/disable, delete; over real HTTP. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
@@ -8,11 +8,7 @@ let token: string;
 // biome-ignore lint/suspicious/noExplicitAny: admin answers are loosely typed records
 const admin = async (method: string, path: string, json?: unknown): Promise<any> => http(sb.baseUrl, method, `/_sandbox${path}`, { json });
 
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb, token } = s));
 
 const order = (order_id: string) =>
   http(sb.baseUrl, 'POST', '/v1/orders/placed', {

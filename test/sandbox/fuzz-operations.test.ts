@@ -5,9 +5,9 @@
  * body is checked against its schema by withSandbox's conformance hook. Bounded: a few seconds.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type OpenApiDoc, openApiDoc } from '../helpers/openapi-conformance.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 import { fromSchema, HINTS, mutated, type Schema } from '../helpers/schema-arbitrary.js';
 
 const RUNS_PER_OPERATION = 25;
@@ -15,14 +15,12 @@ const RUNS_PER_OPERATION = 25;
 let sb: TestSandbox;
 let token: string;
 let app: { client_id: string; client_secret: string };
+useSandbox((s) => ({ sb, token } = s));
 beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
   app = await sb.admin.createApp(['contacts_read', 'events_write']);
   // Events name a contact that stays (the DELETE runs remove only their own).
   HINTS.contact_id = fc.constant(await newContact());
 });
-afterAll(() => sb.close());
 
 let contacts = 0;
 /** A fresh contact for each operation (an earlier DELETE may have removed the last one). */

@@ -1,17 +1,15 @@
 /** Random and hostile bodies on every write endpoint: always a 4xx (or a success), never a 500, and the server stays up. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
 let contactId: string;
 
+useSandbox((s) => ({ sb, token } = s));
 beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
   contactId = (await http(sb.baseUrl, 'POST', '/v1/contacts', { token, json: { email: 'fuzz@example.com' } })).body.id;
 });
-afterAll(() => sb.close());
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function rng(seed: number) {

@@ -1,6 +1,6 @@
 /** open-points "Businesses": a token of one business never reads or writes another's data. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let mine: string;
@@ -8,13 +8,12 @@ let theirs: string;
 let theirBiz: string;
 const ALL = ['contacts_read', 'contacts_write', 'events_write', 'orders_write'];
 
+useSandbox((s) => ({ sb } = s));
 beforeAll(async () => {
-  sb = await withSandbox();
   mine = await sb.tokenWithAllScopes();
   theirBiz = (await sb.admin.createBusiness('Other shop')).id;
   theirs = (await sb.admin.createApiToken(ALL, theirBiz)).token;
 });
-afterAll(() => sb.close());
 
 describe('business isolation', () => {
   it('contacts of another business are invisible: list, get, patch, delete, unsubscribe', async () => {

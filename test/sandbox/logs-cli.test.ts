@@ -1,21 +1,16 @@
 /** svc sandbox logs and svc sandbox deprecations, in-process against a sandbox on port 0 over real HTTP. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
+import { http } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
+const fx = cliSuite({ reset: false, config: 'file', token: false });
+
 let token: string;
-const cfg = tempConfigDir();
 let env: Record<string, string>;
-
 beforeAll(async () => {
-  sb = await withSandbox();
-  token = (await sb.admin.createApiToken(['contacts_read'])).token;
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token };
-});
-afterAll(async () => {
-  await sb.close();
-  cfg.cleanup();
+  token = (await fx.sb.admin.createApiToken(['contacts_read'])).token;
+  env = fx.env({ SVC_TOKEN: token });
 });
 
 describe('svc sandbox logs', () => {
@@ -37,8 +32,8 @@ describe('svc sandbox logs', () => {
   });
 
   it('lists the most recent requests oldest first, filtered by --status and --path, as JSON too', async () => {
-    await http(sb.baseUrl, 'GET', '/v1/contacts?limit=1', { token });
-    await http(sb.baseUrl, 'GET', '/v1/contacts?limit=2');
+    await http(fx.sb.baseUrl, 'GET', '/v1/contacts?limit=1', { token: token });
+    await http(fx.sb.baseUrl, 'GET', '/v1/contacts?limit=2');
     const r = await runCli(['sandbox', 'logs', '--status', '401', '--path', '/v1/contacts', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as { status: number; path: string; seq: number }[];
@@ -67,8 +62,8 @@ describe('svc sandbox logs', () => {
     const controller = new AbortController();
     const running = runCli(['sandbox', 'logs', '--follow', '--json', '--status', '4xx'], { env, signal: controller.signal });
     await new Promise((r) => setTimeout(r, 300));
-    const refused = await http(sb.baseUrl, 'DELETE', '/v1/contacts/ct_nope', { token });
-    const ok = await http(sb.baseUrl, 'GET', '/v1/contacts?limit=3', { token });
+    const refused = await http(fx.sb.baseUrl, 'DELETE', '/v1/contacts/ct_nope', { token: token });
+    const ok = await http(fx.sb.baseUrl, 'GET', '/v1/contacts?limit=3', { token: token });
     await new Promise((r) => setTimeout(r, 300));
     controller.abort();
     const r = await running;
@@ -93,9 +88,9 @@ describe('svc sandbox deprecations', () => {
     const clean = await runCli(['sandbox', 'deprecations', '--fail-on-any', '--json'], { env });
     expect(clean.code, clean.stderr).toBe(0);
     expect(JSON.parse(clean.stdout)).toEqual([]);
-    const writer = (await sb.admin.createApiToken(['contacts_read', 'contacts_write'])).token;
-    const c = await http(sb.baseUrl, 'POST', '/v1/contacts', { token: writer, json: { email: 'old@example.com' } });
-    const u = await http(sb.baseUrl, 'POST', `/v1/contacts/${(c.body as { id: string }).id}/unsubscribe`, { token: writer });
+    const writer = (await fx.sb.admin.createApiToken(['contacts_read', 'contacts_write'])).token;
+    const c = await http(fx.sb.baseUrl, 'POST', '/v1/contacts', { token: writer, json: { email: 'old@example.com' } });
+    const u = await http(fx.sb.baseUrl, 'POST', `/v1/contacts/${(c.body as { id: string }).id}/unsubscribe`, { token: writer });
     const listed = await runCli(['sandbox', 'deprecations'], { env });
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('unsubscribe_endpoint');

@@ -1,14 +1,11 @@
 /** Messages say a thing once: no field named twice in a row, no detail printed again after the message that already says it. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messageWithDetails } from '../../src/contract/errors.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb } = s));
 
 /** True when some run of three or more words comes twice in a row ("x y z x y z", "a b a b" of long words). */
 function repeats(text: string): boolean {

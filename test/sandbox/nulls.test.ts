@@ -1,16 +1,14 @@
 /** One rule for null on every route: a field sent as null is refused with 400 naming it (omit the field instead). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
 let contactId: string;
+useSandbox((s) => ({ sb, token } = s));
 beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
   contactId = (await http(sb.baseUrl, 'POST', '/v1/contacts', { token, json: { email: 'null@example.com' } })).body.id;
 });
-afterAll(() => sb.close());
 
 const order = { order_id: 'n1', total: 1, currency: 'USD', order_date: '2026-01-01', email: 'null@example.com' };
 

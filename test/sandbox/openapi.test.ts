@@ -1,15 +1,12 @@
 /** The OpenAPI document: generated from the route table, served without a token, checked in and current. */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../src/sandbox/openapi.js';
 import { ROUTES } from '../../src/sandbox/routes.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await withSandbox();
-});
-afterAll(() => sb.close());
+useSandbox((s) => ({ sb } = s));
 
 const checkedIn = () => readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
 

@@ -2,9 +2,9 @@
  * The request log (GET /_sandbox/requests, its stream, one request by id) and the deprecations
  * seen (GET /_sandbox/deprecations), over real HTTP against a sandbox on port 0.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RequestLog } from '../../src/sandbox/request-log/ring.js';
-import { http, type TestSandbox, tokenRequest, withSandbox } from '../helpers/sandbox.js';
+import { http, type TestSandbox, tokenRequest, useSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
 let token: string;
@@ -17,13 +17,12 @@ const admin = async (path: string): Promise<any> => {
   return r.body;
 };
 
+useSandbox((s) => ({ sb } = s));
 beforeAll(async () => {
-  sb = await withSandbox();
   const t = await sb.admin.createApiToken(['contacts_read', 'contacts_write']);
   token = t.token;
   tokenId = t.id;
 });
-afterAll(() => sb.close());
 
 describe('GET /_sandbox/requests', () => {
   it('logs a refused request with its credential by name, error, explanation and bodies, never the token', async () => {

@@ -1,21 +1,14 @@
 /** svc sandbox snapshot save|restore|list|delete, in-process against a sandbox on port 0 over real HTTP. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { http, type TestSandbox, withSandbox } from '../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
+import { http } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
-let token: string;
-const cfg = tempConfigDir();
+const fx = cliSuite({ reset: false, config: 'file' });
+
 let env: Record<string, string>;
-
-beforeAll(async () => {
-  sb = await withSandbox();
-  token = await sb.tokenWithAllScopes();
-  env = { SVC_CONFIG_DIR: cfg.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: token };
-});
-afterAll(async () => {
-  await sb.close();
-  cfg.cleanup();
+beforeAll(() => {
+  env = fx.env();
 });
 
 const emails = async () => {
@@ -25,11 +18,11 @@ const emails = async () => {
 
 describe('svc sandbox snapshot', () => {
   it('save, then restore between test cases: the state saved comes back, and the snapshot is listed until deleted', async () => {
-    await http(sb.baseUrl, 'POST', '/v1/contacts', { token, json: { email: 'seed@example.com' } });
+    await http(fx.sb.baseUrl, 'POST', '/v1/contacts', { token: fx.token, json: { email: 'seed@example.com' } });
     const saved = await runCli(['sandbox', 'snapshot', 'save', 'seeded'], { env });
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stderr).toContain('snapshot seeded saved: 1 contacts');
-    await http(sb.baseUrl, 'POST', '/v1/contacts', { token, json: { email: 'case1@example.com' } });
+    await http(fx.sb.baseUrl, 'POST', '/v1/contacts', { token: fx.token, json: { email: 'case1@example.com' } });
     expect(await emails()).toEqual(['case1@example.com', 'seed@example.com']);
     const restored = await runCli(['sandbox', 'snapshot', 'restore', 'seeded', '--json'], { env });
     expect(restored.code, restored.stderr).toBe(0);

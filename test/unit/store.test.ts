@@ -1,19 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CredentialStore } from '../../src/store/store.js';
-import { tempConfigDir } from '../helpers/run-cli.js';
+import { useTempDirs } from '../helpers/tmp.js';
 
-const dirs: Array<() => void> = [];
-afterEach(() => {
-  for (const c of dirs.splice(0)) c();
-});
-
-function freshDir(): string {
-  const t = tempConfigDir();
-  dirs.push(t.cleanup);
-  return join(t.dir, 'config');
-}
+const tempDir = useTempDirs();
+const freshDir = () => join(tempDir(), 'config');
 
 describe('credential store', () => {
   it('creates the file 0600 in a 0700 folder', () => {
