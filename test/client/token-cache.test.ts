@@ -1,10 +1,5 @@
-<<<<<<< HEAD
-import { afterEach, describe, expect, it } from 'vitest';
-import { type CachedToken, ClientCredentialsProvider, type TokenCache } from '../../src/client/auth.js';
-=======
 import { describe, expect, it } from 'vitest';
-import { ClientCredentialsProvider } from '../../src/client/auth.js';
->>>>>>> main
+import { type CachedToken, ClientCredentialsProvider, type TokenCache } from '../../src/client/auth.js';
 import { CredentialStore } from '../../src/store/store.js';
 import { PendingTokenCache, profileTokenCache } from '../../src/wiring/token-cache.js';
 import { useTempDirs } from '../helpers/tmp.js';
