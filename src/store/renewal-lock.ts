@@ -6,7 +6,7 @@
  * wait briefly, then read the token it saved. A lock left by a killed process (its pid gone, or
  * older than STALE_MS) is taken over; after WAIT_MS a waiter renews on its own rather than fail.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../util/pid.js';
 
@@ -24,17 +24,50 @@ function lockPath(dir: string, profile: string): string {
   return join(dir, `renew-${encodeURIComponent(profile).replace(/%/g, '_')}.lock`);
 }
 
-/** Whether the lock at `path` was left by a process that is gone (or too long ago). */
-function stale(path: string, now: number): boolean {
+/**
+ * The content of the lock at `path` when it was left by a process that is gone (or too long ago),
+ * else undefined (alive, just created and not yet holding its pid, or gone meanwhile).
+ */
+function staleContent(path: string, now: number): string | undefined {
   try {
     const age = now - statSync(path).mtimeMs;
-    if (age > STALE_MS) return true;
-    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    const content = readFileSync(path, 'utf8');
+    if (age > STALE_MS) return content;
+    const pid = Number.parseInt(content, 10);
     // A lock just created may not hold its pid yet: not stale.
-    return Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid);
+    return Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid) ? content : undefined;
   } catch {
-    return false; // gone meanwhile: the next try takes it
+    return undefined; // gone meanwhile: the next try takes it
   }
+}
+
+/**
+ * Removes a lock judged stale by its `judged` content. Renamed aside first, then compared: when
+ * another waiter removed it and a live process took the lock between the judgement and the
+ * rename, the file renamed is that live lock, and it is put back (unless a third process holds
+ * the lock by then); deleting by name could remove a live lock.
+ */
+export function removeStaleLock(path: string, judged: string): void {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // another waiter removed it first
+  }
+  let content: string | undefined;
+  try {
+    content = readFileSync(aside, 'utf8');
+  } catch {
+    content = undefined;
+  }
+  if (content !== judged) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      /* a third process holds the lock now */
+    }
+  }
+  rmSync(aside, { force: true });
 }
 
 function tryTake(path: string): boolean {
@@ -94,12 +127,9 @@ export async function takeRenewalLock(
     } catch {
       return () => {};
     }
-    if (stale(path, now())) {
-      try {
-        unlinkSync(path);
-      } catch {
-        /* another waiter removed it first */
-      }
+    const judged = staleContent(path, now());
+    if (judged !== undefined) {
+      removeStaleLock(path, judged);
       continue;
     }
     if (opts.signal?.aborted || now() >= deadline) return () => {};

@@ -1,8 +1,8 @@
 /** The per-profile renewal lock (store/renewal-lock.ts): exclusive, waited for, taken over from a dead process, never fatal. */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { takeRenewalLock } from '../../src/store/renewal-lock.js';
+import { removeStaleLock, takeRenewalLock } from '../../src/store/renewal-lock.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 
 let cfg: ReturnType<typeof tempConfigDir> | undefined;
@@ -51,5 +51,21 @@ describe('takeRenewalLock', () => {
     await takeRenewalLock(cfg.dir, 'default', { signal: abort.signal });
     held();
     (await takeRenewalLock(join(cfg.dir, 'missing'), 'default'))();
+  });
+});
+
+describe('removeStaleLock', () => {
+  it('removes the lock judged stale, and puts back a live lock that replaced it after the judgement', () => {
+    cfg = tempConfigDir();
+    const path = join(cfg.dir, 'renew-default.lock');
+    writeFileSync(path, '999999999');
+    removeStaleLock(path, '999999999');
+    expect(readdirSync(cfg.dir)).toEqual([]);
+    // Judged stale with a dead pid; meanwhile another waiter removed it and a live process took
+    // the lock: deleting by name would remove that live lock.
+    writeFileSync(path, String(process.pid));
+    removeStaleLock(path, '999999999');
+    expect(readdirSync(cfg.dir)).toEqual(['renew-default.lock']);
+    expect(readFileSync(path, 'utf8')).toBe(String(process.pid));
   });
 });
