@@ -197,6 +197,9 @@ describe('get / create', () => {
     });
   });
 
+  /** `svc contacts create ARGS` → the contact printed. */
+  const createContact = (...args: string[]) => fx.json<Contact>(['contacts', 'create', ...args]);
+
   it('--if-exists fail (default) exits 1 naming the existing id', async () => {
     const c = await fx.create(['--first-name', 'First']);
     const r = await fx.svc(['contacts', 'create', '--email', c.email as string, '--first-name', 'Second']);
@@ -210,25 +213,14 @@ describe('get / create', () => {
 
   it('--if-exists skip prints the existing contact unchanged', async () => {
     const c = await fx.create(['--first-name', 'First']);
-    const got = await fx.json<Contact>([
-      'contacts',
-      'create',
-      '--email',
-      c.email as string,
-      '--first-name',
-      'Other',
-      '--if-exists',
-      'skip',
-    ]);
+    const got = await createContact('--email', c.email as string, '--first-name', 'Other', '--if-exists', 'skip');
     expect(got).toEqual(c);
     expect((await fx.json<Contact>(['contacts', 'get', c.id])).first_name).toBe('First');
   });
 
   it('--if-exists update patches the existing contact', async () => {
     const c = await fx.create(['--first-name', 'First']);
-    const got = await fx.json<Contact>([
-      'contacts',
-      'create',
+    const got = await createContact(
       '--email',
       c.email as string,
       '--first-name',
@@ -237,20 +229,11 @@ describe('get / create', () => {
       'unsubscribed',
       '--if-exists',
       'update',
-    ]);
+    );
     expect(got).toMatchObject({ id: c.id, first_name: 'Updated', email_consent: 'unsubscribed' });
     // Conflict found by phone as well.
     const p = await fx.create(['--phone', fx.phone()]);
-    const byPhone = await fx.json<Contact>([
-      'contacts',
-      'create',
-      '--phone',
-      p.phone as string,
-      '--last-name',
-      'Byphone',
-      '--if-exists',
-      'update',
-    ]);
+    const byPhone = await createContact('--phone', p.phone as string, '--last-name', 'Byphone', '--if-exists', 'update');
     expect(byPhone).toMatchObject({ id: p.id, last_name: 'Byphone' });
   });
 });
