@@ -29,7 +29,7 @@ describe('messages', () => {
       'expected a header line such as email,phone,',
       'order_id',
     ],
-  ]) {
+  ] as const) {
     it(name, async () => {
       const csv = join(s.tmp.dir, 'in.csv');
       writeFileSync(csv, content);
