@@ -15,22 +15,14 @@
  * A torn last line (killed mid-write) is ignored.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { InputError, OutputError } from './errors.js';
+import { acquireLock } from './journal-lock.js';
+
+export { JournalBusyError } from './journal-lock.js';
+
 import type { RowResult } from './outcome.js';
 
 export interface JournalIdentity {
@@ -88,80 +80,6 @@ function describeMismatch(a: JournalIdentity, b: JournalIdentity): string | unde
   return undefined;
 }
 
-/** Another live run holds the journal's lock. */
-export class JournalBusyError extends InputError {
-  constructor(message: string, hint: string) {
-    super(message, hint);
-    this.name = 'JournalBusyError';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function readLockPid(path: string): number | undefined {
-  try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Takes `<journal>.lock` (it holds the pid of the run that owns the journal): two runs on one
- * journal would each resend and count the other's rows. A lock whose process is gone is taken
- * over: renamed aside first, so that of two runs taking over the same stale lock only one wins
- * (and a fresh lock renamed by mistake is put back).
- */
-function acquireLock(journalPath: string): string {
-  const lockPath = `${journalPath}.lock`;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      try {
-        writeSync(fd, `${process.pid}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      return lockPath;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new InputError(`cannot write the journal lock ${lockPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-    }
-    const pid = readLockPid(lockPath);
-    if (pid !== undefined && isAlive(pid)) {
-      throw new JournalBusyError(
-        `another import of this file is running (pid ${pid}); it owns the journal ${journalPath}`,
-        `wait for it to finish (or stop it), then run again; if no such import runs, delete ${lockPath}`,
-      );
-    }
-    const aside = `${lockPath}.${process.pid}.stale`;
-    try {
-      renameSync(lockPath, aside);
-    } catch {
-      continue; // another run took it over first: look again
-    }
-    if (readLockPid(aside) !== pid) {
-      // Between reading it and renaming it, another run replaced the stale lock with its own.
-      try {
-        linkSync(aside, lockPath);
-      } catch {
-        /* a third run holds it now */
-      }
-    }
-    rmSync(aside, { force: true });
-  }
-  throw new InputError(`cannot take the journal lock ${lockPath}: other runs keep taking it`);
-}
-
 export class Journal {
   private fh: FileHandle | undefined;
   private pending: string[] = [];
@@ -174,6 +92,9 @@ export class Journal {
   /** Writes happen one after the other, off the event loop (fsync on the thread pool). */
   private tail: Promise<void> = Promise.resolve();
   private failure: unknown;
+  /** markStartedExact: the highest seq asked for, and the mark write that will cover it. */
+  private exactUpTo = 0;
+  private exactNext: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
@@ -346,6 +267,29 @@ export class Journal {
     }
     if (seq <= this.announcedUpTo && this.markInFlight) return this.markInFlight.then(() => this.markStarted(seq));
     return this.announce(seq + START_WINDOW - 1).then(() => this.markStarted(seq));
+  }
+
+  /**
+   * Before sending row `seq` of a verb that must never send a row twice (events): resolves once
+   * a mark covering exactly the rows started so far is on disk, nothing written ahead, so that a
+   * resumed run knows which rows may have been sent. The rows started while one mark is being
+   * written share the next one (one fsync for many rows). Rows must start in seq order.
+   */
+  markStartedExact(seq: number): Promise<void> {
+    this.check();
+    if (seq <= this.durableUpTo) return Promise.resolve();
+    this.exactUpTo = Math.max(this.exactUpTo, seq);
+    this.exactNext ??= this.tail.then(() => {
+      this.exactNext = undefined;
+      const upTo = this.exactUpTo;
+      this.announcedUpTo = Math.max(this.announcedUpTo, upTo);
+      this.pending.push(`S ${upTo}\n`);
+      return this.write().then(() => {
+        this.durableUpTo = Math.max(this.durableUpTo, upTo);
+        this.check();
+      });
+    });
+    return this.exactNext;
   }
 
   /** Records a finished row; on disk within a batch (256 rows or 200 ms). */

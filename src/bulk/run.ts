@@ -107,6 +107,18 @@ export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> 
    * processed). Without it such a row is not finished (it is sent again by --resume).
    */
   fatalResult?: (work: W, err: unknown) => RowResult<O>;
+  /**
+   * A verb that must never send a row twice (events: not idempotent). Each row's start is on disk
+   * before it is sent (bulk/journal.ts markStartedExact), and on --resume a row the earlier run
+   * may have sent without recording its answer is not sent again: it finishes with this result
+   * (`unconfirmed`). Without it such a row is sent again (an upsert may be repeated).
+   */
+  possiblySent?: (work: W) => RowResult<O>;
+  /**
+   * Start marks exactly as for possiblySent, without its rule: a resumed run knows which rows the
+   * earlier one may have sent (the --ids-file verbs: a DELETE answered 404 then was our own).
+   */
+  exactMarks?: boolean;
   /** Rows sharing a key (one, or several: a contact's email and phone) are never in flight together; file order wins. */
   keyOf?: (work: W) => string | readonly string[] | undefined;
   /** Called for every finished row, resumed ones included (a command's own counts beside the outcomes). */
@@ -122,6 +134,15 @@ export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> 
   resume?: ResumeState;
   /** Outages waited out (--max-outage; default 15 min). */
   outage?: Partial<Omit<OutageOptions, 'onExceeded'>>;
+}
+
+/** What every adapter hands the run unchanged: the stop signal, the outputs and the journal. */
+export type RunWiring = Pick<BulkRunOptions<WorkItem>, 'outage' | 'signal' | 'report' | 'rejects' | 'journal' | 'resume'>;
+
+/** The run's wiring out of an adapter's options (the fields of RunWiring, nothing else). */
+export function wiringOf(opts: RunWiring): RunWiring {
+  const { outage, signal, report, rejects, journal, resume } = opts;
+  return { outage, signal, report, rejects, journal, resume };
 }
 
 /** The longest outage a bulk run waits out by default. */
@@ -185,32 +206,6 @@ export function rejectedRow(work: WorkItem, problem: RowProblem): RowResult<Outc
   return r;
 }
 
-/** What a dry run counts: the contract's summary plus the rows that would be sent. */
-export type DryRunSummary = Summary & { valid: number };
-
-/**
- * Counts one row of a dry run: rejected (kept, and in the report) or valid (`wouldSend` is its
- * report line). The orders and contacts dry runs share it.
- */
-export function tallyDryRunRow(
-  work: WorkItem,
-  tally: { summary: DryRunSummary; rejected: RowResult<Outcome>[]; report?: ReportWriter<string>; rejects?: RejectsWriter },
-  wouldSend: () => RowResult<string>,
-): void {
-  if (work.problem) {
-    tally.summary.rejected++;
-    const r = rejectedRow(work, work.problem);
-    tally.rejected.push(r);
-    tally.report?.add(r);
-    tally.rejects?.add(r, work.original);
-  } else {
-    tally.summary.valid++;
-    const r = wouldSend();
-    tally.report?.add(r);
-    tally.rejects?.add(r, undefined);
-  }
-}
-
 /** Creates a run; `progress` can be read while `run()` works. */
 export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   opts: BulkRunOptions<W, O>,
@@ -227,6 +222,8 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   const recentRate = new RecentRate();
   let inputEnded = false;
   let outageStop: unknown;
+  // A start mark that could not be written (possiblySent verbs): the run stops, nothing more is sent.
+  let markFailure: unknown;
   const gate = new OutageGate({
     maxOutageMs: DEFAULT_MAX_OUTAGE_MS,
     ...opts.outage,
@@ -287,8 +284,19 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         onRateHeaders: ctx.rateHeaders,
         reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
       };
+      const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
+      const sent = exact
+        ? exact.markStartedExact(work.seq).then(
+            () => opts.send(work, sendCtx),
+            (err: unknown) => {
+              markFailure ??= err;
+              stop.abort();
+              throw err;
+            },
+          )
+        : opts.send(work, sendCtx);
       // then() rather than an async function: one frame less per row.
-      return opts.send(work, sendCtx).then(
+      return sent.then(
         (result) => {
           progress.requests++;
           if (result.status === 429) progress.rateLimited++;
@@ -308,7 +316,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       concurrency: opts.concurrency,
       keyOf: opts.keyOf,
       signal,
-      beforeStart: (w) => opts.journal?.markStarted(w.seq),
+      beforeStart: opts.possiblySent || opts.exactMarks ? undefined : (w) => opts.journal?.markStarted(w.seq),
     },
   );
 
@@ -338,6 +346,10 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
           finish(rejectedRow(work, work.problem) as RowResult<O>, work, false);
           continue;
         }
+        if (!previous && opts.possiblySent && opts.resume && work.seq <= opts.resume.maybeSentUpTo) {
+          finish(opts.possiblySent(work), work, false);
+          continue;
+        }
         out.push(work);
       }
       if (out.length > 0) yield out;
@@ -362,6 +374,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     endedAt = performance.now();
     // An outage longer than --max-outage stopped the run: its rows in flight are not finished.
     if (outageStop !== undefined) failure ??= outageStop;
+    if (markFailure !== undefined) failure ??= markFailure;
     const stats = scheduler.stats();
     problems.sort((a, b) => a.seq - b.seq);
     return {

@@ -21,6 +21,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { InFlight } from './in-flight.js';
 import type { ProxySettings } from './proxy.js';
 
 export interface Exchange {
@@ -110,26 +111,25 @@ export function loadUndici(): Promise<Undici> {
 
 /** The exchanges in flight under one signal, aborted together by its single listener. */
 interface Watch {
-  inFlight: Set<ExchangeHandler>;
+  inFlight: InFlight<ExchangeHandler>;
 }
 const watches = new WeakMap<AbortSignal, Watch>();
 
 function watch(signal: AbortSignal, entry: ExchangeHandler): Watch {
   let w = watches.get(signal);
   if (!w) {
-    const created: Watch = { inFlight: new Set() };
+    const created: Watch = { inFlight: new InFlight<ExchangeHandler>() };
     w = created;
     watches.set(signal, created);
     signal.addEventListener(
       'abort',
       () => {
-        for (const e of [...created.inFlight]) e.cancel(signal.reason, false);
-        created.inFlight.clear();
+        for (const e of created.inFlight.entries()) e.cancel(signal.reason, false);
       },
       { once: true },
     );
   }
-  w.inFlight.add(entry);
+  entry.watchSlot = w.inFlight.add(entry);
   return w;
 }
 
@@ -139,6 +139,9 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, Exchange {
   headers: IncomingHttpHeaders = {};
   bytes: Buffer = EMPTY;
   watch: Watch | undefined;
+  /** Its slots in the watch's and the transport's InFlight (-1: none). */
+  watchSlot = -1;
+  transportSlot = -1;
   /** When the attempt's deadline passes (the transport's sweeper checks it). */
   deadline = 0;
   private controller: Dispatcher.DispatchController | undefined;
@@ -156,8 +159,8 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, Exchange {
   private done(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    this.watch?.inFlight.delete(this);
-    this.transport.inFlight.delete(this);
+    this.watch?.inFlight.delete(this, this.watchSlot);
+    this.transport.inFlight.delete(this, this.transportSlot);
     return true;
   }
 
@@ -216,7 +219,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, Exchange {
 
 /** One origin's transport: its dispatcher (made on the first request), deadlines and limits. */
 export class Transport {
-  readonly inFlight = new Set<ExchangeHandler>();
+  readonly inFlight = new InFlight<ExchangeHandler>();
   readonly maxResponseBytes: number;
   /** Some request got an answer through this transport (a proxy failing later is an outage, not a set-up error). */
   answered = false;
@@ -280,7 +283,7 @@ export class Transport {
       }
       const handler = new ExchangeHandler(this, resolve, reject);
       handler.deadline = Date.now() + this.options.deadlineMs;
-      this.inFlight.add(handler);
+      handler.transportSlot = this.inFlight.add(handler);
       if (signal) handler.watch = watch(signal, handler);
       d.dispatch(
         {
@@ -340,7 +343,7 @@ export class Transport {
     this.sweeper = setInterval(() => {
       if (this.inFlight.size === 0) return;
       const now = Date.now();
-      for (const h of [...this.inFlight]) {
+      for (const h of this.inFlight.entries()) {
         if (h.deadline <= now) {
           h.cancel(new TransportError(TRANSPORT_CODES.deadline, `no complete answer within ${formatMs(this.options.deadlineMs)}`), true);
         }

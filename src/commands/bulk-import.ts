@@ -11,28 +11,27 @@ import { InputError } from '../bulk/errors.js';
 import { openInput } from '../bulk/input.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
 import { countDataLines } from '../bulk/line-count.js';
-import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
+import type { BulkProgress } from '../bulk/run.js';
 import type { Context } from '../context.js';
-import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import { describeMixedLineEnd, findMixedLineEnd, LINE_END_NAMES, type MixedLineEnd } from '../importer/line-ends.js';
-import { stderrWidth, wrapHanging } from '../io/wrap.js';
-import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from './bulk-rejects.js';
+import { checkRejectsOptions, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
-import { reportHint } from './report-hint.js';
 
 export { printSummaryFields, type SummaryField } from './import-summary.js';
 
-/** The options every CSV import command takes that concern its input and outputs. */
+/** The options every bulk verb takes that concern its input and outputs. */
 export interface ImportIoOptions {
   report?: string;
   rejects?: string;
   rejectsIncludeFailed?: boolean;
   dryRun?: boolean;
+  /** --plan sends nothing either: no journal, as a dry run. */
+  plan?: boolean;
   resume?: boolean;
   journal?: string;
   encoding?: string;
@@ -72,26 +71,50 @@ export async function checkImportInput(
       'pipe it in: … | ' + example.replace(/ \S+\.csv/, ' -'),
     );
   const fromStdin = file === '-' || socket;
-  if (fromStdin && opts.resume)
-    throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and import that');
   if (!fromStdin) {
     if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
     if (statSync(file).isDirectory()) throw new UsageError(`${file} is a folder, not a CSV file`);
   }
-  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
   checkRejectsOptions(opts);
-  // A pipe, FIFO or device can be read only once: it imports, but keeps no journal to resume.
-  const resumable = !fromStdin && inputKind(file, 'the input') === 'file';
+  const journal = journalOf(file, fromStdin, 'the input', { ...opts, dryRun: opts.dryRun || opts.plan }, ctx, kind);
+  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
+  return { file, fromStdin, ...journal, encoding, kind };
+}
+
+/**
+ * Whether a bulk verb's input can be resumed, and where its journal goes (none for stdin, a pipe
+ * or device, or a dry run), after the checks of --resume and --journal every bulk verb makes.
+ */
+export function journalOf(
+  file: string,
+  fromStdin: boolean,
+  what: string,
+  opts: { resume?: boolean; journal?: string; dryRun?: boolean; report?: string },
+  ctx: Context,
+  kind: string,
+): { resumable: boolean; journalPath?: string } {
+  if (fromStdin && opts.resume)
+    throw new UsageError('--resume needs a file: stdin cannot be read again', 'save the data to a file and run on that');
+  if (opts.dryRun && opts.resume) throw new UsageError('--dry-run and --resume do not go together');
+  // A pipe, FIFO or device can be read only once: it runs, but keeps no journal to resume.
+  const resumable = !fromStdin && inputKind(file, what) === 'file';
   if (!fromStdin && !resumable && (opts.resume || opts.journal !== undefined)) {
     throw new UsageError(
       `${opts.resume ? '--resume' : '--journal'} needs a regular file: ${file} is a pipe or device, which cannot be read a second time`,
-      'save the data to a file and import that to be able to resume',
+      'save the data to a file and run on that to be able to resume',
     );
   }
-  const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   const journalPath = resumable && !opts.dryRun ? (opts.journal ?? defaultJournalPath(file, opts.report, ctx.dataDir, kind)) : undefined;
-  return { file, fromStdin, resumable, encoding, journalPath, kind };
+  return { resumable, journalPath };
 }
+
+/** The journal among a run's outputs, and the checkRunPaths options that go with it. */
+export function journalOutput(journalPath: string | undefined, opts: { journal?: string }): PathUse[] {
+  return journalPath === undefined ? [] : [{ what: opts.journal !== undefined ? '--journal' : 'the journal', path: journalPath }];
+}
+
+/** checkRunPaths' options for the journal: its default folder is created, it must be a regular file. */
+export const JOURNAL_PATH_RULES = { createFolders: ['the journal'], regularFiles: ['the journal', '--journal'] };
 
 /** The CSV reader on the input: stdin, or the file (a FIFO read as it comes, a regular file by the thread pool). */
 export async function openImportCsv(input: ImportInput, ctx: Context, delimiter: string | undefined): Promise<CsvSource> {
@@ -118,13 +141,9 @@ export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptio
   const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
-  if (input.journalPath !== undefined)
-    outputs.push({ what: opts.journal !== undefined ? '--journal' : 'the journal', path: input.journalPath });
+  outputs.push(...journalOutput(input.journalPath, opts));
   // The default journal's folder is created; one given with --journal must exist, as a report's must.
-  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, {
-    createFolders: ['the journal'],
-    regularFiles: ['the journal', '--journal'],
-  });
+  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, JOURNAL_PATH_RULES);
   if (input.resumable && (input.encoding ?? 'utf-8') === 'utf-8') {
     // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
     // merge different keys (a Latin-1 file's Müller-1 and Möller-1).
@@ -221,6 +240,33 @@ export function openCsvRejects(opts: ImportIoOptions, source: CsvSource): Reject
 }
 
 /**
+ * A CSV import's --dry-run around the verb's check: the report and the rejects file opened, the
+ * check run, both closed, its result printed and the rejects file named; exit 4 when a row would
+ * be rejected.
+ */
+export async function dryRunImport<R extends { summary: { rejected: number } }>(args: {
+  ctx: Context;
+  opts: ImportIoOptions;
+  source: CsvSource;
+  openReport: () => ReportWriter<string> | undefined;
+  check: (report: ReportWriter<string> | undefined, rejects: RejectsWriter | undefined) => Promise<R>;
+  print: (result: R) => void;
+}): Promise<number> {
+  const report = args.openReport();
+  const rejects = openCsvRejects(args.opts, args.source);
+  let result: R;
+  try {
+    result = await args.check(report, rejects);
+  } finally {
+    report?.close();
+    rejects?.close();
+  }
+  args.print(result);
+  if (rejects) sayRejects(args.ctx, rejectsNote(rejects, 'dry-run'));
+  return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
+}
+
+/**
  * Opens the rejects file after the journal and report (so another run's journal lock is met
  * first); when it cannot be opened, they are closed as they were (the journal kept to resume).
  */
@@ -237,15 +283,18 @@ export async function openRunRejects(
   }
 }
 
-/** The import's progress (commands/progress.ts): rows, rate, share of the file read, ETA, `counts` of the outcomes. */
-export function showImportProgress(
+/**
+ * A bulk run's progress (commands/progress.ts): rows, rate, share of the input read, ETA, the
+ * outcome counts in words. `file`: a regular file whose rows can be counted for the plan.
+ */
+export function showImportProgress<O extends string>(
   ctx: Context,
-  p: BulkProgress & { bytesRead(): number },
+  p: BulkProgress<O> & { bytesRead(): number },
   totalBytes: number | undefined,
-  counts: (s: Summary) => string,
-  input?: ImportInput,
+  counts: () => string,
+  words: { unit?: string; starting?: string; file?: string } = {},
 ): Promise<() => void> {
-  const file = input?.resumable ? input.file : undefined;
+  const file = words.file;
   return showProgress(
     ctx,
     {
@@ -253,7 +302,7 @@ export function showImportProgress(
       resumed: () => p.summary.resumed,
       bytesRead: () => p.bytesRead(),
       rateLimited: () => p.rateLimited,
-      counts: () => counts(p.summary),
+      counts,
       rowsRead: () => p.rowsRead,
       lastLine: () => p.lastLine,
       sentRate: () => p.sentRate(),
@@ -262,113 +311,11 @@ export function showImportProgress(
       steadyWindow: () => p.scheduler()?.steadyWindow,
       outage: () => p.outage(),
     },
-    { unit: 'rows', totalBytes, starting: 'importing…', countRows: file === undefined ? undefined : () => countDataLines(file) },
+    {
+      unit: words.unit ?? 'rows',
+      totalBytes,
+      starting: words.starting ?? 'importing…',
+      countRows: file === undefined ? undefined : () => countDataLines(file),
+    },
   );
-}
-
-/**
- * Runs an import job to its end and turns the result into the command's exit: the report and the
- * journal closed (removed when the run finished), the summary printed, then a fatal stop (its
- * error, after how to resume), a run failing mid-way (exit 1 with the summary and how to go on),
- * an interruption (130), or rows rejected or failed (listed, exit 4).
- */
-export async function finishImport(args: {
-  ctx: Context;
-  run: () => Promise<BulkRunResult>;
-  stopProgress: () => void;
-  input: ImportInput;
-  report?: ReportWriter<string>;
-  reportPath?: string;
-  rejects?: RejectsWriter;
-  /** The command that imports a (fixed) rejects file with this run's request-shaping options (with `rejects`). */
-  reimportCommand?: (file: string) => string;
-  journal?: Journal;
-  resumeCommand: string;
-  printSummary: (reportPath: string | undefined, interrupted: boolean, rejects?: RejectsNote) => void;
-}): Promise<number> {
-  const { ctx, report, journal, input, reportPath } = args;
-  const { journalPath, fromStdin } = input;
-  let result: BulkRunResult;
-  try {
-    result = await args.run();
-  } catch (err) {
-    args.stopProgress();
-    await journal?.close().catch(() => undefined);
-    report?.close({ complete: false });
-    args.rejects?.close();
-    throw err;
-  }
-  args.stopProgress();
-  const complete = !result.interrupted && result.fatal === undefined && result.failure === undefined;
-  let failure = result.failure;
-  try {
-    report?.close({ complete });
-  } catch (err) {
-    failure ??= err;
-  }
-  try {
-    args.rejects?.close();
-  } catch (err) {
-    failure ??= err;
-  }
-  const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
-  // Failed rows keep the journal: --resume sends them (and only them) again.
-  const failedKept = complete && failure === undefined && result.summary.failed > 0 && journal !== undefined;
-  if (complete && failure === undefined && !failedKept) await journal?.remove();
-  else
-    await journal?.close().catch((err: unknown) => {
-      failure ??= err;
-    });
-
-  if (result.fatal !== undefined) {
-    ctx.out.info(`stopped after ${result.summary.rows} row(s): every further row would fail the same way`);
-    if (journalPath) ctx.out.info(`progress saved; once fixed, continue with: ${args.resumeCommand}`);
-    throw result.fatal;
-  }
-  if (failure !== undefined && !result.interrupted) {
-    // The run itself failed (a full disk for the report or journal, an unreadable input): what
-    // was done is counted and saved; say so, then how to go on.
-    args.printSummary(undefined, false, note);
-    const reason = failure instanceof Error ? failure.message : String(failure);
-    throw new CliError(`the import stopped after ${result.summary.rows} finished row(s): ${reason}`, {
-      exitCode: EXIT.failure,
-      code:
-        ({ OutputError: 'output_error', OutageExceededError: 'service_unreachable' } as Record<string, string>)[(failure as Error).name] ??
-        'run_failed',
-      hint: journalPath
-        ? `progress saved in ${journalPath}; once fixed, continue with: ${args.resumeCommand}`
-        : 'the rows above were sent; a piped input cannot be resumed: import a file to be able to continue',
-      cause: failure,
-    });
-  }
-  args.printSummary(reportPath, result.interrupted, note);
-  if (note) sayRejects(ctx, note);
-  if (result.interrupted) {
-    throw new Interrupted(
-      `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
-      journalPath
-        ? `continue with: ${args.resumeCommand}`
-        : `${fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
-    );
-  }
-  const s = result.summary;
-  if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json) {
-    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
-    const more = s.rejected + s.failed - result.problems.length;
-    if (more > 0) ctx.out.info(`  … and ${more} more`);
-  }
-  if (s.rejected > 0 || s.failed > 0) {
-    const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
-    throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
-      failedKept && journalPath
-        ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
-        : reportHint(result.problems, s, reportPath !== undefined || rejectsHint !== ''),
-    );
-  }
-  return EXIT.ok;
-}
-
-function describeProblem(p: RowResult<Outcome>): string {
-  return `line ${p.line}${p.id ? ` (${p.id})` : ''}: ${p.outcome}${p.status ? ` ${p.status}` : ''}${p.errorCode ? ` ${p.errorCode}` : ''}: ${p.message ?? ''}`;
 }

@@ -1,7 +1,7 @@
 /**
  * The send phase every CSV import shares, once its input, mapping and credentials are checked:
  * the journal (new or resumed, locked), the report and the rejects file opened in a safe order,
- * the verb's adapter started on them, the progress line, and the run's end (commands/bulk-import.ts
+ * the verb's adapter started on them, the progress line, and the run's end (commands/bulk-finish.ts
  * finishImport). A verb gives what differs: its journal identity, its report, its adapter, its
  * counts and summary, and the command that continues or re-imports.
  */
@@ -13,8 +13,8 @@ import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
 import type { Context } from '../context.js';
 import type { CsvSource } from '../importer/csv-source.js';
 import { shellQuote } from '../io/shell-quote.js';
+import { finishImport } from './bulk-finish.js';
 import {
-  finishImport,
   type ImportInput,
   type ImportIoOptions,
   openCsvRejects,
@@ -58,7 +58,9 @@ export async function runCsvImport<P extends BulkProgress & { bytesRead(): numbe
   const { journal, resume, report } = opened;
   const rejects = await openRunRejects(opened, () => openCsvRejects(opts, args.source));
   const job = args.start({ report, rejects, journal, resume });
-  const stopProgress = await showImportProgress(ctx, job.progress, args.totalBytes, args.counts, input);
+  const stopProgress = await showImportProgress(ctx, job.progress, args.totalBytes, () => args.counts(job.progress.summary), {
+    file: input.resumable ? input.file : undefined,
+  });
   return finishImport({
     ctx,
     run: job.run,

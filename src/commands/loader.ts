@@ -4,7 +4,7 @@
  * compiler (see ActionFactory): a flag missing on either side, or parsed to a value the verb does
  * not accept, fails `npm run typecheck`.
  */
-import { type CommandUnknownOpts, InvalidArgumentError, type OptionValues } from '@commander-js/extra-typings';
+import { type CommandUnknownOpts, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../context.js';
 
 /** A verb module: `run(args, options, ctx)` returns the exit code (or nothing for 0) and throws typed errors. */
@@ -191,4 +191,13 @@ function wrapNote(text: string): string {
       return out.join('\n');
     })
     .join('\n\n');
+}
+
+/** --plan-read, as every verb that takes --plan declares it. */
+export function planReadOption() {
+  return new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
+    'auto',
+    'pages',
+    'lookups',
+  ] as const);
 }

@@ -5,15 +5,19 @@
  * be a contact id is rejected before sending. Prints nothing.
  */
 import { classifyError, isFatalForRun } from '../bulk/classify.js';
+import { dryRunRows } from '../bulk/dry-run.js';
 import type { IdLine } from '../bulk/id-source.js';
-import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
+import type { Outcome, RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
+import type { CallOptions } from '../client/types.js';
 
 export type DoneWord = 'deleted' | 'unsubscribed';
+
+/** What an id's request is given: the run's abort signal and its retry and rate-header callbacks (the client's CallOptions). */
+export type IdCall = Required<Pick<CallOptions, 'signal' | 'onRetry' | 'onRateHeaders'>>;
 export type IdOutcome<D extends DoneWord = DoneWord> = D | 'not_found' | 'rejected' | 'failed';
 
 /** How many requests run at once: enough to be quick, few enough to stay polite. */
@@ -39,21 +43,12 @@ function rowOfError<D extends DoneWord>(w: WorkItem, err: unknown): RowResult<Id
   return { ...base, outcome: 'failed', errorCode: 'unexpected', message: err instanceof Error ? err.message : String(err) };
 }
 
-export interface IdsRunOptions<D extends DoneWord> {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: signal, outputs, journal, --max-outage) and the verb's part. */
+export interface IdsRunOptions<D extends DoneWord> extends RunWiring {
   ids: IdLine[];
   doneWord: D;
-  /** The verb's request for one id. */
-  op: (id: string, signal: AbortSignal) => Promise<unknown>;
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
-}
-
-/** The run's rows that were not done (input order), beside the engine's result. */
-export interface IdsRunResult<D extends DoneWord> extends BulkRunResult<IdOutcome<D>> {
-  notDone: RowResult<IdOutcome<D>>[];
+  /** The verb's request for one id; `sentBefore`: an interrupted run may have sent it (--resume). */
+  op: (id: string, call: IdCall, sentBefore: boolean) => Promise<unknown>;
 }
 
 /** The ids as the engine's rows: an id that cannot be a contact id is rejected before sending. */
@@ -67,41 +62,34 @@ function idRows(ids: IdLine[], keepOriginal: boolean): WorkItem[] {
 }
 
 /** Checks every id without sending: the rows that would be rejected (the report lists the others as `valid`). */
-export function dryRunIds(ids: IdLine[], out: { report?: ReportWriter<string>; rejects?: RejectsWriter }): RowResult<Outcome>[] {
-  const summary = { ...emptySummary(), valid: 0 };
-  const rejected: RowResult<Outcome>[] = [];
-  for (const w of idRows(ids, out.rejects !== undefined)) {
-    summary.rows++;
-    tallyDryRunRow(w, { summary, rejected, ...out }, () => ({
-      seq: w.seq,
-      line: w.line,
-      id: w.id,
-      outcome: 'valid',
-      message: 'would be sent',
-    }));
-  }
-  return rejected;
+export async function dryRunIds(
+  ids: IdLine[],
+  out: { report?: ReportWriter<string>; rejects?: RejectsWriter },
+): Promise<RowResult<Outcome>[]> {
+  return (await dryRunRows([idRows(ids, out.rejects !== undefined)], out)).rejected;
 }
 
 /** Creates the run over the ids (bounded concurrency); `progress` can be read while `run()` works. */
 export function createIdsRun<D extends DoneWord>(
   opts: IdsRunOptions<D>,
-): { progress: BulkProgress<IdOutcome<D>>; run(): Promise<IdsRunResult<D>> } {
+): { progress: BulkProgress<IdOutcome<D>>; run(): Promise<BulkRunResult<IdOutcome<D>>>; notDone(): RowResult<IdOutcome<D>>[] } {
   const rows = idRows(opts.ids, opts.rejects !== undefined);
   const notDone: RowResult<IdOutcome<D>>[] = [];
+  const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<WorkItem, IdOutcome<D>>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     outcomes: [opts.doneWord, 'not_found', 'rejected', 'failed'],
     rows: (async function* () {
       yield rows;
     })(),
     concurrency: IDS_CONCURRENCY,
-    signal: opts.signal,
-    report: opts.report,
-    rejects: opts.rejects,
+    // Exact marks: after a crash, only the ids really sent count a 404 as their own delete.
+    exactMarks: true,
     async send(w, ctx) {
       try {
-        await ctx.reach(() => opts.op(w.id, ctx.signal));
+        // The run's retry and rate-header callbacks: a 429 slows the run, a refused connection is an outage.
+        const call = { signal: ctx.signal, onRetry: ctx.onRetry, onRateHeaders: ctx.onRateHeaders };
+        await ctx.reach(() => opts.op(w.id, call, w.seq <= maybeSentUpTo));
         return { seq: w.seq, line: w.line, id: w.id, outcome: opts.doneWord };
       } catch (err) {
         // A fatal error stops the run; a request cut by Ctrl-C has no outcome.
@@ -115,10 +103,8 @@ export function createIdsRun<D extends DoneWord>(
   });
   return {
     progress: job.progress,
-    async run() {
-      const result = await job.run();
-      notDone.sort((a, b) => a.seq - b.seq);
-      return { ...result, notDone };
-    },
+    run: job.run,
+    /** The rows that were not done (resumed ones included), input order. */
+    notDone: () => notDone.sort((a, b) => a.seq - b.seq),
   };
 }

@@ -10,12 +10,19 @@
  * `unconfirmed`, never `created`.
  */
 import { isFatalForRun } from '../bulk/classify.js';
-import type { Journal, ResumeState } from '../bulk/journal.js';
-import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import { dryRunRows } from '../bulk/dry-run.js';
+import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type SendContext, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import {
+  type BulkProgress,
+  type BulkRunResult,
+  createBulkRun,
+  type RunWiring,
+  type SendContext,
+  type WorkItem,
+  wiringOf,
+} from '../bulk/run.js';
 import { ApiError } from '../client/errors.js';
 import type { ApiClient, CallOptions } from '../client/types.js';
 import type { Contact, ContactWrite } from '../contract/types.js';
@@ -107,20 +114,14 @@ export function personKeys(w: ContactWork): string | readonly string[] {
   return w.keys;
 }
 
-export interface ContactImportOptions {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: signal, outputs, journal, --max-outage) and what contacts need. */
+export interface ContactImportOptions extends RunWiring {
   rows: AsyncIterable<ContactWork[]>;
   bytesRead(): number;
   client: ApiClient;
   ifExists: IfExists;
   welcomeSms: boolean;
   concurrency: number;
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
-  journal?: Journal;
-  resume?: ResumeState;
 }
 
 export interface ContactImportProgress extends BulkProgress {
@@ -240,15 +241,10 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
   }
 
   const job = createBulkRun<ContactWork>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     rows: opts.rows,
     keyOf: personKeys,
     concurrency: opts.concurrency,
-    signal: opts.signal,
-    report: opts.report,
-    rejects: opts.rejects,
-    journal: opts.journal,
-    resume: opts.resume,
     send,
     tally(r) {
       for (const m of r.marks ?? []) {
@@ -275,27 +271,18 @@ export interface ContactDryRun {
   rejected: RowResult<Outcome>[];
 }
 
-/** Validates every row without sending. Memory grows with the number of distinct people. */
+/** Validates every row without sending (bulk/dry-run.ts). Memory grows with the number of distinct people. */
 export async function dryRunContacts(
   rows: AsyncIterable<ContactWork[]>,
   report?: ReportWriter<string>,
   rejects?: RejectsWriter,
 ): Promise<ContactDryRun> {
-  const summary = { ...emptySummary(), valid: 0 };
-  const seen = new Map<string, number[]>();
-  const rejected: RowResult<Outcome>[] = [];
-  for await (const batch of rows) {
-    for (const work of batch) {
-      summary.rows++;
-      const keys = personKeys(work);
-      for (const key of typeof keys === 'string' ? [keys] : keys) {
-        const l = seen.get(key);
-        if (l) l.push(work.line);
-        else seen.set(key, [work.line]);
-      }
-      tallyDryRunRow(work, { summary, rejected, report, rejects }, () => result(work, 'valid' as Outcome, { message: 'would be sent' }));
-    }
-  }
-  const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([key, lines]) => ({ person: key.slice(2), lines }));
-  return { summary, duplicates, rejected };
+  const r = await dryRunRows(rows, {
+    report,
+    rejects,
+    keyOf: personKeys,
+    wouldSend: (work) => result(work, 'valid' as Outcome, { message: 'would be sent' }),
+  });
+  const duplicates = r.duplicates.map(({ key, lines }) => ({ person: key.slice(2), lines }));
+  return { summary: r.summary, duplicates, rejected: r.rejected };
 }

@@ -17,7 +17,8 @@ export type LineCountingOptions = ConstructorParameters<typeof Parser>[0] & {
  * csv-parse's stream parser, pushing each record with its physical line (csv-parse's documented
  * `info.lines` counter, corrected for the lines it did not see or that were added for it).
  *
- * **Lines without a quote.** csv-parse reads character by character (some 10 µs for a line of
+ * **Lines without a quote** (and lines whose quotes only wrap whole cells: splitQuoted).
+ * csv-parse reads character by character (some 10 µs for a line of
  * Shopify's 79 columns). A line that holds no quote character and no carriage return or line feed
  * other than its own line end is, for csv-parse with these options, nothing but its cells between
  * the delimiters: `line.split(delimiter)`, an empty line skipped. With `lineEnd` given, such lines
@@ -129,11 +130,15 @@ export class LineCountingParser extends Parser {
         // Where the line's own characters end, and whether its only CR is that of its line end.
         const end = crlf && !lastLine ? nl - 1 : nl;
         const crOk = crlf && !lastLine ? end >= at && cr === end : cr === -1 || cr > nl;
-        if ((quote === -1 || quote > nl) && crOk && end - at <= this.maxPlainChars) {
-          if (end > at) super.push({ record: text.slice(at, end).split(delimiter), lines: this.info.lines + this.lineOffset + 1 });
-          this.lineOffset++;
-          at = nl + 1;
-          continue;
+        if (crOk && end - at <= this.maxPlainChars) {
+          const plain = quote === -1 || quote > nl;
+          const cells = plain ? (end > at ? text.slice(at, end).split(delimiter) : undefined) : splitQuoted(text.slice(at, end), delimiter);
+          if (plain || cells !== undefined) {
+            if (cells !== undefined) super.push({ record: cells, lines: this.info.lines + this.lineOffset + 1 });
+            this.lineOffset++;
+            at = nl + 1;
+            continue;
+          }
         }
         this.betweenRecords = false;
       }
@@ -177,6 +182,37 @@ export class LineCountingParser extends Parser {
     return true;
   }
 }
+/**
+ * The cells of a line with quotes, when each quote opens or closes a whole cell (`"…"` from the
+ * delimiter before it to the one after it, no quote inside: no `""`), as csv-parse reads them:
+ * such a cell is its text between the quotes, delimiters included. Anything else (a quote inside
+ * an unquoted cell, `""`, text or a space beside a quote, a quoted cell that goes on to the next
+ * line, a line of one cell) is undefined: csv-parse reads that line. Shops quote their text cells
+ * (BigCommerce's packed `Product Details`, WooCommerce's names and notes): most such lines.
+ */
+function splitQuoted(line: string, delimiter: string): string[] | undefined {
+  const cells: string[] = [];
+  let at = 0;
+  for (;;) {
+    let next: number;
+    if (line.charCodeAt(at) === 34 /* " */) {
+      const close = line.indexOf('"', at + 1);
+      if (close === -1) return undefined;
+      next = close + 1;
+      if (next < line.length && !line.startsWith(delimiter, next)) return undefined;
+      cells.push(line.slice(at + 1, close));
+    } else {
+      const found = line.indexOf(delimiter, at);
+      next = found === -1 ? line.length : found;
+      const cell = line.slice(at, next);
+      if (cell.includes('"')) return undefined;
+      cells.push(cell);
+    }
+    if (next >= line.length) return cells.length < 2 ? undefined : cells;
+    at = next + delimiter.length;
+  }
+}
+
 /** csv-parse's buffer of the field being read (its ResizeableBuffer). */
 interface FieldBuffer {
   buf?: unknown;

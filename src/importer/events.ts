@@ -9,13 +9,13 @@
 
 import type { CountryCode } from 'libphonenumber-js/max';
 import { isFatalForRun } from '../bulk/classify.js';
+import { dryRunRows } from '../bulk/dry-run.js';
 import type { RawLine } from '../bulk/ndjson-source.js';
 import { OutageExceededError } from '../bulk/outage.js';
-import { emptySummary, type Outcome, type RowResult } from '../bulk/outcome.js';
+import type { RowResult } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
 import type { CallOptions, RetryInfo } from '../client/types.js';
 import type { EventAccepted, EventInput } from '../contract/types.js';
 import { type LineOptions, loadNormalizePhone, parseEventLine } from './event-lines.js';
@@ -91,18 +91,13 @@ async function* readEventBatches(
   }
 }
 
-export interface EventSendOptions {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: the signal stops reading new lines, outputs, journal) and what events need. */
+export interface EventSendOptions extends RunWiring {
   client: EventSender;
   /** The input's lines, a batch at a time (ndjson-source.ts readLineBatches). */
   lines: AsyncIterable<RawLine[]>;
   concurrency: number;
   defaultCountry?: CountryCode;
-  /** Stops reading new lines; the requests in flight finish and are counted. */
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
   /** Called once per counted line, in completion order. */
   onResult?: (result: RowResult<EventOutcome>, work: EventWork) => void;
   onRetry?: (info: RetryInfo, line: number) => void;
@@ -120,6 +115,8 @@ export interface EventSendSummary {
   rejected: number;
   failed: number;
   unconfirmed: number;
+  /** Lines an earlier, interrupted run had finished (--resume). */
+  resumed: number;
   /** Line numbers of unconfirmed events, ascending. */
   unconfirmedLines: number[];
   rejectedLines: number[];
@@ -141,23 +138,16 @@ export interface EventDryRun {
   rejected: RowResult<string>[];
 }
 
-/** Reads and checks every line without sending (the report lists valid lines as `valid`). */
+/** Reads and checks every line without sending (bulk/dry-run.ts; the report lists valid lines as `valid`). */
 export async function dryRunEvents(opts: {
   lines: AsyncIterable<RawLine[]>;
   defaultCountry?: CountryCode;
   report?: ReportWriter<string>;
   rejects?: RejectsWriter;
 }): Promise<EventDryRun> {
-  const summary = { ...emptySummary(), valid: 0 };
-  const rejected: RowResult<Outcome>[] = [];
-  const tally = { summary, rejected, report: opts.report, rejects: opts.rejects };
-  for await (const batch of readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, { lastLine: 0 })) {
-    for (const work of batch) {
-      summary.rows++;
-      tallyDryRunRow(work, tally, () => ({ seq: work.seq, line: work.line, id: '', outcome: 'valid', message: 'would be sent' }));
-    }
-  }
-  return { rows: summary.rows, valid: summary.valid, rejected };
+  const rows = readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, { lastLine: 0 });
+  const r = await dryRunRows(rows, { report: opts.report, rejects: opts.rejects });
+  return { rows: r.summary.rows, valid: r.summary.valid, rejected: r.rejected };
 }
 
 /** Creates the run; `progress` can be read while `run()` works. */
@@ -168,13 +158,18 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
   const settled = { upTo: 0, line: 0, held: new Map<number, number>() };
   const ids = opts.ids !== false;
   const job = createBulkRun<EventWork, EventOutcome>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     outcomes: EVENT_OUTCOMES,
     rows: readEventBatches(opts.lines, opts.defaultCountry, opts.rejects !== undefined, seen),
     concurrency: opts.concurrency,
-    signal: opts.signal,
-    report: opts.report,
-    rejects: opts.rejects,
+    // Events are not idempotent: a line an interrupted run may have sent is never sent again.
+    possiblySent: (work) =>
+      toRow(work, {
+        line: work.line,
+        outcome: 'unconfirmed',
+        errorCode: 'unanswered_before_resume',
+        message: 'sent by the interrupted run, whose answer was not recorded: it may or may not have been stored; not resent',
+      }),
     send: async (work, ctx) => {
       const onRetry = (info: RetryInfo) => {
         ctx.onRetry(info);
@@ -212,6 +207,7 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
       rejected: s.rejected,
       failed: s.failed,
       unconfirmed: s.unconfirmed,
+      resumed: s.resumed,
       unconfirmedLines: sorted(job.progress.lines.unconfirmed),
       rejectedLines: sorted(job.progress.lines.rejected),
       failedLines: sorted(job.progress.lines.failed),

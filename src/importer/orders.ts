@@ -4,12 +4,11 @@
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
 import { isFatalForRun } from '../bulk/classify.js';
-import type { Journal, ResumeState } from '../bulk/journal.js';
-import { emptySummary, type Outcome, type RowResult, type Summary } from '../bulk/outcome.js';
+import { dryRunRows } from '../bulk/dry-run.js';
+import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
-import type { BulkRunOptions } from '../bulk/run.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, tallyDryRunRow, type WorkItem } from '../bulk/run.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
@@ -127,34 +126,18 @@ export async function* readOrderBatches(
   if (group) yield [finishGroup(group)];
 }
 
-/** The orders of a CSV source one by one (see readOrderBatches). */
-export async function* readOrders(
-  source: CsvSource,
-  layout: ColumnLayout,
-  opts: MappingOptions,
-  keepOriginal = false,
-): AsyncGenerator<OrderWork> {
-  for await (const batch of readOrderBatches(source, layout, opts, keepOriginal)) yield* batch;
-}
-
 export interface ImportProgress extends BulkProgress {
   bytesRead(): number;
 }
 
-export interface OrderImportOptions {
-  /** Outages waited out (--max-outage). */
-  outage?: BulkRunOptions<WorkItem>['outage'];
+/** The run's wiring (RunWiring: signal, outputs, journal, --max-outage) and what orders need. */
+export interface OrderImportOptions extends RunWiring {
   source: CsvSource;
   layout: ColumnLayout;
   mapping: MappingOptions;
   client: ApiClient;
   integrationToken?: string;
   concurrency: number;
-  signal: AbortSignal;
-  report?: ReportWriter<string>;
-  rejects?: RejectsWriter;
-  journal?: Journal;
-  resume?: ResumeState;
   /** Two order ids that differ only in Unicode normalisation (id-twins.ts): sent as two, warned about. */
   onTwin?: (twin: NormalisationTwin) => void;
 }
@@ -163,16 +146,11 @@ export interface OrderImportOptions {
 export function createOrderImport(opts: OrderImportOptions): { progress: ImportProgress; run(): Promise<BulkRunResult> } {
   const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
   const job = createBulkRun<OrderWork>({
-    outage: opts.outage,
+    ...wiringOf(opts),
     rows: watchTwins(readOrderBatches(opts.source, opts.layout, opts.mapping, opts.rejects !== undefined), (t) => opts.onTwin?.(t)),
     keyOf: (w) => w.id,
     concurrency: opts.concurrency,
-    signal: opts.signal,
     countLines: opts.layout.hasLineItems,
-    report: opts.report,
-    rejects: opts.rejects,
-    journal: opts.journal,
-    resume: opts.resume,
     async send(work, ctx): Promise<RowResult<Outcome>> {
       try {
         const res = await ctx.reach(() =>
@@ -220,8 +198,8 @@ export interface DryRunResult {
 }
 
 /**
- * Validates every row without sending; collects duplicate order_ids with their lines. Memory
- * grows with the number of distinct order_ids (one small entry each).
+ * Validates every row without sending (bulk/dry-run.ts); collects duplicate order_ids with their
+ * lines. Memory grows with the number of distinct order_ids (one small entry each).
  */
 export async function dryRunOrders(
   source: CsvSource,
@@ -231,31 +209,19 @@ export async function dryRunOrders(
   rejects?: RejectsWriter,
   onTwin?: (twin: NormalisationTwin) => void,
 ): Promise<DryRunResult> {
-  const summary = { ...emptySummary(), valid: 0 } as Summary & { valid: number };
-  if (layout.hasLineItems) summary.lines = 0;
-  const seen = new Map<string, number[]>();
-  const rejected: RowResult<Outcome>[] = [];
   const values = createValuesSummary();
   const twins = new NormalisationTwins();
-  for await (const work of readOrders(source, layout, mapping, rejects !== undefined)) {
-    if (work.order) values.add(work.order);
-    summary.rows++;
-    if (summary.lines !== undefined) summary.lines += work.lines;
-    if (work.id) {
-      const twin = twins.check(work.id, work.line);
+  const r = await dryRunRows(readOrderBatches(source, layout, mapping, rejects !== undefined), {
+    report,
+    rejects,
+    countLines: layout.hasLineItems,
+    keyOf: (w) => w.id,
+    each: (w) => {
+      if (w.order) values.add(w.order);
+      const twin = w.id ? twins.check(w.id, w.line) : undefined;
       if (twin) onTwin?.(twin);
-      const l = seen.get(work.id);
-      if (l) l.push(work.line);
-      else seen.set(work.id, [work.line]);
-    }
-    tallyDryRunRow(work, { summary, rejected, report, rejects }, () => ({
-      seq: work.seq,
-      line: work.line,
-      id: work.id,
-      outcome: 'valid',
-      message: 'would be sent',
-    }));
-  }
-  const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([order_id, l]) => ({ order_id, lines: l }));
-  return { summary, duplicates, rejected, values: values.result() };
+    },
+  });
+  const duplicates = r.duplicates.map(({ key, lines }) => ({ order_id: key, lines }));
+  return { summary: r.summary, duplicates, rejected: r.rejected, values: values.result() };
 }

@@ -108,8 +108,10 @@ export function progressLine(
   const rate = src.sentRate?.() ?? sent / elapsed;
   const pace = src.pace?.();
   let eta = '';
-  if (totalBytes && totalBytes > 0) {
-    let frac = Math.min(1, src.bytesRead() / totalBytes);
+  // The share done: of the bytes read, or of the rows when they were all read first (an id list).
+  const all = !totalBytes && src.inputDone?.() ? src.rowsRead?.() : undefined;
+  let frac = totalBytes && totalBytes > 0 ? Math.min(1, src.bytesRead() / totalBytes) : all ? src.done() / all : 0;
+  if ((totalBytes && totalBytes > 0) || all) {
     if (frac > 0.01) {
       const total = estimatedRows(src, totalBytes, dataLines);
       const speed = pace?.rate !== undefined ? Math.min(rate, pace.rate) : rate;

@@ -278,7 +278,7 @@ describe('delete', () => {
     expect(noYes.code).toBe(2);
     const r = await fx.svc(['contacts', 'delete', '--ids-file', file, '--yes', '--json', '--report', report]);
     expect(r.code, r.stderr).toBe(4);
-    expect(JSON.parse(r.stdout)).toEqual({ rows: 5, deleted: 2, not_found: 1, rejected: 2, failed: 0 });
+    expect(JSON.parse(r.stdout)).toEqual({ rows: 5, deleted: 2, not_found: 1, rejected: 2, failed: 0, resumed: 0 });
     const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows.map((x) => [x.line, x.id, x.outcome, x.status])).toEqual([
       ['2', a.id, 'deleted', ''],
@@ -357,7 +357,7 @@ describe('unsubscribe', () => {
     const b = await fx.create(['--email-consent', 'suppressed']);
     const r = await fx.svc(['contacts', 'unsubscribe', '--ids-file', '-', '--json'], { stdin: `${a.id}\n${b.id}\nct_nope\n` });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ rows: 3, unsubscribed: 2, not_found: 1, rejected: 0, failed: 0 });
+    expect(JSON.parse(r.stdout)).toEqual({ rows: 3, unsubscribed: 2, not_found: 1, rejected: 0, failed: 0, resumed: 0 });
     for (const c of [a, b]) expect((await fx.json<Contact>(['contacts', 'get', c.id])).email_consent).toBe('unsubscribed');
   });
 

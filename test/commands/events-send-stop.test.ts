@@ -85,7 +85,12 @@ describe('svc events send --file, credentials revoked mid-run', () => {
     expect(res.code).toBe(3);
     const accepted = (await fx.sb.admin.outbox({ type: 'flow_run' })).length;
     expect(res.stdout).toMatch(new RegExp(String.raw`^rows\t\d+\naccepted\t${accepted}\n`));
-    expect(res.stderr).toMatch(/stopped after line \d+: lines after \d+ were not sent.*sed -n '[^']+' \S+ \| svc events send --file -/);
+    // A file keeps its journal: the stop names it and the command that sends the failed lines and the rest.
+    expect(res.stderr).toMatch(
+      new RegExp(
+        String.raw`stopped after line \d+: progress saved in \S+; once the credentials are fixed, continue with: svc events send --file ${file} --resume --concurrency 2`,
+      ),
+    );
     expect(res.stderr).toMatch(/^error: .*HTTP 401/m);
   });
 

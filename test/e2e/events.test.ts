@@ -66,7 +66,7 @@ describe('spawned svc events send, CI style', () => {
     expect(existsSync(env.SVC_CONFIG_DIR as string)).toBe(false);
   });
 
-  it('Ctrl-C: in-flight events finish, exit 130, and the printed tail command sends exactly the rest', async () => {
+  it('Ctrl-C: in-flight events finish, exit 130, and the printed --resume command sends exactly the rest', async () => {
     await fx.sb.admin.createFlow('slow');
     const env = ciEnv({ SVC_TOKEN: await fx.sb.tokenWithAllScopes() });
     const file = join(fx.tmp.dir, 'slow.ndjson');
@@ -97,16 +97,13 @@ describe('spawned svc events send, CI style', () => {
     expect(s).toMatchObject({ rows: after, accepted: after, unconfirmed: 0 });
     expect(JSON.parse(r.stderr).error).toMatchObject({
       code: 'interrupted',
-      hint: `to send the rest: tail -n +${after + 1} ${file} | svc events send --file -`,
+      hint: `continue with: svc events send --file ${file} --resume --concurrency 4`,
     });
     expect(await fx.sb.admin.outbox({ type: 'flow_run' })).toHaveLength(after);
 
-    const rest = await svc(['events', 'send', '--file', '-', '--json'], env, {
-      stdin: `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'slow', email: `s${i}@example.com` }))
-        .slice(after)
-        .join('\n')}\n`,
-    });
-    expect(rest.code).toBe(0);
+    const rest = await svc(['events', 'send', '--file', file, '--resume', '--concurrency', '4', '--json'], env);
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(JSON.parse(rest.stdout)).toMatchObject({ rows: total, accepted: total, resumed: after, unconfirmed: 0 });
     const runs = await fx.sb.admin.outbox({ type: 'flow_run' });
     expect(runs).toHaveLength(total);
     expect(new Set(runs.map((x) => x.contact_id)).size).toBe(total);

@@ -84,6 +84,8 @@ describe('LineCountingParser lines without a quote (split, not read by csv-parse
       fc.oneof(
         { weight: 8, arbitrary: fc.constantFrom('a', 'bc', ',', ',', '', 'é', '😀', ' ') },
         { weight: 2, arbitrary: fc.constantFrom('"', '""', '"x,y"', ',"q"') },
+        // Whole quoted cells (split here too) and quotes that are not (left to csv-parse).
+        { weight: 3, arbitrary: fc.constantFrom(',"ab",', '"é😀"', ',"",', '"a"b', 'a"b"', ' "c"', '"d" ', '"e""f"', ',"g,h",') },
         { weight: 3, arbitrary: fc.constantFrom('\r\n', '\n') },
         { weight: 1, arbitrary: fc.constantFrom('\r', 'x'.repeat(70)) },
       ),
@@ -122,16 +124,33 @@ describe('LineCountingParser lines without a quote (split, not read by csv-parse
 
   it('splits quote-free lines itself: csv-parse reads only the header and the lines with a quote', async () => {
     const parser = new LineCountingParser({ ...OPTIONS, delimiter: ',', lineEnd: '\r\n' });
-    const { records } = await run(parser, ['Name,Note\r\n#1,plain\r\n', '\r\n#2,"quoted, one",\r\n#3,', 'after\r\n#4,last']);
+    const { records } = await run(parser, ['Name,Note\r\n#1,plain\r\n', '\r\n#2,"quoted ""one""",\r\n#3,', 'after\r\n#4,last']);
     expect(records).toEqual([
       { record: ['Name', 'Note'], lines: 1 },
       { record: ['#1', 'plain'], lines: 2 },
-      { record: ['#2', 'quoted, one', ''], lines: 4 },
+      { record: ['#2', 'quoted "one"', ''], lines: 4 },
       { record: ['#3', 'after'], lines: 5 },
       { record: ['#4', 'last'], lines: 6 },
     ]);
     // csv-parse's own record count (its documented info): the header and the quoted line only.
     expect(parser.info.records).toBe(2);
+  });
+  it('splits lines whose quotes only wrap whole cells too (a quoted delimiter included); a doubled quote or a space goes to csv-parse', async () => {
+    const parser = new LineCountingParser({ ...OPTIONS, delimiter: ',', lineEnd: '\n' });
+    const { records } = await run(parser, [
+      'ID,Name,Total\n"1","Ann","9.50"\n2,"",3\n"3","Lee, Bo","1"\n"4","say ""hi""",2\n5, "x",1\n"6","Zoë",7\n',
+    ]);
+    expect(records).toEqual([
+      { record: ['ID', 'Name', 'Total'], lines: 1 },
+      { record: ['1', 'Ann', '9.50'], lines: 2 },
+      { record: ['2', '', '3'], lines: 3 },
+      { record: ['3', 'Lee, Bo', '1'], lines: 4 },
+      { record: ['4', 'say "hi"', '2'], lines: 5 },
+      { record: ['5', ' "x"', '1'], lines: 6 },
+      { record: ['6', 'Zoë', '7'], lines: 7 },
+    ]);
+    // csv-parse read the header and the two lines whose quotes do not just wrap a cell.
+    expect(parser.info.records).toBe(3);
   });
 });
 

@@ -1,37 +1,63 @@
 /**
  * The --ids-file verbs (contacts delete|unsubscribe) as commands see them: read and decode the id
- * list, run it through the ids adapter on the bulk engine (importer/contact-ids.ts), and print the
- * summary, the report and the rejects file's closing line.
+ * list, run it through the ids adapter on the bulk engine (importer/contact-ids.ts) with what
+ * every bulk verb has (journal and lock, --resume, --report, --rejects, --dry-run, the progress
+ * line, the end of a run: commands/bulk-import.ts, bulk-finish.ts), and print the verb's summary.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
 import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/id-source.js';
-import { checkRunPaths } from '../../bulk/paths.js';
+import { fileFingerprint } from '../../bulk/journal.js';
+import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
 import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
-import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { createIdsRun, type DoneWord, dryRunIds, type IdsRunResult } from '../../importer/contact-ids.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../importer/contact-ids.js';
+import { shellQuote } from '../../io/shell-quote.js';
 import { formatLimit, ReadLimitError, readStreamCapped } from '../../util/read-capped.js';
+import { finishImport } from '../bulk-finish.js';
+import {
+  type ImportIoOptions,
+  JOURNAL_PATH_RULES,
+  journalOf,
+  journalOutput,
+  openJournalAndReport,
+  openRunRejects,
+} from '../bulk-import.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { showProgress } from '../progress.js';
 
 export type { IdLine } from '../../bulk/id-source.js';
 
-/** The options every --ids-file verb takes for its input and outputs. */
-export interface IdsFileOptions {
-  report?: string;
-  rejects?: string;
-  rejectsIncludeFailed?: boolean;
-  dryRun?: boolean;
-  encoding?: string;
-}
+/** The options every --ids-file verb takes for its input and outputs: every bulk verb's. */
+export type IdsFileOptions = ImportIoOptions;
 
-/** An id list read: its ids, and what a rejects file needs to write back in its format. */
+/** An id list read: its ids, what a rejects file needs to write it back, and its journal. */
 export interface IdList {
+  file: string;
+  fromStdin: boolean;
   ids: IdLine[];
   encoding: string;
   lineEnd: '\n' | '\r\n';
+  /** Where the run's journal goes (a regular file, not a dry run). */
+  journalPath?: string;
+}
+
+/** What sets one --ids-file verb apart: its words, its request, its journal identity, its command. */
+export interface IdsVerb {
+  doneWord: DoneWord;
+  /** The journal's kind (`contacts-delete`…). */
+  kind: string;
+  /** The options that shape its requests (a resume must match them). */
+  options: Record<string, unknown>;
+  /** The verb's request for one id; `sentBefore`: an interrupted run may have sent it. */
+  op: (id: string, call: IdCall, sentBefore: boolean) => Promise<unknown>;
+  /** The command line for an id list (its own options after it, e.g. `--yes`). */
+  command: string;
+  /** Its options repeated in that command (`--legacy`, `--yes`). */
+  flags: string[];
 }
 
 /** An id or --ids-file, not both; the bulk options only with --ids-file. */
@@ -42,36 +68,47 @@ export function checkIdsFileUse(id: string | undefined, opts: IdsFileOptions & {
     ['--report', opts.report],
     ['--rejects', opts.rejects],
     ['--dry-run', opts.dryRun],
+    ['--resume', opts.resume],
+    ['--journal', opts.journal],
   ] as const)
     if (given !== undefined) throw new UsageError(`${flag} goes with --ids-file`);
 }
 
-/** Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). */
 /**
  * The largest --ids-file read: some 2 million ids of a usual length, days of requests at four at a
  * time. The list is held whole, so `--ids-file /dev/zero` would otherwise fill memory.
  */
 const IDS_FILE_LIMIT = 64 * 1024 * 1024;
 
-export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}): Promise<IdList> {
+/**
+ * Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). With
+ * `kind`, a run that sends: --resume and --journal are checked and the journal's path chosen.
+ */
+export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}, kind?: string): Promise<IdList> {
   checkRejectsOptions(opts);
+  const fromStdin = file === '-';
+  const { journalPath } =
+    kind !== undefined && (fromStdin || existsSync(file))
+      ? journalOf(file, fromStdin, '--ids-file', opts, ctx, kind)
+      : { journalPath: undefined };
   // Before anything is read or written: no output may be the ids file (or a link to it).
-  const outputs = [];
+  const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
-  checkRunPaths(file === '-' ? [] : [{ what: '--ids-file', path: file }], outputs);
+  outputs.push(...journalOutput(journalPath, opts));
+  checkRunPaths(fromStdin ? [] : [{ what: '--ids-file', path: file }], outputs, JOURNAL_PATH_RULES);
   const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
   let bytes: Buffer;
   try {
-    bytes = await readStreamCapped(file === '-' ? ctx.io.stdin : createReadStream(file), IDS_FILE_LIMIT);
+    bytes = await readStreamCapped(fromStdin ? ctx.io.stdin : createReadStream(file), IDS_FILE_LIMIT);
   } catch (err) {
-    const name = file === '-' ? 'stdin' : file;
+    const name = fromStdin ? 'stdin' : file;
     if (err instanceof ReadLimitError)
       throw new UsageError(
         `--ids-file ${name} is larger than ${formatLimit(IDS_FILE_LIMIT)}, read no further: that is millions of ids (or not an ids list)`,
         'split it (`split -l 1000000 ids.txt part-`) and run each part',
       );
-    if (file === '-') throw err;
+    if (fromStdin) throw err;
     const code = (err as { code?: string }).code;
     throw new UsageError(`cannot read --ids-file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
@@ -79,61 +116,103 @@ export async function readIds(ctx: Context, file: string, opts: IdsFileOptions =
   const text = decoder.write(bytes) + decoder.end();
   const bad = decoder.invalid[0];
   // A mangled id would not be found (or, worse, be another contact's): refuse the file.
-  if (bad) throw new InputError(`--ids-file ${file === '-' ? 'stdin' : file}: ${describeInvalid(bad)}`);
+  if (bad) throw new InputError(`--ids-file ${fromStdin ? 'stdin' : file}: ${describeInvalid(bad)}`);
   // No ids (a pipeline that matched nobody) is nothing to do, as with `xargs -r`: see finishEmpty.
-  return { ids: parseIdLines(text), encoding, lineEnd: lineEndOf(text) };
+  return { file, fromStdin, ids: parseIdLines(text), encoding, lineEnd: lineEndOf(text), journalPath };
 }
 
-/** Runs `op` for every id on the bulk engine (the ids adapter), then ends the run as finishBulk says. */
-export async function runIds(
-  ctx: Context,
-  list: IdList,
-  op: (id: string, signal: AbortSignal) => Promise<unknown>,
-  opts: IdsFileOptions,
-  how: { doneWord: DoneWord; report?: ReportWriter<string>; reimport: ((file: string) => string) | 'dry-run' },
-): Promise<number> {
-  const rejects =
-    opts.rejects === undefined
-      ? undefined
-      : new RejectsWriter(
-          opts.rejects,
-          { kind: 'ids', encoding: list.encoding, lineEnd: list.lineEnd },
-          { includeFailed: opts.rejectsIncludeFailed === true },
-        );
-  const { doneWord, report } = how;
-  if (opts.dryRun) return checkIds(ctx, list, { doneWord, report, rejects });
+/** The command that runs the verb on another id list (a fixed rejects file), or continues this one. */
+function commandFor(verb: IdsVerb, file: string, list: IdList, opts: IdsFileOptions, resume: boolean): string {
+  const parts = [verb.command, '--ids-file', shellQuote(file), ...verb.flags];
+  if (opts.encoding && file === list.file) parts.push('--encoding', shellQuote(opts.encoding));
+  if (resume) {
+    parts.push('--resume');
+    if (opts.report) parts.push('--report', shellQuote(opts.report));
+    if (opts.rejects) parts.push('--rejects', shellQuote(opts.rejects));
+    if (opts.rejectsIncludeFailed) parts.push('--rejects-include-failed');
+    if (opts.journal) parts.push('--journal', shellQuote(opts.journal));
+  }
+  return parts.join(' ');
+}
+
+/** Runs the verb for every id on the bulk engine (the ids adapter), then ends the run as every bulk verb does. */
+export async function runIds(ctx: Context, list: IdList, verb: IdsVerb, opts: IdsFileOptions): Promise<number> {
+  const { doneWord } = verb;
+  if (opts.dryRun) return checkIds(ctx, list, doneWord, opts);
+  const opened = await openJournalAndReport({
+    ctx,
+    journalPath: list.journalPath,
+    resume: opts.resume === true,
+    openReport: () => openIdsReport(opts.report),
+    identity: () => ({ kind: verb.kind, file: fileFingerprint(list.file), options: verb.options }),
+  });
+  const { journal, resume, report } = opened;
+  const rejects = await openRunRejects(opened, () => openIdsRejects(list, opts));
   const job = createIdsRun({
     ids: list.ids,
     doneWord,
-    op,
+    op: verb.op,
     signal: ctx.signal,
     report,
     rejects,
+    journal,
+    resume,
     outage: { maxOutageMs: ctx.settings.maxOutageMs },
   });
-  let result: IdsRunResult<DoneWord>;
+  const p = job.progress;
+  const counts = p.summary as Record<string, number>;
+  const stopProgress = await showProgress(
+    ctx,
+    {
+      done: () => p.summary.rows,
+      resumed: () => p.summary.resumed,
+      bytesRead: () => 0,
+      rateLimited: () => p.rateLimited,
+      rowsRead: () => list.ids.length,
+      inputDone: () => true,
+      pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
+      outage: () => p.outage(),
+      counts: () => `${counts[doneWord]} ${doneWord}, ${counts.not_found} not found, ${counts.rejected} rejected, ${counts.failed} failed`,
+    },
+    { unit: 'ids', totalBytes: undefined, starting: `${doneWord === 'deleted' ? 'deleting' : 'unsubscribing'} ${list.ids.length} ids…` },
+  );
+  return finishImport<IdOutcome<DoneWord>>({
+    ctx,
+    run: job.run,
+    stopProgress,
+    input: list,
+    listsProblems: true,
+    report,
+    reportPath: opts.report,
+    rejects,
+    reimportCommand: (f) => commandFor(verb, f, list, opts, false),
+    journal,
+    resumeCommand: commandFor(verb, list.file, list, opts, true),
+    printSummary: (reportPath, _interrupted, note) => printIdsSummary(ctx, job.notDone(), counts, { doneWord, reportPath, note }),
+  });
+}
+
+function openIdsRejects(list: IdList, opts: IdsFileOptions): RejectsWriter | undefined {
+  if (opts.rejects === undefined) return undefined;
+  return new RejectsWriter(
+    opts.rejects,
+    { kind: 'ids', encoding: list.encoding, lineEnd: list.lineEnd },
+    { includeFailed: opts.rejectsIncludeFailed === true },
+  );
+}
+
+/** --dry-run: every id checked, nothing sent; exit 4 when one would be rejected. */
+async function checkIds(ctx: Context, list: IdList, doneWord: DoneWord, opts: IdsFileOptions): Promise<number> {
+  const report = openIdsReport(opts.report);
+  const rejects = openIdsRejects(list, opts);
+  let rejected: Awaited<ReturnType<typeof dryRunIds>>;
   try {
-    result = await job.run();
+    rejected = await dryRunIds(list.ids, { report, rejects });
   } finally {
     report?.close({ complete: false });
     rejects?.close();
   }
-  if (result.fatal !== undefined) throw result.fatal;
-  if (result.failure !== undefined) throw result.failure;
-  const note = rejects ? rejectsNote(rejects, how.reimport) : undefined;
-  return finishBulk(ctx, result, { doneWord, report, total: list.ids.length, note });
-}
-
-/** --dry-run: every id checked, nothing sent; exit 4 when one would be rejected. */
-function checkIds(ctx: Context, list: IdList, out: { doneWord: DoneWord; report?: ReportWriter<string>; rejects?: RejectsWriter }): number {
-  let rejected: ReturnType<typeof dryRunIds>;
-  try {
-    rejected = dryRunIds(list.ids, out);
-  } finally {
-    out.report?.close({ complete: false });
-    out.rejects?.close();
-  }
-  const note = out.rejects ? rejectsNote(out.rejects, 'dry-run') : undefined;
+  const note = rejects ? rejectsNote(rejects, 'dry-run') : undefined;
   const valid = list.ids.length - rejected.length;
   if (ctx.settings.json)
     ctx.out.json({
@@ -146,7 +225,7 @@ function checkIds(ctx: Context, list: IdList, out: { doneWord: DoneWord; report?
     });
   else {
     for (const r of rejected.slice(0, 20)) ctx.out.info(`line ${r.line}: ${r.id}: rejected: ${r.message ?? ''}`);
-    ctx.out.info(`dry run: ${list.ids.length} id(s), ${valid} valid, ${rejected.length} rejected; nothing was ${out.doneWord}`);
+    ctx.out.info(`dry run: ${list.ids.length} id(s), ${valid} valid, ${rejected.length} rejected; nothing was ${doneWord}`);
     if (note) sayRejects(ctx, note);
   }
   return rejected.length > 0 ? EXIT.partial : EXIT.ok;
@@ -165,48 +244,45 @@ export function openIdsReport(path: string | undefined): ReportWriter<string> | 
  * no confirmation is asked, the report holds its header, the summary says 0 rows, exit 0 — so
  * that `… | jq -r .id | svc contacts unsubscribe --ids-file -` is harmless when nothing matched.
  */
-export async function finishEmpty(
-  ctx: Context,
-  file: string,
-  opts: { doneWord: DoneWord; report?: ReportWriter<string> },
-): Promise<number> {
+export async function finishEmpty(ctx: Context, file: string, opts: { doneWord: DoneWord; report?: string }): Promise<number> {
+  const report = openIdsReport(opts.report);
   if (!ctx.settings.json) ctx.out.info(`--ids-file ${file === '-' ? 'stdin' : file} holds no ids: nothing to do`);
-  opts.report?.close();
+  report?.close();
   const summary = { rows: 0, [opts.doneWord]: 0, not_found: 0, rejected: 0, failed: 0 };
   if (ctx.settings.json) ctx.out.json(summary);
-  else ctx.out.info(`rows 0  ${opts.doneWord} 0  not_found 0  rejected 0  failed 0${opts.report ? `  (report: ${opts.report.path})` : ''}`);
+  else ctx.out.info(`rows 0  ${opts.doneWord} 0  not_found 0  rejected 0  failed 0${report ? `  (report: ${report.path})` : ''}`);
   return 0;
 }
 
 /**
- * Prints the summary (JSON on stdout with --json, lines on stderr otherwise) and ends the run:
- * exit 0, 4 when any id was rejected or failed (not_found is not an error: the contact is not
- * there either way), 130 when interrupted.
+ * The summary (JSON on stdout with --json, the ids not done and a line on stderr otherwise): the
+ * verb's counts, then `resumed` (beside them, as every bulk verb's) and the rejects file's fields.
  */
-function finishBulk(
+function printIdsSummary(
   ctx: Context,
-  result: IdsRunResult<DoneWord>,
-  opts: { doneWord: DoneWord; report?: ReportWriter<string>; total: number; note?: RejectsNote },
-): number {
-  const s = result.summary as Record<string, number>;
-  const done = s[opts.doneWord] ?? 0;
-  const [rows, notFound, rejected, failed] = [s.rows ?? 0, s.not_found ?? 0, s.rejected ?? 0, s.failed ?? 0];
-  const summary = { rows, [opts.doneWord]: done, not_found: notFound, rejected, failed };
-  const reportPath = opts.report?.path;
-  if (ctx.settings.json) ctx.out.json(opts.note ? { ...summary, ...opts.note.fields } : summary);
-  else {
-    const problems = result.notDone;
-    for (const r of problems.slice(0, 20)) {
-      ctx.out.info(`line ${r.line}: ${r.id}: ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}${r.message ? `: ${r.message}` : ''}`);
-    }
-    if (problems.length > 20)
-      ctx.out.info(`… and ${problems.length - 20} more${reportPath ? ` (see ${reportPath})` : ' (use --report FILE for all)'}`);
-    ctx.out.info(
-      `rows ${rows}  ${opts.doneWord} ${done}  not_found ${notFound}  rejected ${rejected}  failed ${failed}${reportPath ? `  (report: ${reportPath})` : ''}`,
-    );
+  problems: Array<{ line: number; id: string; outcome: string; status?: number; message?: string }>,
+  s: Record<string, number>,
+  opts: { doneWord: DoneWord; reportPath?: string; note?: RejectsNote },
+): void {
+  const { doneWord, reportPath } = opts;
+  const summary: Record<string, number> = {
+    rows: s.rows ?? 0,
+    [doneWord]: s[doneWord] ?? 0,
+    not_found: s.not_found ?? 0,
+    rejected: s.rejected ?? 0,
+    failed: s.failed ?? 0,
+    resumed: s.resumed ?? 0,
+  };
+  if (ctx.settings.json) {
+    ctx.out.json(opts.note ? { ...summary, ...opts.note.fields } : summary);
+    return;
   }
-  if (opts.note) sayRejects(ctx, opts.note);
-  if (result.interrupted) throw new Interrupted(`interrupted after ${rows} of ${opts.total} ids`, 'run again with the remaining ids');
-  if (rejected + failed > 0) throw new PartialFailure(`${rejected + failed} of ${rows} ids were not ${opts.doneWord}`);
-  return 0;
+  for (const r of problems.slice(0, 20))
+    ctx.out.info(`line ${r.line}: ${r.id}: ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}${r.message ? `: ${r.message}` : ''}`);
+  if (problems.length > 20)
+    ctx.out.info(`… and ${problems.length - 20} more${reportPath ? ` (see ${reportPath})` : ' (use --report FILE for all)'}`);
+  const resumed = summary.resumed ? `  resumed ${summary.resumed}` : '';
+  ctx.out.info(
+    `rows ${summary.rows}  ${doneWord} ${summary[doneWord]}  not_found ${summary.not_found}  rejected ${summary.rejected}  failed ${summary.failed}${resumed}${reportPath ? `  (report: ${reportPath})` : ''}`,
+  );
 }

@@ -1,7 +1,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from '../../contract/consent.js';
 import { OUTPUT_FORMATS } from '../../io/formats.js';
-import { type ActionFactory, collect, completeWith, concurrency, examples, positiveInt } from '../loader.js';
+import { type ActionFactory, collect, completeWith, concurrency, examples, planReadOption, positiveInt } from '../loader.js';
 
 const contactPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -28,6 +28,25 @@ function contactFieldOptions<Args extends unknown[], Opts extends OptionValues>(
     )
     .option('--no-welcome-sms', 'do not send the welcome SMS when SMS consent becomes subscribed')
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US, GB)');
+}
+
+/** The options of a verb that also runs on a list of ids (--ids-file), on the bulk engine. */
+function idsFileOptions<Args extends unknown[], Opts extends OptionValues>(cmd: Command<Args, Opts>, verb: string) {
+  return cmd
+    .option('--ids-file <file>', `${verb} every id in a file (one per line, - for stdin)`)
+    .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
+    .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
+    .addOption(planReadOption())
+    .option('--report <file>', 'with --ids-file: write a CSV report of each id')
+    .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
+    .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
+    .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
+    .option('--resume', 'with --ids-file: continue an interrupted run on the same file with the same options')
+    .option(
+      '--journal <file>',
+      'with --ids-file: where progress is recorded for --resume (default: next to the report, or in the data folder)',
+    )
+    .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)");
 }
 
 /** --fields in the help: an example and where the names come from (the contact's API fields). */
@@ -137,13 +156,7 @@ export function defineContacts(program: Command, action: ActionFactory): void {
     .option('--dry-run', 'check every row and list people on several lines without sending')
     .option('--plan', "read the account and show what the import would do to each person's consent; send nothing")
     .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")
-    .addOption(
-      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
-        'auto',
-        'pages',
-        'lookups',
-      ]),
-    )
+    .addOption(planReadOption())
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--delimiter <char>', 'field delimiter (default: detected among , ; and tab)')
     .option('--encoding <name>', "the file's encoding: utf-8 (default; UTF-16LE found by its BOM), windows-1252, latin1, utf-16le…")
@@ -160,26 +173,14 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       ]),
     )
     .action(action(() => import('./import.js')));
-  contacts
-    .command('unsubscribe')
-    .description('unsubscribe a contact from email (PATCH email_consent=unsubscribed)')
-    .argument('[id]', 'contact id')
-    .option('--legacy', 'use the deprecated unsubscribe endpoint')
-    .option('--ids-file <file>', 'unsubscribe every id in a file (one per line, - for stdin)')
-    .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
-    .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
-    .addOption(
-      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
-        'auto',
-        'pages',
-        'lookups',
-      ]),
-    )
-    .option('--report <file>', 'with --ids-file: write a CSV report of each id')
-    .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
-    .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
-    .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
-    .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
+  idsFileOptions(
+    contacts
+      .command('unsubscribe')
+      .description('unsubscribe a contact from email (PATCH email_consent=unsubscribed)')
+      .argument('[id]', 'contact id')
+      .option('--legacy', 'use the deprecated unsubscribe endpoint'),
+    'unsubscribe',
+  )
     .addHelpText(
       'after',
       examples([
@@ -189,26 +190,14 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       ]),
     )
     .action(action(() => import('./unsubscribe.js')));
-  contacts
-    .command('delete')
-    .description('delete a contact (asks first on a terminal)')
-    .argument('[id]', 'contact id')
-    .option('-y, --yes', 'do not ask; required without a terminal')
-    .option('--ids-file <file>', 'delete every id in a file (one per line, - for stdin)')
-    .option('--plan', 'with --ids-file: read the contacts and show what each id would become; send nothing')
-    .option('--plan-out <file>', "with --plan: write every id's planned outcome as CSV")
-    .addOption(
-      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
-        'auto',
-        'pages',
-        'lookups',
-      ]),
-    )
-    .option('--report <file>', 'with --ids-file: write a CSV report of each id')
-    .option('--rejects <file>', 'with --ids-file: write the rejected ids back (id list with error columns) to fix and run again')
-    .option('--rejects-include-failed', 'with --rejects: also write the ids that failed (gave up after retries)')
-    .option('--dry-run', 'with --ids-file: check every id, send nothing (exit 4 if one would be rejected)')
-    .option('--encoding <name>', "with --ids-file: the file's encoding (default utf-8)")
+  idsFileOptions(
+    contacts
+      .command('delete')
+      .description('delete a contact (asks first on a terminal)')
+      .argument('[id]', 'contact id')
+      .option('-y, --yes', 'do not ask; required without a terminal'),
+    'delete',
+  )
     .addHelpText(
       'after',
       examples([

@@ -3,13 +3,12 @@
  * nothing sent). --ids-file deletes many, with a summary like the importer's and --report.
  */
 import { ApiError } from '../../client/errors.js';
-import type { ApiClient } from '../../client/types.js';
+import type { ApiClient, CallOptions } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PromptCancelled, UsageError } from '../../errors.js';
-import { shellQuote } from '../../io/shell-quote.js';
 import { runIdsPlan } from '../plan/ids.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
-import { checkIdsFileUse, finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
+import { checkIdsFileUse, finishEmpty, type IdsFileOptions, type IdsVerb, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId } from './shared.js';
 
 export interface DeleteOptions extends IdsFileOptions, PlanFlags {
@@ -51,29 +50,27 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
     const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');
   }
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts) : undefined;
-  if (ids?.ids.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'deleted', report: openIdsReport(opts.report) });
+  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts, 'contacts-delete') : undefined;
+  if (ids?.ids.length === 0) return finishEmpty(ctx, ids.file, { doneWord: 'deleted', report: opts.report });
+  const verb = (client?: ApiClient): IdsVerb => ({
+    doneWord: 'deleted',
+    kind: 'contacts-delete',
+    options: {},
+    op: (id, call, sentBefore) => deleteOne(client as ApiClient, id, call, sentBefore),
+    command: 'svc contacts delete',
+    flags: ['--yes'],
+  });
 
   // A dry run checks the ids alone: no credentials, nothing asked, nothing sent.
-  if (ids && opts.dryRun)
-    return runIds(ctx, ids, async () => {}, opts, { doneWord: 'deleted', report: openIdsReport(opts.report), reimport: 'dry-run' });
+  if (ids && opts.dryRun) return runIds(ctx, ids, verb(), opts);
   const client = await ctx.client();
   await client.ensureScope('deleteContact');
 
   if (ids) {
-    if (
-      !opts.yes &&
-      !opts.dryRun &&
-      !(await confirm(
-        ctx,
-        `Delete ${ids.ids.length} contact${ids.ids.length === 1 ? '' : 's'} listed in ${opts.idsFile}? This cannot be undone.`,
-      ))
-    ) {
-      throw cancelled(`${ids.ids.length} contacts`);
-    }
-    const report = openIdsReport(opts.report);
-    const again = (f: string) => `svc contacts delete --ids-file ${shellQuote(f)} --yes`;
-    return runIds(ctx, ids, (id, signal) => deleteOne(client, id, signal), opts, { doneWord: 'deleted', report, reimport: again });
+    const n = ids.ids.length;
+    if (!opts.yes && !(await confirm(ctx, `Delete ${n} contact${n === 1 ? '' : 's'} listed in ${opts.idsFile}? This cannot be undone.`)))
+      throw cancelled(`${n} contacts`);
+    return runIds(ctx, ids, verb(client), opts);
   }
 
   const id = single as string;
@@ -93,7 +90,7 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
   }
   let outcome: Awaited<ReturnType<typeof deleteOne>>;
   try {
-    outcome = await deleteOne(client, id, ctx.signal);
+    outcome = await deleteOne(client, id, { signal: ctx.signal });
   } catch (err) {
     throw explainContactError(err, id);
   }
@@ -105,14 +102,16 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
 /**
  * DELETE is retried after a 500 or a lost connection, which may follow a delete the service
  * applied: a 404 on the retry then means our own earlier attempt removed it, and the contact is
- * gone as asked. A 404 on the first attempt stays an error (no such contact).
+ * gone as asked; so does a 404 for an id an interrupted run may have sent (--resume). A 404 on
+ * the first attempt stays an error (no such contact).
  */
-async function deleteOne(client: ApiClient, id: string, signal: AbortSignal): Promise<'deleted' | 'gone_after_retry'> {
+async function deleteOne(client: ApiClient, id: string, call: CallOptions, sentBefore = false): Promise<'deleted' | 'gone_after_retry'> {
   try {
-    await client.deleteContact(id, { signal });
+    await client.deleteContact(id, call);
     return 'deleted';
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404 && err.uncertain) return 'gone_after_retry';
+    // sentBefore: an interrupted run may have deleted it (--resume sends its last ids again).
+    if (err instanceof ApiError && err.status === 404 && (err.uncertain || sentBefore)) return 'gone_after_retry';
     throw err;
   }
 }

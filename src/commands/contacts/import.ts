@@ -10,7 +10,7 @@ import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
-import { EXIT, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
 import {
   CONTACT_REPORT_COLUMNS,
@@ -29,13 +29,13 @@ import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,
   checkImportOutputs,
+  dryRunImport,
   type ImportIoOptions,
-  openCsvRejects,
   openImportCsv,
   printSummaryFields,
   type SummaryField,
 } from '../bulk-import.js';
-import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import type { RejectsNote } from '../bulk-rejects.js';
 import { importArgs, runCsvImport } from '../import-run.js';
 import { runContactsPlan } from '../plan/contacts.js';
 import { guardUnsuppress } from '../plan/guards.js';
@@ -95,14 +95,7 @@ function loadMapping(opts: ContactImportOptions): MapFile | undefined {
 
 export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
   checkPlanFlags(opts, args[0]);
-  // A plan sends nothing: no journal, like a dry run.
-  const input = await checkImportInput(
-    args,
-    { ...opts, dryRun: opts.dryRun || opts.plan },
-    ctx,
-    'contacts',
-    'svc contacts import subscribers.csv',
-  );
+  const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
   const { file, resumable, encoding } = input;
   const mapFile = loadMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
@@ -135,16 +128,15 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   const totalBytes = resumable ? statSync(file).size : undefined;
 
   if (opts.plan) return runContactsPlan(ctx, rows, { ...opts, ifExists, welcomeSms: rowOptions.welcomeSms });
-  if (opts.dryRun) {
-    const report = openReportOf(opts.report);
-    const rejects = openCsvRejects(opts, source);
-    const result = await dryRunContacts(rows, report, rejects);
-    report?.close();
-    rejects?.close();
-    printDryRun(ctx, result, opts.report);
-    if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
-    return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
-  }
+  if (opts.dryRun)
+    return dryRunImport({
+      ctx,
+      opts,
+      source,
+      openReport: () => openReportOf(opts.report),
+      check: (report, rejects) => dryRunContacts(rows, report, rejects),
+      print: (result) => printDryRun(ctx, result, opts.report),
+    });
 
   // Credentials and scope before the journal: a run that cannot send must not leave one behind.
   const client = await ctx.client();

@@ -3,12 +3,12 @@
  * deprecated POST …/unsubscribe with --legacy (the client shows its Deprecation warning).
  * --ids-file unsubscribes many, with a summary like the importer's.
  */
+import type { CallOptions } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { shellQuote } from '../../io/shell-quote.js';
 import { runIdsPlan } from '../plan/ids.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
-import { checkIdsFileUse, finishEmpty, type IdsFileOptions, openIdsReport, readIds, runIds } from './bulk.js';
+import { checkIdsFileUse, finishEmpty, type IdsFileOptions, type IdsVerb, readIds, runIds } from './bulk.js';
 import { explainContactError, parseContactId, printWrittenContact } from './shared.js';
 
 export interface UnsubscribeOptions extends IdsFileOptions, PlanFlags {
@@ -24,23 +24,34 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   checkPlanFlags(opts, opts.idsFile);
   if (opts.plan && opts.idsFile === undefined) throw new UsageError('--plan goes with --ids-file');
   if (opts.plan && opts.report !== undefined) throw new UsageError('--plan sends nothing: use --plan-out FILE instead of --report');
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts) : undefined;
+  const ids =
+    opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts, opts.plan ? undefined : 'contacts-unsubscribe') : undefined;
   if (opts.plan) return runIdsPlan(ctx, ids?.ids ?? [], 'unsubscribe', opts);
-  const report = openIdsReport(opts.report);
-  if (ids?.ids.length === 0) return finishEmpty(ctx, opts.idsFile as string, { doneWord: 'unsubscribed', report });
+  if (ids?.ids.length === 0) return finishEmpty(ctx, ids.file, { doneWord: 'unsubscribed', report: opts.report });
   const single = ids ? undefined : parseContactId(args[0]);
+  const verb = (op: IdsVerb['op']): IdsVerb => ({
+    doneWord: 'unsubscribed',
+    kind: 'contacts-unsubscribe',
+    options: { legacy: opts.legacy === true },
+    op,
+    command: 'svc contacts unsubscribe',
+    flags: opts.legacy ? ['--legacy'] : [],
+  });
 
   // A dry run checks the ids alone: no credentials, nothing sent.
-  if (ids && opts.dryRun) return runIds(ctx, ids, async () => {}, opts, { doneWord: 'unsubscribed', report, reimport: 'dry-run' });
+  if (ids && opts.dryRun)
+    return runIds(
+      ctx,
+      ids,
+      verb(async () => {}),
+      opts,
+    );
   const client = await ctx.client();
   await client.ensureScope('unsubscribeContact');
-  const unsubscribe = (id: string, signal = ctx.signal) =>
-    opts.legacy ? client.unsubscribeContactLegacy(id, { signal }) : client.patchContact(id, { email_consent: 'unsubscribed' }, { signal });
+  const unsubscribe = (id: string, call: CallOptions = { signal: ctx.signal }) =>
+    opts.legacy ? client.unsubscribeContactLegacy(id, call) : client.patchContact(id, { email_consent: 'unsubscribed' }, call);
 
-  if (ids) {
-    const again = (f: string) => `svc contacts unsubscribe --ids-file ${shellQuote(f)}${opts.legacy ? ' --legacy' : ''}`;
-    return runIds(ctx, ids, unsubscribe, opts, { doneWord: 'unsubscribed', report, reimport: again });
-  }
+  if (ids) return runIds(ctx, ids, verb(unsubscribe), opts);
 
   const id = single as string;
   let contact: Awaited<ReturnType<typeof unsubscribe>>['body'];

@@ -31,6 +31,11 @@ export function defineEvents(program: Command, action: ActionFactory): void {
     .option('--rejects <file>', 'with --file: write the rejected lines back (NDJSON, each with an _error member) to fix and send again')
     .option('--rejects-include-failed', 'with --rejects: also write the lines that failed (not processed; gave up after retries)')
     .option(
+      '--resume',
+      'with --file: continue an interrupted run of the same file (lines it may have sent are reported unconfirmed, never sent again)',
+    )
+    .option('--journal <file>', 'with --file: where progress is recorded for --resume (default: next to the report, or in the data folder)')
+    .option(
       '--unconfirmed-out <file>',
       'with --file: write the lines whose events may or may not have been stored (NDJSON), to resend after checking',
     )

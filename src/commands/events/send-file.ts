@@ -10,19 +10,21 @@ import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } f
 import { InputError } from '../../bulk/errors.js';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { openInput } from '../../bulk/input.js';
+import { fileFingerprint } from '../../bulk/journal.js';
 import { LineWriter } from '../../bulk/line-writer.js';
 import { readLineBatches } from '../../bulk/ndjson-source.js';
 import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
 import { RejectsWriter } from '../../bulk/rejects.js';
-import { openReport } from '../../bulk/report.js';
+import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { type EventSendSummary as BulkSummary, createEventSend } from '../../importer/events.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
-import { showProgress } from '../progress.js';
+import { JOURNAL_PATH_RULES, journalOf, journalOutput, openJournalAndReport, showImportProgress } from '../bulk-import.js';
+import { checkRejectsOptions, rejectsNote } from '../bulk-rejects.js';
 import { checkEventLines } from './send-file-dry-run.js';
-import { ACCEPTED_NOTE, DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
+import { type EventsResume, eventsCommand, printSummary, restHint } from './send-file-summary.js';
+import { DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
 
 /** The report's second column: the accepted event's id (`ev_…`), empty for other outcomes. */
 const REPORT_ID_COLUMN = 'id';
@@ -74,13 +76,15 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     if (statSync(file).isDirectory()) throw new UsageError(`--file ${file} is a folder, not an NDJSON file`);
   }
   checkRejectsOptions(opts);
+  const { journalPath } = journalOf(file, file === '-', '--file', opts, ctx, 'events');
   const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   // Nothing is opened before every output is known not to be the input or another output.
   const outputs: PathUse[] = [];
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
   if (opts.unconfirmedOut !== undefined) outputs.push({ what: '--unconfirmed-out', path: opts.unconfirmedOut });
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
-  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs);
+  outputs.push(...journalOutput(journalPath, opts));
+  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs, JOURNAL_PATH_RULES);
   if (file !== '-' && (encoding ?? 'utf-8') === 'utf-8' && statSync(file).isFile()) {
     // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
     const bad = await findInvalidUtf8(file, ctx.signal);
@@ -93,36 +97,38 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
         `give --encoding ${bom.toLowerCase()}, or save the file as UTF-8`,
       );
   }
-  const report = opts.report !== undefined ? openReport<string>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined;
-  let unconfirmedOut: LineWriter | undefined;
-  let rejects: RejectsWriter | undefined;
-  let input: Readable;
+  const openReportFile = () => (opts.report !== undefined ? openReport<string>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined);
   // The input's line end is known once its first line is read: the rejects file learns it then.
   const read: { bytes: number; lineEnd?: '\n' | '\r\n' } = { bytes: 0 };
-  try {
-    unconfirmedOut = opts.unconfirmedOut !== undefined ? new LineWriter(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
-    if (opts.rejects !== undefined) {
-      const format = {
-        kind: 'ndjson' as const,
-        encoding: encoding ?? 'utf-8',
-        get lineEnd() {
-          return read.lineEnd ?? '\n';
-        },
-      };
-      rejects = new RejectsWriter(opts.rejects, format, { includeFailed: opts.rejectsIncludeFailed === true });
-    }
-    input = await openEventsInput(file, ctx);
-  } catch (err) {
-    report?.close({ complete: false });
-    unconfirmedOut?.close();
-    rejects?.close();
-    throw err;
+  if (opts.dryRun) {
+    const report = openReportFile();
+    const { input, rejects } = await openOutputs(opts, ctx, file, encoding, read, report);
+    return checkEventLines(ctx, { input, read, encoding, country, report, rejects, opts });
   }
-
-  if (opts.dryRun) return checkEventLines(ctx, { input, read, encoding, country, report, rejects, opts });
 
   const client = await ctx.client();
   await client.ensureScope('sendEvent');
+  // Credentials first: a run that cannot send leaves no journal behind.
+  const opened = await openJournalAndReport({
+    ctx,
+    journalPath,
+    resume: opts.resume === true,
+    openReport: openReportFile,
+    identity: () => ({
+      kind: 'events',
+      file: fileFingerprint(file),
+      options: { default_country: country ?? null, ...(encoding !== undefined ? { encoding } : {}) },
+    }),
+  });
+  const { journal, resume, report } = opened;
+  let streams: Awaited<ReturnType<typeof openOutputs>>;
+  try {
+    streams = await openOutputs(opts, ctx, file, encoding, read, report);
+  } catch (err) {
+    await journal?.close().catch(() => undefined);
+    throw err;
+  }
+  const { input, rejects, unconfirmedOut } = streams;
   // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (bulk/heap.ts).
   sizeYoungGeneration();
   const human = !ctx.settings.json;
@@ -137,6 +143,8 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     signal: ctx.signal,
     report,
     rejects,
+    journal,
+    resume,
     // The ids go to the report only: without one, answers are not parsed.
     ids: report !== undefined,
     onRetry: (info, line) => logRetry(ctx, info, line),
@@ -151,20 +159,14 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
       }
     },
   });
-  // What the progress line shows, as the lines settle (the summary comes at the end).
   const p = job.progress;
-  const stopProgress = await showProgress(
+  const stopProgress = await showImportProgress(
     ctx,
-    {
-      done: () => p.summary.rows,
-      resumed: () => 0,
-      bytesRead: () => read.bytes,
-      rateLimited: () => p.rateLimited,
-      outage: () => p.outage(),
-      counts: () =>
-        `${p.summary.accepted} accepted, ${p.summary.rejected} rejected, ${p.summary.failed} failed, ${p.summary.unconfirmed} unconfirmed`,
-    },
-    { unit: 'lines', totalBytes: file !== '-' && statSync(file).isFile() ? statSync(file).size : undefined, starting: 'sending events…' },
+    Object.assign(p, { bytesRead: () => read.bytes }),
+    file !== '-' && statSync(file).isFile() ? statSync(file).size : undefined,
+    () =>
+      `${p.summary.accepted} accepted, ${p.summary.rejected} rejected, ${p.summary.failed} failed, ${p.summary.unconfirmed} unconfirmed`,
+    { unit: 'lines', starting: 'sending events…', file: journalPath !== undefined ? file : undefined },
   );
   let summary: BulkSummary | undefined;
   try {
@@ -186,158 +188,106 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     } catch (err) {
       if (summary) summary.failure ??= err;
     }
+    if (!summary) await journal?.close().catch(() => undefined);
   }
-  const note = rejects ? rejectsNote(rejects, (f) => reimportCommand(f, opts)) : undefined;
+  const note = rejects ? rejectsNote(rejects, (f) => eventsCommand(f, opts, false)) : undefined;
+  // Stopped by the credentials before anything could have been stored: a plain credential error
+  // (the whole input can be sent again as it is once they are fixed), and no journal to resume.
+  const refused = summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed === 0;
+  const complete = !summary.interrupted && summary.failure === undefined && summary.stoppedBy === undefined;
+  // Failed lines (certainly not processed) keep the journal: --resume sends them, and only them, again.
+  let kept: EventsResume | undefined;
+  if (journal && journalPath && (refused || (complete && summary.failed === 0))) await journal.remove();
+  else if (journal && journalPath) {
+    await journal.close().catch((err: unknown) => {
+      (summary as BulkSummary).failure ??= err;
+    });
+    kept = { journalPath, command: eventsCommand(file, opts, true) };
+  }
 
   if (summary.failure !== undefined) {
-    // The run itself failed (a full disk for the report, an unreadable input): what was sent is
-    // counted; say so, then how to send the rest.
-    printSummary(ctx, summary, opts, file, unlisted, note);
+    // The run itself failed (a full disk for the report, an unreadable input, an outage longer
+    // than --max-outage): what was sent is counted; say so, then how to send the rest.
+    printSummary(ctx, summary, opts, file, unlisted, note, kept);
     const reason = summary.failure instanceof Error ? summary.failure.message : String(summary.failure);
+    const name = (summary.failure as { name?: string }).name ?? '';
     throw new CliError(`the run stopped after line ${summary.lastLine}: ${reason}`, {
       exitCode: EXIT.failure,
-      code: (summary.failure as { name?: string }).name === 'OutputError' ? 'output_error' : 'run_failed',
-      hint: restHint(summary, file),
+      code: ({ OutputError: 'output_error', OutageExceededError: 'service_unreachable' } as Record<string, string>)[name] ?? 'run_failed',
+      hint: kept ? `progress saved in ${kept.journalPath}; once fixed, continue with: ${kept.command}` : restHint(summary, file),
       cause: summary.failure,
     });
   }
 
-  // Stopped by the credentials before anything could have been stored: a plain credential error
-  // (the whole input can be sent again as it is once they are fixed).
-  if (summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed === 0) throw summary.stoppedBy;
-  printSummary(ctx, summary, opts, file, unlisted, note);
+  if (refused) throw summary.stoppedBy;
+  printSummary(ctx, summary, opts, file, unlisted, note, kept);
   if (summary.stoppedBy !== undefined) {
     // The credentials stopped working mid-run: the summary above says what was sent; say how to
     // send the rest once they are fixed, then fail with the credential error itself (exit 3).
-    if (!ctx.settings.json) ctx.out.warn(`stopped after line ${summary.lastLine}: ${restHint(summary, file)}`);
+    const how = kept
+      ? `progress saved in ${kept.journalPath}; once the credentials are fixed, continue with: ${kept.command}`
+      : restHint(summary, file);
+    if (!ctx.settings.json) ctx.out.warn(`stopped after line ${summary.lastLine}: ${how}`);
     throw summary.stoppedBy;
   }
   if (summary.interrupted) {
     throw new Interrupted(
-      `interrupted after line ${summary.lastLine}: the events up to it are settled (see the summary); later lines were not sent`,
-      file !== '-' ? `to send the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -` : undefined,
+      `interrupted after line ${summary.lastLine}: the events up to it are settled (see the summary); later lines were not sent${kept ? `; progress saved in ${kept.journalPath}` : ''}`,
+      kept
+        ? `continue with: ${kept.command}`
+        : file !== '-'
+          ? `to send the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`
+          : undefined,
     );
   }
   if (summary.rejected > 0 || summary.failed > 0) {
+    const hint =
+      kept && summary.failed > 0
+        ? `${summary.failed} line(s) failed (certainly not processed); progress saved in ${kept.journalPath}: send only those again with: ${kept.command}`
+        : opts.report
+          ? undefined
+          : // Not "rerun with --report": events are not idempotent, a rerun sends the accepted ones again.
+            'the lines are listed above; --report FILE writes each line next time (a rerun of this file would send its accepted events again)';
     throw new PartialFailure(
       `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ''}`,
-      // Not "rerun with --report": events are not idempotent, a rerun sends the accepted ones again.
-      opts.report
-        ? undefined
-        : 'the lines are listed above; --report FILE writes each line next time (a rerun of this file would send its accepted events again)',
+      hint,
     );
   }
   return EXIT.ok;
 }
 
 /**
- * After a stop for bad credentials: the lines to send again once they are fixed, in words, and
- * the command that sends them when there is one (not for stdin).
+ * The outputs other than the report and journal, then the input: --unconfirmed-out, the rejects
+ * file (in the input's format), the NDJSON stream. When one cannot be opened, those opened are
+ * closed (the report as incomplete).
  */
-function restOf(summary: BulkSummary, file: string): { hint: string; command?: string } {
-  const failed = summary.failedLines.length;
-  const what = `lines after ${summary.lastLine} were not sent${failed > 0 ? `, and ${failed} line(s) failed unprocessed (listed as failed)` : ''}`;
-  if (file === '-')
-    return {
-      hint: `${what}; once the credentials are fixed, send those again (not the whole input: the accepted events would be stored twice)`,
-    };
-  if (summary.failedLines.length <= 50) {
-    const script = [...summary.failedLines.map((n) => `${n}p`), `${summary.lastLine + 1},$p`].join(';');
-    const command = `sed -n '${script}' ${shellQuote(file)} | svc events send --file -`;
-    return { hint: `${what}; once the credentials are fixed, send just those: ${command}`, command };
-  }
-  const command = `tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`;
-  return { hint: `${what}; once the credentials are fixed, send the failed lines of the report and the rest: ${command}`, command };
-}
-
-function restHint(summary: BulkSummary, file: string): string {
-  return restOf(summary, file).hint;
-}
-
-/**
- * How to resend just the unconfirmed lines, once the user has checked they did not arrive: in
- * words, and the command alone when there is one (their --unconfirmed-out file, or a `sed` of up
- * to 50 lines of a file).
- */
-function resendOf(summary: BulkSummary, opts: SendOptions, file: string): { hint: string; command?: string } {
-  if (opts.unconfirmedOut) {
-    const command = `svc events send --file ${shellQuote(opts.unconfirmedOut)}`;
-    return {
-      hint: `they are in ${opts.unconfirmedOut}; once you have checked they were not stored, resend just those: ${command}`,
-      command,
-    };
-  }
-  if (file !== '-' && summary.unconfirmedLines.length <= 50) {
-    const script = summary.unconfirmedLines.map((n) => `${n}p`).join(';');
-    const command = `sed -n '${script}' ${shellQuote(file)} | svc events send --file -`;
-    return { hint: `once you have checked they were not stored, resend just those: ${command}`, command };
-  }
-  return { hint: 'rerun with --unconfirmed-out FILE next time to collect them; the --report lists them with outcome "unconfirmed"' };
-}
-
-/** The command that sends a (fixed) rejects file with this run's line-shaping options. */
-function reimportCommand(file: string, opts: SendOptions): string {
-  const parts = ['svc', 'events', 'send', '--file', shellQuote(file)];
-  if (opts.defaultCountry) parts.push('--default-country', opts.defaultCountry);
-  if (opts.encoding) parts.push('--encoding', shellQuote(opts.encoding));
-  if (opts.concurrency) parts.push('--concurrency', String(opts.concurrency));
-  return parts.join(' ');
-}
-
-function printSummary(
-  ctx: Context,
-  summary: BulkSummary,
+async function openOutputs(
   opts: SendOptions,
+  ctx: Context,
   file: string,
-  unlisted: number,
-  rejects: RejectsNote | undefined,
-): void {
-  const counts = {
-    rows: summary.rows,
-    accepted: summary.accepted,
-    rejected: summary.rejected,
-    failed: summary.failed,
-    unconfirmed: summary.unconfirmed,
-  };
-  if (ctx.settings.json) {
-    const doc: Record<string, unknown> = {
-      ...counts,
-      unconfirmed_lines: summary.unconfirmedLines,
-      rejected_lines: summary.rejectedLines,
-      failed_lines: summary.failedLines,
-    };
-    if (summary.unconfirmed > 0) {
-      // The line numbers are data (unconfirmed_lines); the command to run is given alone, beside
-      // the sentence that explains it (resend_hint, kept as it was).
-      const resend = resendOf(summary, opts, file);
-      doc.resend_hint = resend.hint;
-      if (resend.command !== undefined) doc.resend_command = resend.command;
+  encoding: InputEncoding | undefined,
+  read: { lineEnd?: '\n' | '\r\n' },
+  report: ReportWriter<string> | undefined,
+): Promise<{ input: Readable; rejects?: RejectsWriter; unconfirmedOut?: LineWriter }> {
+  let unconfirmedOut: LineWriter | undefined;
+  let rejects: RejectsWriter | undefined;
+  try {
+    unconfirmedOut = opts.unconfirmedOut !== undefined ? new LineWriter(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
+    if (opts.rejects !== undefined) {
+      const format = {
+        kind: 'ndjson' as const,
+        encoding: encoding ?? 'utf-8',
+        get lineEnd() {
+          return read.lineEnd ?? '\n';
+        },
+      };
+      rejects = new RejectsWriter(opts.rejects, format, { includeFailed: opts.rejectsIncludeFailed === true });
     }
-    if (opts.report) doc.report = opts.report;
-    if (opts.unconfirmedOut) doc.unconfirmed_out = opts.unconfirmedOut;
-    if (summary.interrupted) doc.interrupted_after_line = summary.lastLine;
-    if (rejects) Object.assign(doc, rejects.fields);
-    if (summary.stoppedBy !== undefined) {
-      doc.stopped_after_line = summary.lastLine;
-      const rest = restOf(summary, file);
-      doc.rest_hint = rest.hint;
-      if (rest.command !== undefined) doc.rest_command = rest.command;
-    }
-    ctx.out.json(doc);
-    return;
+    return { input: await openEventsInput(file, ctx), rejects, unconfirmedOut };
+  } catch (err) {
+    report?.close({ complete: false });
+    unconfirmedOut?.close();
+    rejects?.close();
+    throw err;
   }
-  if (unlisted > 0) ctx.out.warn(`… and ${unlisted} more line(s) not accepted${opts.report ? `: see ${opts.report}` : ''}`);
-  const entries = Object.entries(counts) as Array<[string, number]>;
-  if (ctx.policy.humanStdout) ctx.out.record(entries);
-  else ctx.out.stdout(entries.map(([k, v]) => `${k}\t${v}`).join('\n') + '\n');
-  if (summary.unconfirmed > 0) {
-    const shown = summary.unconfirmedLines.slice(0, 50).join(', ');
-    const more = summary.unconfirmedLines.length > 50 ? `, … (${summary.unconfirmedLines.length - 50} more)` : '';
-    ctx.out.warn(
-      `${summary.unconfirmed} event(s) unconfirmed (lines ${shown}${more}): the connection ended or the service answered 5xx after they were sent, so they may or may not have been stored. They were NOT resent.`,
-    );
-    ctx.out.info(`hint: ${resendOf(summary, opts, file).hint}`);
-  }
-  if (summary.accepted > 0) ctx.out.info(`note: ${ACCEPTED_NOTE}`);
-  if (rejects) sayRejects(ctx, rejects);
 }

@@ -34,7 +34,17 @@ export async function run(_args: string[], opts: SendOptions, ctx: Context): Pro
     throw new UsageError(`--concurrency must be at most ${MAX_CONCURRENCY}`, 'more requests in flight than that only queue up');
   }
   if (opts.file !== undefined) return sendFile(opts, ctx, country);
-  for (const flag of ['concurrency', 'report', 'rejects', 'rejectsIncludeFailed', 'dryRun', 'unconfirmedOut', 'encoding'] as const) {
+  for (const flag of [
+    'concurrency',
+    'report',
+    'rejects',
+    'rejectsIncludeFailed',
+    'dryRun',
+    'resume',
+    'journal',
+    'unconfirmedOut',
+    'encoding',
+  ] as const) {
     if (opts[flag] !== undefined) throw new UsageError(`--${kebab(flag)} only applies with --file`);
   }
   return sendSingle(opts, ctx, country);

@@ -1,8 +1,10 @@
 /** What `events send` and `events send --file` share: the options, defaults and wording. */
 import type { RetryInfo } from '../../client/types.js';
 import type { Context } from '../../context.js';
+import type { ImportIoOptions } from '../bulk-import.js';
 
-export interface SendOptions {
+/** `events send`'s options: a single event's, and --file's (every bulk verb's input and output options). */
+export interface SendOptions extends Omit<ImportIoOptions, 'plan'> {
   type?: string;
   email?: string;
   phone?: string;
@@ -13,13 +15,8 @@ export interface SendOptions {
   eventId?: string;
   file?: string;
   concurrency?: number;
-  report?: string;
-  rejects?: string;
-  rejectsIncludeFailed?: boolean;
-  dryRun?: boolean;
   unconfirmedOut?: string;
   defaultCountry?: string;
-  encoding?: string;
 }
 
 export const DEFAULT_CONCURRENCY = 16;

@@ -1,5 +1,5 @@
 import { Argument, type Command, Option } from '@commander-js/extra-typings';
-import { type ActionFactory, collect, completeWith, concurrency, examples } from '../loader.js';
+import { type ActionFactory, collect, completeWith, concurrency, examples, planReadOption } from '../loader.js';
 
 const orderPresets = async () =>
   (await import('../../importer/map-file.js'))
@@ -58,13 +58,7 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--dry-run', 'validate every row and list duplicate order ids without sending')
     .option('--plan', 'read the account and show the contacts the orders would create and the side effects; send nothing')
     .option('--plan-out <file>', "with --plan: write every row's planned outcome as CSV")
-    .addOption(
-      new Option('--plan-read <how>', 'with --plan: read the account by pages, look-ups or auto (default)').choices([
-        'auto',
-        'pages',
-        'lookups',
-      ]),
-    )
+    .addOption(planReadOption())
     .option('--resume', 'continue an interrupted import of the same file with the same options')
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
     .addOption(

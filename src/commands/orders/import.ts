@@ -8,7 +8,7 @@ import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
-import { EXIT, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
@@ -17,12 +17,13 @@ import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,
   checkImportOutputs,
-  openCsvRejects,
+  dryRunImport,
+  type ImportIoOptions,
   openImportCsv,
   printSummaryFields,
   type SummaryField,
 } from '../bulk-import.js';
-import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import type { RejectsNote } from '../bulk-rejects.js';
 import { importArgs, runCsvImport } from '../import-run.js';
 import { guardHistoricalOrders } from '../plan/guards.js';
 import { runOrdersPlan } from '../plan/orders.js';
@@ -31,6 +32,7 @@ import {
   describeMapping,
   importLayout,
   loadImportMapping,
+  type MappingFlags,
   mappingDefaultCountry,
   mappingIdentity,
   mappingJson,
@@ -40,28 +42,15 @@ import {
 import { printDryRun } from './import-output.js';
 import { resolveIntegrationToken } from './token.js';
 
-export interface ImportOptions extends PlanFlags {
+export interface ImportOptions extends PlanFlags, ImportIoOptions, MappingFlags {
   initialSync?: boolean;
   /** Orders dated over 30 days ago are meant to be sent live (side effects wanted): the guard lets them through. */
   live?: boolean;
   concurrency?: number;
-  report?: string;
-  rejects?: string;
-  rejectsIncludeFailed?: boolean;
-  dryRun?: boolean;
-  resume?: boolean;
   map?: string[];
   defaultCountry?: string;
   delimiter?: string;
   integrationTokenStdin?: boolean;
-  journal?: string;
-  encoding?: string;
-  preset?: string;
-  mapFile?: string;
-  dateOrder?: string;
-  set?: string[];
-  dateFormat?: string;
-  timezone?: string;
 }
 
 /**
@@ -85,14 +74,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
   checkPlanFlags(opts, args[0]);
-  // A plan sends nothing: no journal, no integration token, like a dry run.
-  const input = await checkImportInput(
-    args,
-    { ...opts, dryRun: opts.dryRun || opts.plan },
-    ctx,
-    'orders',
-    'svc orders import orders.csv --initial-sync',
-  );
+  const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding } = input;
   const { mapFile, dateOrder, dates, constants } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
@@ -124,18 +106,19 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   if (opts.plan)
     return runOrdersPlan(ctx, readOrderBatches(source, layout, mapping), { ...opts, initialSync: mapping.initialSync === true });
   if (opts.dryRun) {
-    const report = openReportOf(opts.report);
-    const rejects = openCsvRejects(opts, source);
     ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
-    const result = await dryRunOrders(source, layout, mapping, report, rejects, twinWarnings(ctx));
-    report?.close();
-    rejects?.close();
-    printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
-      values: result.values,
-      mapping: mappingJson(layout, mapFile, dates),
+    return dryRunImport({
+      ctx,
+      opts,
+      source,
+      openReport: () => openReportOf(opts.report),
+      check: (report, rejects) => dryRunOrders(source, layout, mapping, report, rejects, twinWarnings(ctx)),
+      print: (result) =>
+        printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
+          values: result.values,
+          mapping: mappingJson(layout, mapFile, dates),
+        }),
     });
-    if (rejects) sayRejects(ctx, rejectsNote(rejects, 'dry-run'));
-    return result.summary.rejected > 0 ? EXIT.partial : EXIT.ok;
   }
 
   // Credentials and scope before the journal: a run that cannot send must not leave one behind

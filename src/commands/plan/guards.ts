@@ -26,6 +26,18 @@ export interface GuardInput {
   reopen(): Promise<CsvSource>;
 }
 
+/**
+ * What a guard reads: a regular file again from its start (`next` is the source as it was), or a
+ * stream's first GUARD_STREAM_ROWS rows (`next` hands on the whole stream, peeked rows included);
+ * `scope` names what was read.
+ */
+async function toCheck(input: GuardInput, source: CsvSource): Promise<{ checked: CsvSource; next: CsvSource; scope: string }> {
+  if (input.resumable) return { checked: await input.reopen(), next: source, scope: 'the file' };
+  const peeked = await peekCsv(source, GUARD_STREAM_ROWS);
+  const scope = peeked.complete ? 'the input' : `the first ${GUARD_STREAM_ROWS.toLocaleString('en-US')} rows of the input`;
+  return { checked: peeked.head, next: peeked.whole, scope };
+}
+
 /** The source to import from (the same, or the peeked stream handed on); throws exit 2 when stopped. */
 export async function guardHistoricalOrders(
   ctx: Context,
@@ -37,16 +49,7 @@ export async function guardHistoricalOrders(
   if (opts.initialSync && opts.live)
     throw new UsageError('--initial-sync and --live do not go together', '--initial-sync sends no side effects; --live confirms them');
   if (opts.initialSync || opts.live) return source;
-  let checked: CsvSource = source;
-  let next = source;
-  let scope = 'the file';
-  if (input.resumable) checked = await input.reopen();
-  else {
-    const peeked = await peekCsv(source, GUARD_STREAM_ROWS);
-    checked = peeked.head;
-    next = peeked.whole;
-    scope = peeked.complete ? 'the input' : `the first ${GUARD_STREAM_ROWS.toLocaleString('en-US')} rows of the input`;
-  }
+  const { checked, next, scope } = await toCheck(input, source);
   const c = await countHistorical(rowsOf(checked), ctx.now());
   if (!tooHistorical(c)) return next;
   const h = c.historical;
@@ -86,16 +89,7 @@ export async function guardUnsuppress(
     throw err;
   }
   if (suppressed.byEmail.size === 0 && suppressed.byPhone.size === 0) return rowsOf(source);
-  let checked: CsvSource;
-  let next = source;
-  let scope = 'the file';
-  if (input.resumable) checked = await input.reopen();
-  else {
-    const peeked = await peekCsv(source, GUARD_STREAM_ROWS);
-    checked = peeked.head;
-    next = peeked.whole;
-    scope = peeked.complete ? 'the input' : `the first ${GUARD_STREAM_ROWS.toLocaleString('en-US')} rows of the input`;
-  }
+  const { checked, next, scope } = await toCheck(input, source);
   const cell = await countUnsuppressing(rowsOf(checked), suppressed);
   if (cell.count > 0)
     throw new CliError(
