@@ -4,11 +4,11 @@
  * finishes with every row once, or stops past --max-outage with its journal kept, exit 1 and the
  * exact resume command, and --resume finishes it. `describeOutage` defines both tests for one verb.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from './run-cli.js';
+import { type RunResult, runCli, tempConfigDir } from './run-cli.js';
 import { type TestSandbox, withSandbox } from './sandbox.js';
 
 export interface OutageCase {
@@ -122,4 +122,54 @@ export function describeOutage(c: OutageCase): void {
       await c.expectEveryRowOnce(sb, env);
     }, 30_000);
   });
+}
+
+export interface RestartableSandbox {
+  /** A fresh folder for the test's files (removed afterwards). */
+  dir: string;
+  /** The CLI's environment: a config folder, the sandbox's address, a token with every scope. */
+  env: Record<string, string>;
+  /** The sandbox as started. */
+  sb: TestSandbox;
+  /** Stops the sandbox (the outage begins). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and database file (the outage ends). */
+  restart(): Promise<TestSandbox>;
+}
+
+/** A sandbox on a database file that the test stops and starts again; everything removed after `body`. */
+export async function withRestartableSandbox(prefix: string, body: (s: RestartableSandbox) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const config = tempConfigDir();
+  const db = join(dir, 'sandbox.db');
+  let sb: TestSandbox | undefined = await withSandbox({ db });
+  const port = sb.port;
+  try {
+    const env = { SVC_CONFIG_DIR: config.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+    await body({
+      dir,
+      env,
+      sb,
+      async stop() {
+        await sb?.close();
+        sb = undefined;
+      },
+      async restart() {
+        sb = await withSandbox({ db, port });
+        return sb;
+      },
+    });
+  } finally {
+    await sb?.close().catch(() => undefined);
+    config.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The run stopped past `--max-outage 2s`: exit 1, the journal kept and `command` printed to continue. */
+export function expectStoppedPastMaxOutage(r: RunResult, journal: string, command: string): void {
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stderr).toMatch(/cannot reach the service for longer than --max-outage \(2 s\)/);
+  expect(r.stderr).toContain(`progress saved in ${journal}; once fixed, continue with: ${command}`);
+  expect(existsSync(journal)).toBe(true);
 }
