@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { expectStoppedPastMaxOutage, withRestartableSandbox } from '../helpers/outage.js';
 import { runCli } from '../helpers/run-cli.js';
-import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
+import { ensureBuilt, killWhen, spawnSvc } from '../helpers/spawn-cli.js';
 
 const suite = cliSuite();
 beforeAll(ensureBuilt);
@@ -70,15 +70,7 @@ describe('svc contacts unsubscribe|delete --ids-file: resume, lock', () => {
     const { file } = await idsFile(total, suite.env(), suite.tmp.dir);
     await suite.sb.admin.setFaults({ latency_ms: 40 });
     const first = await spawnSvc(['contacts', 'delete', '--ids-file', file, '--yes', '--json'], suite.env(), {
-      onSpawn: (kill) => {
-        const poll = setInterval(async () => {
-          if ((await remaining(suite.env())) <= total - 12) {
-            clearInterval(poll);
-            kill('SIGKILL');
-          }
-        }, 30);
-        return () => clearInterval(poll);
-      },
+      onSpawn: killWhen(async () => (await remaining(suite.env())) <= total - 12, 'SIGKILL', 30),
     });
     await suite.sb.admin.setFaults({});
     expect(first.signal).toBe('SIGKILL');

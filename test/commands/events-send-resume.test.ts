@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { expectStoppedPastMaxOutage, withRestartableSandbox } from '../helpers/outage.js';
 import { runCli } from '../helpers/run-cli.js';
-import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
+import { ensureBuilt, killWhen, spawnSvc } from '../helpers/spawn-cli.js';
 
 const suite = cliSuite();
 beforeAll(ensureBuilt);
@@ -40,15 +40,7 @@ describe('svc events send --file --resume', () => {
     const unconfirmed = join(suite.tmp.dir, 'unconfirmed.ndjson');
     await suite.sb.admin.setFaults({ latency_ms: 30 });
     const first = await spawnSvc(['events', 'send', '--file', file, '--journal', journal, '--concurrency', '8', '--json'], suite.env(), {
-      onSpawn: (kill) => {
-        const poll = setInterval(async () => {
-          if ((await suite.sb.admin.outbox({ type: 'flow_run' })).length >= 30) {
-            clearInterval(poll);
-            kill('SIGKILL');
-          }
-        }, 20);
-        return () => clearInterval(poll);
-      },
+      onSpawn: killWhen(async () => (await suite.sb.admin.outbox({ type: 'flow_run' })).length >= 30, 'SIGKILL', 20),
     });
     await suite.sb.admin.setFaults({});
     expect(first.signal).toBe('SIGKILL');
