@@ -190,14 +190,14 @@ export class ClientCredentialsProvider implements TokenProvider {
   }
 
   private async fetchTokenLocked(signal?: AbortSignal, rejected?: string): Promise<string> {
-    // Another process may have renewed meanwhile (the store is shared): use its token if still good.
+    // Another process may have renewed meanwhile (the store is shared): its token is the renewal
+    // this one was about to make, so it is used while it has not expired, even when already due
+    // (a token request slower than the renewal margin gives such a token). Renewing it again
+    // would chain one renewal per waiting process, past their wait for the lock, then all at once.
     const stored = this.creds.cache?.load();
-    if (stored && stored.accessToken !== this.token && stored.accessToken !== rejected) {
-      const before = this.token;
+    if (stored && stored.accessToken !== this.token && stored.accessToken !== rejected && this.now() < stored.expiresAt) {
       this.adopt(stored);
-      const t = this.current();
-      if (t !== undefined) return t;
-      this.token = before;
+      return stored.accessToken;
     }
     const issuedAt = this.now();
     this.requests++;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientCredentialsProvider } from '../../src/client/auth.js';
+import { type CachedToken, ClientCredentialsProvider, type TokenCache } from '../../src/client/auth.js';
 import { CredentialStore } from '../../src/store/store.js';
 import { PendingTokenCache, profileTokenCache } from '../../src/wiring/token-cache.js';
 import { useTempDirs } from '../helpers/tmp.js';
@@ -63,5 +63,70 @@ describe('token cache: the only writer of a profile token fields', () => {
     s.setProfile('p', { client_id: 'app', client_secret: 'cs-1234', api_token: 'tok-1234', integration_token: 'itk-1234' });
     s.getProfile('p');
     expect(learned.sort()).toEqual(['cs-1234', 'itk-1234', 'tok-1234']);
+  });
+});
+
+describe('token renewal across processes: one renewal per round', () => {
+  it('a token another process saved while this one waited for the lock is used, even when already due', async () => {
+    // Lifetime 2 s, due 200 ms before expiry. This process holds at_1, due; while it waits for
+    // the lock, another process renews, but its request took 1.9 s: at_2 is born due, yet valid.
+    let t = 10_000;
+    let saved: CachedToken | undefined = { accessToken: 'at_1', issuedAt: 7_500, expiresAt: 9_500 + 500 };
+    const cache: TokenCache = {
+      load: () => saved,
+      save: (tok) => {
+        saved = tok;
+      },
+      lock: async () => {
+        t += 1_950;
+        saved = { accessToken: 'at_2', issuedAt: 10_000, expiresAt: 12_000 };
+        return () => {};
+      },
+    };
+    let requests = 0;
+    const provider = new ClientCredentialsProvider(
+      { kind: 'client_credentials', clientId: 'app_1', clientSecret: 'secret-1', cache },
+      async () => {
+        requests++;
+        return { access_token: `at_new_${requests}`, expires_in: 2 };
+      },
+      logger,
+      () => t,
+    );
+    expect(provider.current()).toBeUndefined();
+    expect(await provider.get()).toBe('at_2');
+    expect(requests).toBe(0);
+    // Its next request finds at_2 due and the store unchanged: this process renews (once).
+    expect(await provider.get()).toBe('at_new_1');
+    expect(requests).toBe(1);
+    expect(saved?.accessToken).toBe('at_new_1');
+  });
+
+  it('an expired token in the store is renewed, not used', async () => {
+    let t = 10_000;
+    let saved: CachedToken | undefined;
+    const cache: TokenCache = {
+      load: () => saved,
+      save: (tok) => {
+        saved = tok;
+      },
+      lock: async () => {
+        saved = { accessToken: 'at_old', issuedAt: 7_000, expiresAt: 9_000 };
+        t += 10;
+        return () => {};
+      },
+    };
+    let requests = 0;
+    const provider = new ClientCredentialsProvider(
+      { kind: 'client_credentials', clientId: 'app_1', clientSecret: 'secret-1', cache },
+      async () => {
+        requests++;
+        return { access_token: 'at_fresh', expires_in: 2 };
+      },
+      logger,
+      () => t,
+    );
+    expect(await provider.get()).toBe('at_fresh');
+    expect(requests).toBe(1);
   });
 });

@@ -22,27 +22,48 @@ const row = (id: string) => `${id},1.00,EUR,2026-01-01,${id.toLowerCase()}@examp
 
 interface Child {
   proc: ChildProcessWithoutNullStreams;
+  /** Where the child's preload logs the signals it handles in JavaScript. */
+  signalLog: string;
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
+let children = 0;
+
 function start(args: string[], shell?: string): Child {
+  const signalLog = join(suite.tmp.dir, `signals-${++children}.log`);
+  const childEnv = {
+    ...env,
+    NODE_OPTIONS: `--require "${join(root, 'test', 'helpers', 'signal-listeners.cjs')}"`,
+    SVC_TEST_SIGNAL_LOG: signalLog,
+  };
   const proc = shell
-    ? spawn('bash', ['-c', shell], { env: { ...env, SVC: join(root, 'bin', 'svc.js'), NODE: process.execPath } })
-    : spawn(process.execPath, [join(root, 'bin', 'svc.js'), ...args], { env });
-  return { proc, done: outputOf(proc) };
+    ? spawn('bash', ['-c', shell], { env: { ...childEnv, SVC: join(root, 'bin', 'svc.js'), NODE: process.execPath } })
+    : spawn(process.execPath, [join(root, 'bin', 'svc.js'), ...args], { env: childEnv });
+  return { proc, done: outputOf(proc), signalLog };
 }
 
 /**
- * Waits until the child catches `signal` (Linux: the SigCgt mask in /proc/PID/status): a signal
- * sent before Node installed its handler would kill it the default way, and on a loaded machine
- * that start takes seconds.
+ * Waits until the child handles `signal` in JavaScript (the listener log written by the preload
+ * test/helpers/signal-listeners.cjs), then until it sits idle (sleeping, no CPU time spent over
+ * 200 ms): waiting for its input. /proc's SigCgt cannot tell: Node catches SIGINT and SIGTERM
+ * from its first milliseconds, to die by them, before svc's handler exists; a signal sent then,
+ * on a loaded machine where the start takes seconds, killed the child instead of exit 130.
  */
-async function catches(pid: number, signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
-  const bit = 1n << BigInt((signal === 'SIGINT' ? 2 : 15) - 1);
+async function catches(c: Child, signal: 'SIGINT' | 'SIGTERM'): Promise<void> {
+  await until(async () => (await readFile(c.signalLog, 'utf8').catch(() => '')).split('\n').includes(signal), 30_000);
+  const sample = async () => {
+    const stat = await readFile(`/proc/${c.proc.pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command name: state (3rd field), utime and stime (14th and 15th).
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: f[0], cpu: `${f[11]}/${f[12]}` };
+  };
+  let last = await sample();
+  let idleSince = Date.now();
   await until(async () => {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    const mask = /SigCgt:\s*([0-9a-f]+)/.exec(status)?.[1];
-    return mask !== undefined && (BigInt(`0x${mask}`) & bit) !== 0n;
+    const s = await sample();
+    if (s.state !== 'S' || s.cpu !== last.cpu) idleSince = Date.now();
+    last = s;
+    return Date.now() - idleSince >= 200;
   }, 30_000);
 }
 
@@ -70,8 +91,7 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
 
   it('stdin: SIGINT while waiting for the header ends at once with exit 130', async () => {
     const c = start(['orders', 'import', '--live', '-']);
-    await catches(c.proc.pid as number, 'SIGINT');
-    await new Promise((r) => setTimeout(r, 300));
+    await catches(c, 'SIGINT');
     const t0 = Date.now();
     c.proc.kill('SIGINT');
     const r = await c.done;
@@ -89,7 +109,7 @@ describe('e2e: orders import from stdin and FIFOs', { timeout: 90_000 }, () => {
     });
     const c = start(['orders', 'import', '--live', fifo, '--json']);
     await until(async () => (await suite.sb.admin.order('F-2')) !== undefined, 30_000);
-    await catches(c.proc.pid as number, 'SIGTERM');
+    await catches(c, 'SIGTERM');
     c.proc.kill('SIGTERM');
     const r = await c.done;
     writer.kill('SIGKILL');

@@ -1,7 +1,7 @@
 /**
  * Processes sharing a profile renew its access token one at a time (issue 26: 8 processes with a
  * 2-second token lifetime asked for 25 tokens where 18 would do). Eight spawned `svc events send
- * --file -`, each fed a line every 100 ms for about 5 s, against a sandbox whose tokens live 2 s:
+ * --file -`, each fed a line every 100 ms for about 5 s, against a sandbox whose tokens live 3 s:
  * the token endpoint issues at most one token per lifetime window.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import { CredentialStore } from '../../src/store/store.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { ensureBuilt, root } from '../helpers/spawn-cli.js';
 
-const LIFETIME_S = 2;
+const LIFETIME_S = 3;
 const PROCESSES = 8;
 const RUN_MS = 5_000;
 
@@ -75,7 +75,7 @@ describe('token renewal across processes', () => {
     const results = await Promise.all(senders.map((s) => s.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const elapsed = Date.now() - started;
-    // Renewed when due (the last tenth of the lifetime): one token per 1.8 s at most.
+    // Renewed when due (the last tenth of the lifetime): one token per 0.9 lifetime at most.
     const gaps = issued.slice(1).map((t, i) => t - (issued[i] as number));
     expect(issued.length, `tokens issued at ${issued.map((t) => t - started).join(', ')} ms`).toBeLessThanOrEqual(
       Math.ceil(elapsed / (LIFETIME_S * 900)) + 1,
@@ -83,7 +83,11 @@ describe('token renewal across processes', () => {
     // Without the lock, tokens come in bursts (gaps of a few ms). With it, each renewal waits for
     // the last tenth of the lifetime, counted from BEFORE the renewer's own token request: a slow
     // request (a cold process on a loaded machine: up to ~1 s seen in the full suite) brings the
-    // next renewal that much earlier, as the server counts. So the floor is a quarter lifetime.
+    // next renewal that much earlier, as the server counts. So the floor is a quarter lifetime: a
+    // gap under it means a token request took 0.65 lifetime longer than the next one, not an early
+    // renewal (instrumented runs at load 16: every renewal started >= 0.9 lifetime after the one
+    // before, holding the lock, finding its own token in the store; the short gaps followed a cold
+    // first request slower than the whole lifetime). 3 s, not 2: that much more room for it.
     expect(Math.min(...gaps), `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(LIFETIME_S * 1000 * 0.25);
     expect(issued.length).toBeGreaterThanOrEqual(2);
   }, 60_000);
