@@ -3,6 +3,7 @@
  * journal would each resend and count the other's rows.
  */
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { isProcessAlive } from '../util/pid.js';
 import { InputError } from './errors.js';
 
 /** Another live run holds the journal's lock. */
@@ -10,15 +11,6 @@ export class JournalBusyError extends InputError {
   constructor(message: string, hint: string) {
     super(message, hint);
     this.name = 'JournalBusyError';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -54,7 +46,7 @@ export function acquireLock(journalPath: string): string {
       }
     }
     const pid = readLockPid(lockPath);
-    if (pid !== undefined && isAlive(pid)) {
+    if (pid !== undefined && isProcessAlive(pid)) {
       throw new JournalBusyError(
         `another import of this file is running (pid ${pid}); it owns the journal ${journalPath}`,
         `wait for it to finish (or stop it), then run again; if no such import runs, delete ${lockPath}`,

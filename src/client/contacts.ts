@@ -7,6 +7,21 @@ import { queryString } from './query.js';
 import { describeNonList, extractList, extractNextCursor, isCursorUrl, unwrapObject } from './response.js';
 import type { ApiResult, CallOptions, ContactPageResult } from './types.js';
 
+/** A bodyless idempotent request (GET, DELETE) with the call's signal and callbacks; errors thrown. */
+function sendIdempotent(pipeline: RequestPipeline, method: 'GET' | 'DELETE', path: string, route: string, opts?: CallOptions) {
+  return pipeline.send({
+    method,
+    path,
+    route,
+    idempotency: 'idempotent',
+    auth: true,
+    throwOnError: true,
+    signal: opts?.signal,
+    onRetry: opts?.onRetry,
+    onRateHeaders: opts?.onRateHeaders,
+  });
+}
+
 export async function listContacts(
   pipeline: RequestPipeline,
   filter: ContactListFilter & { limit?: number; cursor?: string },
@@ -16,17 +31,7 @@ export async function listContacts(
   let path: string;
   if (cursor && isCursorUrl(cursor)) path = pipeline.sameOriginPath(cursor);
   else path = `/v1/contacts${queryString({ ...rest, limit, cursor })}`;
-  const res = await pipeline.send({
-    method: 'GET',
-    path,
-    route: 'GET /v1/contacts',
-    idempotency: 'idempotent',
-    auth: true,
-    throwOnError: true,
-    signal: opts?.signal,
-    onRetry: opts?.onRetry,
-    onRateHeaders: opts?.onRateHeaders,
-  });
+  const res = await sendIdempotent(pipeline, 'GET', path, 'GET /v1/contacts', opts);
   const data = extractList<Contact>(res.body);
   if (data === undefined) {
     throw new IncompleteListingError(
@@ -75,17 +80,7 @@ export async function* paginateContacts(
 }
 
 export async function getContact(pipeline: RequestPipeline, id: string, opts?: CallOptions): Promise<Contact> {
-  const res = await pipeline.send({
-    method: 'GET',
-    path: `/v1/contacts/${encodeURIComponent(id)}`,
-    route: 'GET /v1/contacts/{id}',
-    idempotency: 'idempotent',
-    auth: true,
-    throwOnError: true,
-    signal: opts?.signal,
-    onRetry: opts?.onRetry,
-    onRateHeaders: opts?.onRateHeaders,
-  });
+  const res = await sendIdempotent(pipeline, 'GET', `/v1/contacts/${encodeURIComponent(id)}`, 'GET /v1/contacts/{id}', opts);
   return unwrapObject<Contact>(res.body);
 }
 
@@ -123,15 +118,5 @@ export function unsubscribeContactLegacy(pipeline: RequestPipeline, id: string, 
 
 export async function deleteContact(pipeline: RequestPipeline, id: string, opts?: CallOptions): Promise<void> {
   // 200, 202 and 204 all mean done (open-points: client tolerance).
-  await pipeline.send({
-    method: 'DELETE',
-    path: `/v1/contacts/${encodeURIComponent(id)}`,
-    route: 'DELETE /v1/contacts/{id}',
-    idempotency: 'idempotent',
-    auth: true,
-    throwOnError: true,
-    signal: opts?.signal,
-    onRetry: opts?.onRetry,
-    onRateHeaders: opts?.onRateHeaders,
-  });
+  await sendIdempotent(pipeline, 'DELETE', `/v1/contacts/${encodeURIComponent(id)}`, 'DELETE /v1/contacts/{id}', opts);
 }

@@ -9,7 +9,7 @@ import {
 } from './consent.js';
 import { CONTACT_WRITE_FIELDS } from './contact-fields.js';
 import type { FieldError } from './errors.js';
-import { checkEmail, isE164 } from './formats.js';
+import { checkEmailAndPhone } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { ContactWrite } from './types.js';
 
@@ -47,15 +47,7 @@ export function validateContactWrite(input: unknown, mode: 'create' | 'patch'): 
       errors.push({ field: key, message: `is not a writable contact field${hint}` });
     }
   }
-  if (body.email !== undefined) {
-    const email = typeof body.email === 'string' ? checkEmail(body.email) : undefined;
-    if (email?.ok) out.email = email.value;
-    else errors.push({ field: 'email', message: email?.message ?? 'must be an email address' });
-  }
-  if (body.phone !== undefined) {
-    if (typeof body.phone === 'string' && isE164(body.phone)) out.phone = body.phone;
-    else errors.push({ field: 'phone', message: 'must be an E.164 phone number like +14155550100' });
-  }
+  checkEmailAndPhone(body, out, errors);
   for (const field of ['first_name', 'last_name'] as const) {
     const v = body[field];
     if (v === undefined) continue;

@@ -1,7 +1,7 @@
 /** Validation of a custom event body (POST /v1/events), shared by the sandbox and the CLI. */
 import { CONTACT_KEY_FIELDS } from './contact-fields.js';
 import type { FieldError } from './errors.js';
-import { checkEmail, isE164, isRfc3339DateTime } from './formats.js';
+import { checkEmailAndPhone, isRfc3339DateTime } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { EventInput } from './types.js';
 
@@ -28,15 +28,7 @@ export function validateEventInput(input: unknown): ValidationResult<EventInput>
       message: body.event_type === undefined ? 'is required' : 'must be a string of 1 to 255 characters',
     });
 
-  if (body.email !== undefined) {
-    const email = typeof body.email === 'string' ? checkEmail(body.email) : undefined;
-    if (email?.ok) out.email = email.value;
-    else errors.push({ field: 'email', message: email?.message ?? 'must be an email address' });
-  }
-  if (body.phone !== undefined) {
-    if (typeof body.phone === 'string' && isE164(body.phone)) out.phone = body.phone;
-    else errors.push({ field: 'phone', message: 'must be an E.164 phone number like +14155550100' });
-  }
+  checkEmailAndPhone(body, out, errors);
   if (body.contact_id !== undefined) {
     if (typeof body.contact_id === 'string' && body.contact_id.length > 0 && body.contact_id.length <= 255)
       out.contact_id = body.contact_id;

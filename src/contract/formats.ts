@@ -1,5 +1,6 @@
 /** Formats shared by the sandbox's validation and the client-side checks (open-points.md). */
 import { domainToASCII } from 'node:url';
+import type { FieldError } from './errors.js';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
 export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
@@ -216,4 +217,24 @@ export function addDecimals(a: string, b: string, decimals: number, sign: 1 | -1
   const digits = (neg ? -sum : sum).toString().padStart(decimals + 1, '0');
   const body = decimals > 0 ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits;
   return neg ? `-${body}` : body;
+}
+
+/**
+ * The e-mail and phone of a write (a contact's or an event's), each checked when present: the
+ * normalised e-mail and the E.164 phone copied into `out`, or an error naming the field.
+ */
+export function checkEmailAndPhone(
+  body: { email?: unknown; phone?: unknown },
+  out: { email?: string; phone?: string },
+  errors: FieldError[],
+): void {
+  if (body.email !== undefined) {
+    const email = typeof body.email === 'string' ? checkEmail(body.email) : undefined;
+    if (email?.ok) out.email = email.value;
+    else errors.push({ field: 'email', message: email?.message ?? 'must be an email address' });
+  }
+  if (body.phone !== undefined) {
+    if (typeof body.phone === 'string' && isE164(body.phone)) out.phone = body.phone;
+    else errors.push({ field: 'phone', message: 'must be an E.164 phone number like +14155550100' });
+  }
 }

@@ -7,21 +7,12 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SNAPSHOT_NAME, type SnapshotInfo } from '../contract/snapshots.js';
 import type { SandboxDb } from './db.js';
 import { ServiceError } from './domain/errors.js';
 
-export interface SnapshotInfo {
-  name: string;
-  created_at: string;
-  bytes: number;
-  contacts: number;
-  orders: number;
-}
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 export function checkSnapshotName(name: string): string {
-  if (!NAME.test(name))
+  if (!SNAPSHOT_NAME.test(name))
     throw new ServiceError(
       400,
       'invalid_request',
@@ -87,7 +78,7 @@ export class Snapshots {
     if (!existsSync(this.dir)) return [];
     const dir = this.dir;
     return readdirSync(dir)
-      .filter((f) => f.endsWith('.sqlite') && NAME.test(f.slice(0, -7)))
+      .filter((f) => f.endsWith('.sqlite') && SNAPSHOT_NAME.test(f.slice(0, -7)))
       .map((f) => {
         const name = f.slice(0, -7);
         try {

@@ -8,6 +8,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProcessAlive } from '../util/pid.js';
 
 /** Longest wait for another process's renewal (a token request takes well under this). */
 export const WAIT_MS = 10_000;
@@ -23,15 +24,6 @@ function lockPath(dir: string, profile: string): string {
   return join(dir, `renew-${encodeURIComponent(profile).replace(/%/g, '_')}.lock`);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether the lock at `path` was left by a process that is gone (or too long ago). */
 function stale(path: string, now: number): boolean {
   try {
@@ -39,7 +31,7 @@ function stale(path: string, now: number): boolean {
     if (age > STALE_MS) return true;
     const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
     // A lock just created may not hold its pid yet: not stale.
-    return Number.isInteger(pid) && pid > 0 && !alive(pid);
+    return Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid);
   } catch {
     return false; // gone meanwhile: the next try takes it
   }

@@ -1,24 +1,9 @@
 /** A logged request as the admin API shows it, and how svc prints its parts (sandbox logs, deprecations). */
 
-/** A logged request, as GET /_sandbox/requests lists it (the fields printed). */
-export interface LoggedRequest {
-  seq: number;
-  request_id: string;
-  time: string;
-  kind: string;
-  business_id: string | null;
-  credential: { kind: string; id: string | null; name: string | null };
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
-  duration_ms: number;
-  error: { code: string; message: string } | null;
-  explanation: { rule: string; fix: string } | null;
-  deprecations: { code: string; what: string; replacement: string }[];
-  request: { content_type: string | null; bytes: number; body: string | null; truncated: boolean };
-  response: { content_type: string | null; bytes: number; body: string | null; truncated: boolean };
-}
+import type { RequestView } from '../../sandbox/request-log/view.js';
+
+/** A logged request, as GET /_sandbox/requests lists it (the sandbox's own view of it). */
+export type LoggedRequest = RequestView;
 
 export function credentialText(c: LoggedRequest['credential']): string {
   if (c.kind === 'none') return '-';

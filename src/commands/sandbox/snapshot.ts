@@ -4,19 +4,10 @@
  * save once, restore between test cases.
  */
 import type { Context } from '../../context.js';
+import { SNAPSHOT_NAME, type SnapshotInfo } from '../../contract/snapshots.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
 import { adminCall, sandboxBaseUrl } from './admin-client.js';
-
-interface SnapshotInfo {
-  name: string;
-  created_at: string;
-  bytes: number;
-  contacts: number;
-  orders: number;
-}
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const COLUMNS: Column<SnapshotInfo>[] = [
   { header: 'NAME', get: (s) => s.name, noTruncate: true, priority: 100 },
@@ -27,7 +18,7 @@ const COLUMNS: Column<SnapshotInfo>[] = [
 ];
 
 function checkName(name: string): string {
-  if (!NAME.test(name))
+  if (!SNAPSHOT_NAME.test(name))
     throw new UsageError(
       `a snapshot name is 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit; got ${JSON.stringify(name)}`,
     );
