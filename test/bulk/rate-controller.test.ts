@@ -119,23 +119,22 @@ describe('RateController (pure AIMD on an injected clock)', () => {
 
   it('at the cap: one more request after 2 s of quiet; a refused probe waits twice as long; a probe that ran full raises the cap', () => {
     const { pace, clock } = controller();
+    /** At the cap of 10: no probe after `ms` - 1 of quiet, one more request allowed (11) at `ms`. */
+    const expectProbeAfter = (ms: number) => {
+      clock.t += ms - 1;
+      pace.success(10);
+      expect(pace.limit).toBe(10);
+      clock.t += 1;
+      pace.success(10);
+      expect(pace.limit).toBe(11);
+    };
     pace.throttle(1000, { sentAt: 12, active: 10 });
     expect(pace.limit).toBe(10);
-    clock.t += 1999;
-    pace.success(10);
-    expect(pace.limit).toBe(10);
-    clock.t += 1;
-    pace.success(10);
-    expect(pace.limit).toBe(11);
+    expectProbeAfter(2000);
     // The probe is refused: back to 10, the next probe after 4 s.
     pace.throttle(1000, { sentAt: 11, active: 10 });
     expect(pace.limit).toBe(10);
-    clock.t += 3999;
-    pace.success(10);
-    expect(pace.limit).toBe(10);
-    clock.t += 1;
-    pace.success(10);
-    expect(pace.limit).toBe(11);
+    expectProbeAfter(4000);
     // This probe runs full (a request sent with 11 in flight succeeds) as long (4 s): the cap is 11.
     pace.success(11);
     clock.t += 3999;

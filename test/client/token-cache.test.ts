@@ -9,6 +9,21 @@ const store = () => new CredentialStore(tempDir());
 
 const logger = { debug() {}, warn() {} };
 
+/** A provider for app_1 over `cache` whose n-th token request answers `token(n)` (2 s), with how many it made. */
+function countingProvider(cache: TokenCache, token: (n: number) => string, now: () => number) {
+  let requests = 0;
+  const provider = new ClientCredentialsProvider(
+    { kind: 'client_credentials', clientId: 'app_1', clientSecret: 'secret-1', cache },
+    async () => {
+      requests++;
+      return { access_token: token(requests), expires_in: 2 };
+    },
+    logger,
+    now,
+  );
+  return { provider, requests: () => requests };
+}
+
 describe('token cache: the only writer of a profile token fields', () => {
   it('the provider takes issuedAt before the token request and hands the cache exactly that', async () => {
     let t = 1_000_000;
@@ -83,22 +98,17 @@ describe('token renewal across processes: one renewal per round', () => {
         return () => {};
       },
     };
-    let requests = 0;
-    const provider = new ClientCredentialsProvider(
-      { kind: 'client_credentials', clientId: 'app_1', clientSecret: 'secret-1', cache },
-      async () => {
-        requests++;
-        return { access_token: `at_new_${requests}`, expires_in: 2 };
-      },
-      logger,
+    const { provider, requests } = countingProvider(
+      cache,
+      (n) => `at_new_${n}`,
       () => t,
     );
     expect(provider.current()).toBeUndefined();
     expect(await provider.get()).toBe('at_2');
-    expect(requests).toBe(0);
+    expect(requests()).toBe(0);
     // Its next request finds at_2 due and the store unchanged: this process renews (once).
     expect(await provider.get()).toBe('at_new_1');
-    expect(requests).toBe(1);
+    expect(requests()).toBe(1);
     expect(saved?.accessToken).toBe('at_new_1');
   });
 
@@ -116,17 +126,12 @@ describe('token renewal across processes: one renewal per round', () => {
         return () => {};
       },
     };
-    let requests = 0;
-    const provider = new ClientCredentialsProvider(
-      { kind: 'client_credentials', clientId: 'app_1', clientSecret: 'secret-1', cache },
-      async () => {
-        requests++;
-        return { access_token: 'at_fresh', expires_in: 2 };
-      },
-      logger,
+    const { provider, requests } = countingProvider(
+      cache,
+      () => 'at_fresh',
       () => t,
     );
     expect(await provider.get()).toBe('at_fresh');
-    expect(requests).toBe(1);
+    expect(requests()).toBe(1);
   });
 });

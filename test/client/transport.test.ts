@@ -60,6 +60,13 @@ const get = (t: Transport, path = '/x', signal?: AbortSignal) =>
 const post = (t: Transport, body = '{"x":1}') =>
   t.exchange({ method: 'POST', path: '/v1/events', headers: { 'content-type': 'application/json' }, body }, undefined);
 
+/** The error of an attempt that failed after sending: its code, its message and its class. */
+function expectFailedAfterSending(err: { code?: string; message?: string }, code: string, message: string, kind: string): void {
+  expect(err.code).toBe(code);
+  expect(err.message).toBe(message);
+  expect(classifyNetworkError(err)).toEqual({ kind, sent: true });
+}
+
 describe('the transport', () => {
   it('sends the request and reads an answer that arrives in pieces, chunked, or after 1xx answers', async () => {
     let seen = '';
@@ -158,9 +165,7 @@ describe('the transport', () => {
     const t = transport(s.origin);
     const started = Date.now();
     const err = await get(t).catch((e) => e);
-    expect(err.code).toBe(TRANSPORT_CODES.tooLarge);
-    expect(err.message).toBe('the answer is larger than 64 MiB, the most the client accepts');
-    expect(classifyNetworkError(err)).toEqual({ kind: 'too_large', sent: true });
+    expectFailedAfterSending(err, TRANSPORT_CODES.tooLarge, 'the answer is larger than 64 MiB, the most the client accepts', 'too_large');
     expect(Date.now() - started).toBeLessThan(2000);
     await new Promise((r) => setTimeout(r, 50));
     expect(closed).toBe(true);
@@ -189,9 +194,7 @@ describe('the transport', () => {
     const t = transport(s.origin, { bodyTimeoutMs: 1000, deadlineMs: 400 });
     const started = Date.now();
     const err = await post(t).catch((e) => e);
-    expect(err.code).toBe(TRANSPORT_CODES.deadline);
-    expect(err.message).toBe('no complete answer within 400 ms');
-    expect(classifyNetworkError(err)).toEqual({ kind: 'timeout', sent: true });
+    expectFailedAfterSending(err, TRANSPORT_CODES.deadline, 'no complete answer within 400 ms', 'timeout');
     expect(Date.now() - started).toBeLessThan(1500);
   });
 

@@ -44,16 +44,22 @@ async function runWatched(argv: string[]) {
   return run;
 }
 
+/** Runs ARGS at 20 ms a request (exit 0) and returns its progress lines, some of them after the start. */
+async function progressOf(args: string[], unit: 'lines' | 'rows') {
+  await suite.sb.admin.setFaults({ latency_ms: 20 });
+  const r = await runWatched(args);
+  expect(r.code, r.stderr).toBe(0);
+  const lines = progressLines(r.stderr, unit);
+  expect(lines.started.length).toBeGreaterThan(0);
+  return { r, ...lines };
+}
+
 describe('progress off a terminal', () => {
   it('events send --file: progress lines with lines, rate, share read, ETA and the counts so far', async () => {
     const file = join(suite.tmp.dir, 'events.ndjson');
     const lines = Array.from({ length: 60 }, (_, i) => JSON.stringify({ event_type: 'progress_check', email: `p${i}@example.com` }));
     writeFileSync(file, `${lines.join('\n')}\n`);
-    await suite.sb.admin.setFaults({ latency_ms: 20 });
-    const r = await runWatched(['events', 'send', '--file', file, '--concurrency', '1']);
-    expect(r.code, r.stderr).toBe(0);
-    const { started, before } = progressLines(r.stderr, 'lines');
-    expect(started.length).toBeGreaterThan(0);
+    const { r, started, before } = await progressOf(['events', 'send', '--file', file, '--concurrency', '1'], 'lines');
     for (const l of started) {
       expect(l).toMatch(/^progress: \d+ lines \([\d.]+\/s, \d+%, ETA \d+ (s|min)\): \d+ accepted, 0 rejected, 0 failed, 0 unconfirmed$/);
     }
@@ -67,11 +73,7 @@ describe('progress off a terminal', () => {
     const rows = ['order_id,total,currency,order_date,email'];
     for (let i = 1; i <= 40; i++) rows.push(`PR-${i},${i}.00,EUR,2024-01-01,o${i}@example.com`);
     writeFileSync(file, `${rows.join('\n')}\n`);
-    await suite.sb.admin.setFaults({ latency_ms: 20 });
-    const r = await runWatched(['orders', 'import', '--live', file, '--concurrency', '1']);
-    expect(r.code, r.stderr).toBe(0);
-    const { started, before } = progressLines(r.stderr, 'rows');
-    expect(started.length).toBeGreaterThan(0);
+    const { started, before } = await progressOf(['orders', 'import', '--live', file, '--concurrency', '1'], 'rows');
     for (const l of started) {
       expect(l).toMatch(
         /^progress: \d+ rows \([\d.]+\/s, \d+%, ETA \d+ (s|min)\): \d+ created, 0 updated, 0 unconfirmed, 0 rejected, 0 failed$/,

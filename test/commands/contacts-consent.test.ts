@@ -137,31 +137,16 @@ describe('welcome SMS (outbox) on a move into SMS subscribed', () => {
 
   it('create landing on a merchant-suppressed contact (200) reports the SMS from its previous state', async () => {
     const fresh = await fx.create(['--phone', fx.phone(), '--email-consent', 'suppressed']);
-    const r = await fx.svc([
-      'contacts',
-      'create',
-      '--email',
-      fresh.email as string,
-      '--sms-consent',
-      'subscribed',
-      '--phone',
-      fresh.phone as string,
-    ]);
+    /** `svc contacts create` with the contact's e-mail and phone, SMS subscribed. */
+    const createSubscribed = () =>
+      fx.svc(['contacts', 'create', '--email', fresh.email as string, '--sms-consent', 'subscribed', '--phone', fresh.phone as string]);
+    const r = await createSubscribed();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/welcome SMS will be sent/);
     expect(await fx.welcomeSms(fresh.id)).toBe(1);
 
     await fx.json(['contacts', 'patch', fresh.id, '--email-consent', 'suppressed']);
-    const again = await fx.svc([
-      'contacts',
-      'create',
-      '--email',
-      fresh.email as string,
-      '--sms-consent',
-      'subscribed',
-      '--phone',
-      fresh.phone as string,
-    ]);
+    const again = await createSubscribed();
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout.trim()).toBe(fresh.id);
     expect(again.stderr).not.toMatch(/welcome/);

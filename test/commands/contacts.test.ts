@@ -45,23 +45,19 @@ describe('list filters', () => {
     expect(everyone.some((c) => c.sms_consent === 'pending')).toBe(true);
   });
 
-  it('filters by every email consent value, read-only ones included', async () => {
-    for (const v of EMAIL_CONSENT_VALUES) {
-      const got = await fx.json<Contact[]>(['contacts', 'list', '--all', '--email-consent', v]);
-      const want = everyone.filter((c) => c.email_consent === v);
-      expect(want.length, v).toBeGreaterThan(0);
-      expect(ids(got), v).toEqual(ids(want));
-    }
-  });
-
-  it('filters by every SMS consent value, read-only ones included', async () => {
-    for (const v of SMS_CONSENT_VALUES) {
-      const got = await fx.json<Contact[]>(['contacts', 'list', '--all', '--sms-consent', v]);
-      const want = everyone.filter((c) => c.sms_consent === v);
-      expect(want.length, v).toBeGreaterThan(0);
-      expect(ids(got), v).toEqual(ids(want));
-    }
-  });
+  for (const [kind, flag, values, field] of [
+    ['email', '--email-consent', EMAIL_CONSENT_VALUES, 'email_consent'],
+    ['SMS', '--sms-consent', SMS_CONSENT_VALUES, 'sms_consent'],
+  ] as const) {
+    it(`filters by every ${kind} consent value, read-only ones included`, async () => {
+      for (const v of values) {
+        const got = await fx.json<Contact[]>(['contacts', 'list', '--all', flag, v]);
+        const want = everyone.filter((c) => c[field] === v);
+        expect(want.length, v).toBeGreaterThan(0);
+        expect(ids(got), v).toEqual(ids(want));
+      }
+    });
+  }
 
   it('combines filters, and filters by exact email (any case) and by a phone typed by a person', async () => {
     const c = await fx.create(['--phone', '(415) 555-0199', '--default-country', 'US', '--sms-consent', 'single_opt_in']);
@@ -197,6 +193,9 @@ describe('get / create', () => {
     });
   });
 
+  /** `svc contacts create ARGS` → the contact printed. */
+  const createContact = (...args: string[]) => fx.json<Contact>(['contacts', 'create', ...args]);
+
   it('--if-exists fail (default) exits 1 naming the existing id', async () => {
     const c = await fx.create(['--first-name', 'First']);
     const r = await fx.svc(['contacts', 'create', '--email', c.email as string, '--first-name', 'Second']);
@@ -210,25 +209,14 @@ describe('get / create', () => {
 
   it('--if-exists skip prints the existing contact unchanged', async () => {
     const c = await fx.create(['--first-name', 'First']);
-    const got = await fx.json<Contact>([
-      'contacts',
-      'create',
-      '--email',
-      c.email as string,
-      '--first-name',
-      'Other',
-      '--if-exists',
-      'skip',
-    ]);
+    const got = await createContact('--email', c.email as string, '--first-name', 'Other', '--if-exists', 'skip');
     expect(got).toEqual(c);
     expect((await fx.json<Contact>(['contacts', 'get', c.id])).first_name).toBe('First');
   });
 
   it('--if-exists update patches the existing contact', async () => {
     const c = await fx.create(['--first-name', 'First']);
-    const got = await fx.json<Contact>([
-      'contacts',
-      'create',
+    const got = await createContact(
       '--email',
       c.email as string,
       '--first-name',
@@ -237,20 +225,11 @@ describe('get / create', () => {
       'unsubscribed',
       '--if-exists',
       'update',
-    ]);
+    );
     expect(got).toMatchObject({ id: c.id, first_name: 'Updated', email_consent: 'unsubscribed' });
     // Conflict found by phone as well.
     const p = await fx.create(['--phone', fx.phone()]);
-    const byPhone = await fx.json<Contact>([
-      'contacts',
-      'create',
-      '--phone',
-      p.phone as string,
-      '--last-name',
-      'Byphone',
-      '--if-exists',
-      'update',
-    ]);
+    const byPhone = await createContact('--phone', p.phone as string, '--last-name', 'Byphone', '--if-exists', 'update');
     expect(byPhone).toMatchObject({ id: p.id, last_name: 'Byphone' });
   });
 });

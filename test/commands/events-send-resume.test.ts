@@ -4,14 +4,13 @@
  * only, the journal lock, and the checks of --resume. Events are not idempotent: every test
  * counts the flow runs to prove that no line was stored twice.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { type TestSandbox, withSandbox } from '../helpers/sandbox.js';
-import { ensureBuilt, spawnSvc } from '../helpers/spawn-cli.js';
+import { expectStoppedPastMaxOutage, withRestartableSandbox } from '../helpers/outage.js';
+import { runCli } from '../helpers/run-cli.js';
+import { ensureBuilt, killWhen, spawnSvc } from '../helpers/spawn-cli.js';
 
 const suite = cliSuite();
 beforeAll(ensureBuilt);
@@ -41,15 +40,7 @@ describe('svc events send --file --resume', () => {
     const unconfirmed = join(suite.tmp.dir, 'unconfirmed.ndjson');
     await suite.sb.admin.setFaults({ latency_ms: 30 });
     const first = await spawnSvc(['events', 'send', '--file', file, '--journal', journal, '--concurrency', '8', '--json'], suite.env(), {
-      onSpawn: (kill) => {
-        const poll = setInterval(async () => {
-          if ((await suite.sb.admin.outbox({ type: 'flow_run' })).length >= 30) {
-            clearInterval(poll);
-            kill('SIGKILL');
-          }
-        }, 20);
-        return () => clearInterval(poll);
-      },
+      onSpawn: killWhen(async () => (await suite.sb.admin.outbox({ type: 'flow_run' })).length >= 30, 'SIGKILL', 20),
     });
     await suite.sb.admin.setFaults({});
     expect(first.signal).toBe('SIGKILL');
@@ -147,13 +138,7 @@ describe('svc events send --file --resume', () => {
 
 describe('svc events send --file: an outage past --max-outage', () => {
   it('stops with exit 1, the journal kept and the exact resume command; --resume sends the rest, none twice', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-events-outage-'));
-    const config = tempConfigDir();
-    const db = join(dir, 'sandbox.db');
-    let sb: TestSandbox | undefined = await withSandbox({ db });
-    try {
-      const port = sb.port;
-      const env = { SVC_CONFIG_DIR: config.dir, SVC_BASE_URL: sb.baseUrl, SVC_TOKEN: await sb.tokenWithAllScopes() };
+    await withRestartableSandbox('svc-events-outage-', async ({ dir, env, sb, stop, restart }) => {
       await sb.admin.createFlow('outage');
       const total = 150;
       const file = join(dir, 'events.ndjson');
@@ -166,16 +151,11 @@ describe('svc events send --file: an outage past --max-outage', () => {
       const running = runCli(['events', 'send', '--file', file, '--journal', journal, '--concurrency', '4', '--max-outage', '2s'], { env });
       for (let i = 0; i < 400 && (await sb.admin.outbox({ type: 'flow_run' })).length < 20; i++)
         await new Promise((r) => setTimeout(r, 10));
-      await sb.close();
-      sb = undefined;
-      const r = await running;
-      expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/cannot reach the service for longer than --max-outage \(2 s\)/);
+      await stop();
       const command = `svc events send --file ${file} --resume --concurrency 4 --journal ${journal}`;
-      expect(r.stderr).toContain(`progress saved in ${journal}; once fixed, continue with: ${command}`);
-      expect(existsSync(journal)).toBe(true);
+      expectStoppedPastMaxOutage(await running, journal, command);
 
-      sb = await withSandbox({ db, port });
+      const back = await restart();
       const again = await runCli([...command.split(' ').slice(1), '--json'], { env });
       expect(again.code, again.stderr).toBe(0);
       const s = JSON.parse(again.stdout);
@@ -183,13 +163,9 @@ describe('svc events send --file: an outage past --max-outage', () => {
       expect(s.accepted + s.unconfirmed).toBe(total);
       expect(s.resumed).toBeGreaterThan(0);
       const per = new Map<string, number>();
-      for (const x of await sb.admin.outbox({ type: 'flow_run' })) per.set(x.contact_id, (per.get(x.contact_id) ?? 0) + 1);
+      for (const x of await back.admin.outbox({ type: 'flow_run' })) per.set(x.contact_id, (per.get(x.contact_id) ?? 0) + 1);
       expect(Math.max(...per.values())).toBe(1);
       expect(per.size).toBeGreaterThanOrEqual(s.accepted);
-    } finally {
-      await sb?.close().catch(() => undefined);
-      config.cleanup();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 40_000);
 });

@@ -21,22 +21,31 @@ function eventsFile(n: number, type: string): string {
   return path;
 }
 
+/**
+ * `svc events send ARGS` at 20 ms a request with a token of its own, revoked once `flowing` flow
+ * runs are stored; resolves with the finished run and the environment it ran with.
+ */
+async function sendRevokedAfter(flowing: number, args: string[]) {
+  const token = await fx.sb.admin.createApiToken(['events_write']);
+  const env = fx.env({ SVC_TOKEN: token.token });
+  await fx.sb.admin.setFaults({ latency_ms: 20 });
+  const running = runCli(['events', 'send', ...args], { env });
+  // Revoke once events are flowing.
+  for (let i = 0; i < 400 && (await fx.sb.admin.outbox({ type: 'flow_run' })).length < flowing; i++)
+    await new Promise((r) => setTimeout(r, 10));
+  await fx.sb.admin.revokeApiToken(token.id);
+  const res = await running;
+  await fx.sb.admin.setFaults({});
+  return { res, env };
+}
+
 describe('svc events send --file, credentials revoked mid-run', () => {
   it('stops with exit 3 after printing which lines were sent; the hinted command sends exactly the rest', async () => {
     await fx.sb.admin.createFlow('stop');
-    const token = await fx.sb.admin.createApiToken(['events_write']);
-    const env = fx.env({ SVC_TOKEN: token.token });
     const total = 150;
     const file = eventsFile(total, 'stop');
     const report = join(fx.tmp.dir, 'report.csv');
-    await fx.sb.admin.setFaults({ latency_ms: 20 });
-    const running = runCli(['events', 'send', '--file', file, '--concurrency', '4', '--report', report, '--json'], { env });
-    // Revoke once events are flowing.
-    for (let i = 0; i < 400 && (await fx.sb.admin.outbox({ type: 'flow_run' })).length < 10; i++)
-      await new Promise((r) => setTimeout(r, 10));
-    await fx.sb.admin.revokeApiToken(token.id);
-    const res = await running;
-    await fx.sb.admin.setFaults({});
+    const { res, env } = await sendRevokedAfter(10, ['--file', file, '--concurrency', '4', '--report', report, '--json']);
 
     expect(res.code).toBe(3);
     expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'unauthorized', status: 401 });
@@ -71,16 +80,8 @@ describe('svc events send --file, credentials revoked mid-run', () => {
 
   it('in human mode the summary is printed and the stop explained before the error', async () => {
     await fx.sb.admin.createFlow('human');
-    const token = await fx.sb.admin.createApiToken(['events_write']);
-    const env = fx.env({ SVC_TOKEN: token.token });
     const file = eventsFile(100, 'human');
-    await fx.sb.admin.setFaults({ latency_ms: 20 });
-    const running = runCli(['events', 'send', '--file', file, '--concurrency', '2'], { env });
-    for (let i = 0; i < 400 && (await fx.sb.admin.outbox({ type: 'flow_run' })).length < 4; i++)
-      await new Promise((r) => setTimeout(r, 10));
-    await fx.sb.admin.revokeApiToken(token.id);
-    const res = await running;
-    await fx.sb.admin.setFaults({});
+    const { res } = await sendRevokedAfter(4, ['--file', file, '--concurrency', '2']);
     expect(res.code).toBe(3);
     const accepted = (await fx.sb.admin.outbox({ type: 'flow_run' })).length;
     expect(res.stdout).toMatch(new RegExp(String.raw`^rows\t\d+\naccepted\t${accepted}\n`));

@@ -15,29 +15,24 @@ async function send(args: string[], json = false) {
   return runCli(['events', 'send', ...args, ...(json ? ['--json'] : [])], { env });
 }
 
+/** `svc events send ARGS` is refused before sending (exit 2), its message saying `says`. */
+async function expectUsage(args: string[], says: string | RegExp) {
+  const r = await send(args);
+  expect(r.code, args.join(' ')).toBe(2);
+  expect(r.stderr).toMatch(says);
+}
+
 describe('svc events send: validation before sending (exit 2)', () => {
   it('needs --type or --file, and a contact', async () => {
-    const noType = await send(['--email', 'a@b.co']);
-    expect(noType.code).toBe(2);
-    expect(noType.stderr).toMatch(/--type is required/);
-    const noContact = await send(['--type', 'signed_up']);
-    expect(noContact.code).toBe(2);
-    expect(noContact.stderr).toMatch(/--email, --phone or --contact-id/);
+    await expectUsage(['--email', 'a@b.co'], /--type is required/);
+    await expectUsage(['--type', 'signed_up'], /--email, --phone or --contact-id/);
   });
 
   it('names the flag of an invalid field', async () => {
-    const email = await send(['--type', 'x', '--email', 'not-an-email']);
-    expect(email.code).toBe(2);
-    expect(email.stderr).toContain('--email must be an email address');
-    const when = await send(['--type', 'x', '--email', 'a@b.co', '--occurred-at', 'yesterday']);
-    expect(when.code).toBe(2);
-    expect(when.stderr).toContain('--occurred-at must be an RFC 3339');
-    const phone = await send(['--type', 'x', '--phone', '555-0100']);
-    expect(phone.code).toBe(2);
-    expect(phone.stderr).toMatch(/--phone .*--default-country/);
-    const country = await send(['--type', 'x', '--phone', '555-0100', '--default-country', 'XX']);
-    expect(country.code).toBe(2);
-    expect(country.stderr).toContain('--default-country');
+    await expectUsage(['--type', 'x', '--email', 'not-an-email'], '--email must be an email address');
+    await expectUsage(['--type', 'x', '--email', 'a@b.co', '--occurred-at', 'yesterday'], '--occurred-at must be an RFC 3339');
+    await expectUsage(['--type', 'x', '--phone', '555-0100'], /--phone .*--default-country/);
+    await expectUsage(['--type', 'x', '--phone', '555-0100', '--default-country', 'XX'], '--default-country');
   });
 
   it('refuses a bad --prop or --properties with a JSON error on stderr under --json', async () => {
@@ -45,41 +40,25 @@ describe('svc events send: validation before sending (exit 2)', () => {
     expect(prop.code).toBe(2);
     expect(prop.stdout).toBe('');
     expect(JSON.parse(prop.stderr)).toMatchObject({ error: { code: 'validation' } });
-    const props = await send(['--type', 'x', '--email', 'a@b.co', '--properties', '[1]']);
-    expect(props.code).toBe(2);
-    expect(props.stderr).toContain('--properties must be a JSON object');
-    const big = await send(['--type', 'x', '--email', 'a@b.co', '--prop', `blob=${'x'.repeat(70_000)}`]);
-    expect(big.code).toBe(2);
-    expect(big.stderr).toContain('64 KiB');
+    await expectUsage(['--type', 'x', '--email', 'a@b.co', '--properties', '[1]'], '--properties must be a JSON object');
+    await expectUsage(['--type', 'x', '--email', 'a@b.co', '--prop', `blob=${'x'.repeat(70_000)}`], '64 KiB');
   });
 
   it('reads --properties @file and reports an unreadable one', async () => {
-    const missing = await send(['--type', 'x', '--email', 'a@b.co', '--properties', `@${join(cfg.dir, 'nope.json')}`]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('cannot read --properties');
+    await expectUsage(['--type', 'x', '--email', 'a@b.co', '--properties', `@${join(cfg.dir, 'nope.json')}`], 'cannot read --properties');
     const file = join(cfg.dir, 'bad.json');
     writeFileSync(file, '{"a":');
-    const bad = await send(['--type', 'x', '--email', 'a@b.co', '--properties', `@${file}`]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('is not valid JSON');
+    await expectUsage(['--type', 'x', '--email', 'a@b.co', '--properties', `@${file}`], 'is not valid JSON');
   });
 
   it('keeps --file apart from single-event flags, and bulk flags apart from single sends', async () => {
-    const mixed = await send(['--file', 'events.ndjson', '--type', 'x']);
-    expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain('--file cannot be combined with --type');
-    const report = await send(['--type', 'x', '--email', 'a@b.co', '--report', 'r.csv']);
-    expect(report.code).toBe(2);
-    expect(report.stderr).toContain('--report only applies with --file');
-    const missing = await send(['--file', join(cfg.dir, 'missing.ndjson')]);
-    expect(missing.code).toBe(2);
+    await expectUsage(['--file', 'events.ndjson', '--type', 'x'], '--file cannot be combined with --type');
+    await expectUsage(['--type', 'x', '--email', 'a@b.co', '--report', 'r.csv'], '--report only applies with --file');
     // Worded as orders import words it (it said ENOENT).
-    expect(missing.stderr).toContain('no such file: --file ');
+    await expectUsage(['--file', join(cfg.dir, 'missing.ndjson')], 'no such file: --file ');
     const badConcurrency = await send(['--file', '-', '--concurrency', '0']);
     expect(badConcurrency.code).toBe(2);
     // Memory stays bounded by the concurrency (lines buffered ahead of the requests): it has a ceiling.
-    const huge = await send(['--file', '-', '--concurrency', '100000']);
-    expect(huge.code).toBe(2);
-    expect(huge.stderr).toContain('--concurrency must be at most 256');
+    await expectUsage(['--file', '-', '--concurrency', '100000'], '--concurrency must be at most 256');
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { spawnSvc } from '../helpers/spawn-cli.js';
+import { killWhen, spawnSvc } from '../helpers/spawn-cli.js';
 
 const fx = cliSuite({ build: true });
 
@@ -78,15 +78,7 @@ describe('spawned svc events send, CI style', () => {
     await fx.sb.admin.setFaults({ latency_ms: 100 });
     const r = await svc(['events', 'send', '--file', file, '--concurrency', '4', '--json'], env, {
       // Interrupt once events are flowing (not at a fixed time: start-up is slow on a busy machine).
-      onSpawn: (kill) => {
-        const poll = setInterval(async () => {
-          if ((await fx.sb.admin.outbox({ type: 'flow_run' })).length >= 8) {
-            clearInterval(poll);
-            kill('SIGINT');
-          }
-        }, 50);
-        return () => clearInterval(poll);
-      },
+      onSpawn: killWhen(async () => (await fx.sb.admin.outbox({ type: 'flow_run' })).length >= 8, 'SIGINT', 50),
     });
     await fx.sb.admin.setFaults({});
     expect(r.code).toBe(130);

@@ -56,6 +56,28 @@ export function spawnSvc(args: string[], env: Record<string, string>, opts: Spaw
   });
 }
 
+/**
+ * An `onSpawn` that checks `ready` every `everyMs` and sends `signal` once it holds (not at a fixed
+ * time: start-up is slow on a busy machine); a check that throws counts as not yet.
+ */
+export function killWhen(ready: () => Promise<boolean>, signal: NodeJS.Signals, everyMs: number): NonNullable<SpawnOptions['onSpawn']> {
+  return (kill) => {
+    let done = false;
+    const poll = setInterval(async () => {
+      if (done) return;
+      const now = await ready().catch(() => false);
+      if (!now || done) return;
+      done = true;
+      clearInterval(poll);
+      kill(signal);
+    }, everyMs);
+    return () => {
+      done = true;
+      clearInterval(poll);
+    };
+  };
+}
+
 /** Builds dist/ when it is missing (a test file run on its own on a fresh checkout). */
 export async function ensureBuilt(): Promise<void> {
   if (existsSync(join(root, 'dist', 'main.js'))) return;

@@ -41,30 +41,23 @@ describe('mapping', () => {
       }
       return 'no error';
     };
-    // The field that is missing, never an unrelated example (the order_id one used to be shown for a missing total).
-    expect(hint(['order_id', 'Grand Total', 'currency', 'order_date', 'email'])).toBe(
-      'name the columns after the fields, or map them: --map total="Grand Total"',
-    );
-    expect(hint(['Order Number', 'Amount', 'currency', 'Created At', 'email'])).toBe(
-      'name the columns after the fields, or map them: --map order_id="Order Number" --map total=Amount --map order_date="Created At"',
-    );
-    expect(hint(['order_id', 'totl', 'currency', 'order_date', 'Customer E-mail'])).toBe(
-      'name the columns after the fields, or map them: --map total=totl --map email="Customer E-mail"',
-    );
-    expect(hint(['order_id', 'total', 'currency', 'order_date', 'Mobile'])).toBe(
-      'name the columns after the fields, or map them: --map phone=Mobile',
-    );
-    expect(hint(['Order Created', 'Order Number', 'total', 'currency', 'email'])).toBe(
-      'name the columns after the fields, or map them: --map order_id="Order Number" --map order_date="Order Created"',
-    );
-    // Nothing like it: the field and a placeholder.
-    expect(hint(['order_id', 'currency', 'order_date', 'email', 'Notes'])).toBe(
-      'name the columns after the fields, or map them: --map total="<column>"',
-    );
-    // A column another field already reads is not proposed twice; quotes the shell needs are kept.
-    expect(hint(['order_id', 'Sum $', 'currency', 'order_date', 'email'])).toBe(
-      "name the columns after the fields, or map them: --map total='Sum $'",
-    );
+    const prefix = 'name the columns after the fields, or map them: ';
+    const cases: Array<[string[], string]> = [
+      // The field that is missing, never an unrelated example (the order_id one used to be shown for a missing total).
+      [['order_id', 'Grand Total', 'currency', 'order_date', 'email'], '--map total="Grand Total"'],
+      [
+        ['Order Number', 'Amount', 'currency', 'Created At', 'email'],
+        '--map order_id="Order Number" --map total=Amount --map order_date="Created At"',
+      ],
+      [['order_id', 'totl', 'currency', 'order_date', 'Customer E-mail'], '--map total=totl --map email="Customer E-mail"'],
+      [['order_id', 'total', 'currency', 'order_date', 'Mobile'], '--map phone=Mobile'],
+      [['Order Created', 'Order Number', 'total', 'currency', 'email'], '--map order_id="Order Number" --map order_date="Order Created"'],
+      // Nothing like it: the field and a placeholder.
+      [['order_id', 'currency', 'order_date', 'email', 'Notes'], '--map total="<column>"'],
+      // A column another field already reads is not proposed twice; quotes the shell needs are kept.
+      [['order_id', 'Sum $', 'currency', 'order_date', 'email'], "--map total='Sum $'"],
+    ];
+    for (const [header, maps] of cases) expect(hint(header), header.join(',')).toBe(prefix + maps);
   });
 
   it('reads booleans as true/false/yes/no/1/0 and empty as absent', () => {

@@ -72,17 +72,13 @@ describe('POST /v1/contacts', () => {
     expect(r.body.error.code).toBe('invalid_request');
   });
 
-  it('400 naming phone: single_opt_in SMS without a phone', async () => {
-    const r = await post({ email: email(), sms_consent: 'single_opt_in' });
-    expect(r.status).toBe(400);
-    expect(r.body.error.details[0].field).toBe('phone');
-  });
-
-  it('400 naming phone: subscribed SMS without a phone', async () => {
-    const r = await post({ email: email(), sms_consent: 'subscribed' });
-    expect(r.status).toBe(400);
-    expect(r.body.error.details[0].field).toBe('phone');
-  });
+  for (const sms of ['single_opt_in', 'subscribed']) {
+    it(`400 naming phone: ${sms} SMS without a phone`, async () => {
+      const r = await post({ email: email(), sms_consent: sms });
+      expect(r.status).toBe(400);
+      expect(r.body.error.details[0].field).toBe('phone');
+    });
+  }
 
   it('400: phone not in E.164, email not an address', async () => {
     expect((await post({ phone: '0415 555 0100' })).status).toBe(400);

@@ -4,10 +4,10 @@
  * headers, the admin token; the service's own routes keep answering any Host.
  */
 import { request } from 'node:http';
-import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { externalAddress } from '../helpers/sandbox.js';
 
 interface Answer {
   status: number;
@@ -17,8 +17,13 @@ interface Answer {
 
 /** A raw request (node:http lets the Host header be anything, as a rebound name would make it). */
 function raw(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  return rawAt('127.0.0.1', port, method, path, headers, body);
+}
+
+/** A raw request to one address of this machine. */
+function rawAt(host: string, port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+    const req = request({ host, port, method, path, headers, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
@@ -201,24 +206,9 @@ describe('the admin token', () => {
   });
 });
 
-const externalAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
-
 /** A raw request to another address of this machine (a client that is not on loopback, as another machine is). */
 function rawTo(address: string, port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: address, port, method, path, headers: { host: `${address}:${port}`, ...headers }, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return rawAt(address, port, method, path, { host: `${address}:${port}`, ...headers });
 }
 
 describe('another machine', () => {
