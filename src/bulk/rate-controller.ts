@@ -45,6 +45,7 @@ export interface RateControllerOptions {
   now: () => number;
 }
 
+import { ClosedWindow } from './closed-window.js';
 import { InFlightCap, type RefusalContext, type RefusalKind } from './in-flight-cap.js';
 import { burstRate, type RateLimitReading, type RateWindow, steadyRate } from './rate-headers.js';
 
@@ -100,6 +101,8 @@ export class RateController {
   private longBaseCount = 0;
   /** The service's cap on requests in flight, learned from its refusals. */
   private readonly cap = new InFlightCap();
+  /** The long window the last 429s closed, and when it reopens. */
+  private readonly closed = new ClosedWindow();
   /** True while a long-window rate learned from 429s is in force. */
   private learnedLong = false;
   /** A long-window 429 whose wait is not over: what to learn from when it is. */
@@ -244,7 +247,7 @@ export class RateController {
     const t = this.now();
     const long = waitMs > 1000 || this.windowMs > 1000;
     // A window longer than a second is closed until the wait is over: nobody starts into it.
-    if (long && waitMs > 0) this.pausedUntil = Math.max(this.pausedUntil, t + waitMs);
+    if (long && waitMs > 0) this.closeWindow(t, waitMs);
     if (t - this.lastCongestion < this.cooldownMs) return;
     this.lastCongestion = t;
     this.congestionEvents++;
@@ -280,10 +283,22 @@ export class RateController {
     if (this.pauseOnThrottle && waitMs > 0 && this.rate === undefined) this.pausedUntil = Math.max(this.pausedUntil, t + waitMs);
   }
 
+  /** A 429 closed a long window: every start is held until it reopens (closed-window.ts). */
+  private closeWindow(t: number, waitMs: number): void {
+    const until = this.closed.until;
+    const holding = until !== undefined && this.pausedUntil === until;
+    const hold = this.closed.close(t, waitMs);
+    this.pausedUntil = holding && hold <= (until as number) ? hold : Math.max(this.pausedUntil, hold);
+  }
+
+  private reopensAt(): number {
+    return this.closed.reopensAt(this.pausedUntil);
+  }
+
   /**
    * A 429 from a window longer than a second, without usable headers: the successes since the
    * run started (or since the end of the last such wait) were all the window let through, over
-   * that time plus the wait. Worked out now from what has finished, and again when the wait is
+   * the time until it reopens (closed-window.ts). Worked out now from what has finished, and again when the wait is
    * over (the requests in flight at the 429 have finished by then).
    */
   private learnLongWindow(t: number, waitMs: number): void {
@@ -292,7 +307,7 @@ export class RateController {
     // A rate set by one-second rules (a burst window) says nothing of the long window's.
     const before = this.learnedLong ? this.rate : undefined;
     this.learning = { since, count: this.longBaseCount, before };
-    this.applyLearned((this.successes - this.longBaseCount) * 1000, Math.max(1, t - since + waitMs), before);
+    this.applyLearned((this.successes - this.longBaseCount) * 1000, Math.max(1, Math.max(t, this.reopensAt()) - since), before);
     this.learnedLong = true;
     this.tokens = Math.min(this.tokens, 0);
     this.tokensAt = Math.max(t, this.pausedUntil);
@@ -321,7 +336,7 @@ export class RateController {
     const l = this.learning;
     if (l === undefined || t < this.pausedUntil) return;
     this.learning = undefined;
-    const end = Math.max(this.pausedUntil, l.since + 1);
+    const end = Math.max(this.reopensAt(), l.since + 1);
     if (l.before === undefined) this.applyLearned((this.successes - l.count) * 1000, end - l.since, undefined);
     this.longBaseAt = t;
     this.longBaseCount = this.successes;

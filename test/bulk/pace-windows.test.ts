@@ -235,9 +235,42 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     expect(pace.startDelay()).toBe(1);
     clock.t += 1;
     expect(pace.heldUntil).toBe(0);
-    // The rate learned: 100 successes over the 1 s they took plus the 4 s wait.
-    expect(pace.pace).toBeCloseTo(0.97 * 20, 5);
+    // The rate learned: 100 successes over the 1 s they took plus the 4 s wait, which, in whole
+    // seconds, reopens the window between 3 and 4 s: 3.5 s as best known.
+    expect(pace.pace).toBeCloseTo((0.97 * 100) / 4.5, 5);
     expect(pace.source).toBe('learned');
+  });
+
+  it('later 429s of the same closed window narrow when it reopens: the hold ends at the earliest end they agree on', () => {
+    const clock = { t: 5_000_000 };
+    const t0 = clock.t;
+    const pace = new RateController({ ceiling: 16, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    pace.startRun();
+    for (let i = 0; i < 60; i++) {
+      clock.t += 5;
+      pace.success();
+    }
+    // A 60-per-10 s window filled by requests sent from t0: the first refusal at +300 ms says 10 s
+    // (9.7 s rounded up), one of the requests in flight refused at +900 ms says 10 s again (9.1 s).
+    pace.throttle(10_000);
+    expect(pace.heldUntil).toBe(t0 + 10_300);
+    clock.t = t0 + 900;
+    pace.throttle(10_000);
+    // Open by +10.3 s (the first) and after +9.9 s (the second): held until +10.3 s, not +10.9 s.
+    expect(pace.heldUntil).toBe(t0 + 10_300);
+    clock.t = t0 + 10_299;
+    expect(pace.startDelay()).toBe(1);
+    clock.t = t0 + 10_300;
+    pace.startDelay();
+    expect(pace.heldUntil).toBe(0);
+    // Learned over the 10.1 s until the window reopened as best known (the middle of 9.9–10.3 s).
+    expect(pace.pace).toBeCloseTo((0.97 * 60) / 10.1, 5);
+    // A refusal that ends before (a shorter window's) does not shorten a hold.
+    clock.t = t0 + 20_000;
+    pace.throttle(10_000);
+    clock.t = t0 + 20_500;
+    pace.throttle(1000);
+    expect(pace.heldUntil).toBe(t0 + 30_000);
   });
 
   it('headers saying nothing remains hold every start until the reset', () => {
