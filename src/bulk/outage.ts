@@ -80,7 +80,8 @@ export class OutageGate {
   /** A request is probing the service now. */
   private probing = false;
   private waiters: Array<() => void> = [];
-  private readonly probeIntervalMs: number;
+  /** Longest time between two attempts to reach the service while it is down. */
+  readonly probeIntervalMs: number;
   private readonly maxStepMs: number;
   private readonly now: () => number;
   private readonly wallNow: () => number;

@@ -377,8 +377,11 @@ export class RequestPipeline {
         `retry: ${info.method} ${info.path} attempt ${info.attempt} failed (${why}); waiting ${info.delayMs} ms${info.serverDirected ? ' as the service asked' : ' (backoff)'} before attempt ${info.attempt + 1}`,
       );
     }
+    const planned = info.delayMs;
     req.onRetry?.(info);
-    if (info.delayMs > 0) await this.sleep(info.delayMs, req.signal);
+    // onRetry may shorten a backoff (RetryInfo.delayMs), never a wait the service asked for.
+    const delay = info.serverDirected ? planned : Math.min(planned, Math.max(0, info.delayMs));
+    if (delay > 0) await this.sleep(delay, req.signal);
   }
 }
 

@@ -27,7 +27,11 @@ export interface RetryInfo {
   status?: number;
   /** Network failure kind when there was no HTTP answer. */
   error?: string;
-  /** How long the client waits before the next attempt. */
+  /**
+   * How long the client waits before the next attempt. `onRetry` may lower a client-paced wait
+   * (a backoff, not one the service asked for): a bulk run waiting out an outage probes the
+   * service at least every few seconds, whatever the backoff has grown to.
+   */
   delayMs: number;
   /** True when the wait came from the service (Retry-After / RateLimit-Reset). */
   serverDirected: boolean;

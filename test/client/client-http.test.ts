@@ -199,6 +199,56 @@ describe('retries against injected faults', () => {
     }
   });
 
+  it('onRetry may shorten a backoff (a bulk run probing an outage), never a wait the service asked for', async () => {
+    const local = await withSandbox();
+    try {
+      const token = await local.tokenWithAllScopes();
+      // Backoff: three attempts 2 s apart, against a port nothing listens on any more.
+      const gone = await withSandbox();
+      const url = gone.baseUrl;
+      await gone.close();
+      const slow = makeClient(
+        { kind: 'api_token', token },
+        { baseUrl: url, random: () => 1, retry: { baseDelayMs: 2000, maxDelayMs: 2000, maxAttempts: 3 } },
+      ).client;
+      const waits: number[] = [];
+      let started = Date.now();
+      const err = await slow
+        .listContacts(
+          { limit: 1 },
+          {
+            onRetry: (i) => {
+              waits.push(i.delayMs);
+              i.delayMs = 10;
+            },
+          },
+        )
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(NetworkError);
+      expect(waits).toEqual([2000, 2000]);
+      expect(Date.now() - started).toBeLessThan(1500);
+      // Server-directed: Retry-After of a one-per-second limit is waited in full.
+      const { client } = makeClient({ kind: 'api_token', token }, { baseUrl: local.baseUrl });
+      await local.admin.setFaults({ rate_limit_rps: 1 });
+      await client.listContacts({ limit: 1 });
+      started = Date.now();
+      const asked: number[] = [];
+      await client.listContacts(
+        { limit: 1 },
+        {
+          onRetry: (i) => {
+            asked.push(i.delayMs);
+            i.delayMs = 0;
+          },
+        },
+      );
+      expect(asked).toHaveLength(1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual((asked[0] as number) - 5);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('fails with RetryWaitTooLongError when Retry-After exceeds the maximum', async () => {
     const local = await withSandbox();
     try {

@@ -18,6 +18,11 @@ export interface OutageCase {
   rows: number;
   /** Flags every run of the import takes (before the scenario's own). */
   flags?: string[];
+  /**
+   * How long the sandbox stays stopped in the test that waits it out (default 2.5 s). One verb
+   * runs the issue's real minute: the run idles meanwhile, its test bounded by a clear timeout.
+   */
+  outageMs?: number;
   /** Writes the input file. */
   write(path: string): void;
   /** Whether the sandbox has stored row 60 (the outage starts then). */
@@ -42,8 +47,11 @@ export function describeOutage(c: OutageCase): void {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Starts the import, stops the sandbox once row 60 is stored; resolves once it is stopped, with the run. */
-  async function importWithOutage(args: string[], env: Record<string, string>, token: string) {
+  /**
+   * Starts the import, stops the sandbox once row 60 is stored; resolves once it is stopped, with
+   * the run. `onStderr`: the import's stderr as it comes.
+   */
+  async function importWithOutage(args: string[], env: Record<string, string>, token: string, onStderr?: (text: string) => void) {
     const first = sb as TestSandbox;
     await first.admin.setFaults({ latency_ms: 10 });
     let stopped: Promise<void> | undefined;
@@ -56,7 +64,7 @@ export function describeOutage(c: OutageCase): void {
         () => undefined,
       );
     }, 20);
-    const run = runCli(args, { env });
+    const run = runCli(args, { env, onStderr });
     let settled = false;
     void run.then(() => {
       settled = true;
@@ -84,21 +92,49 @@ export function describeOutage(c: OutageCase): void {
   const base = (file: string) => [c.noun, 'import', file, ...(c.flags ?? []), '--concurrency', '4'];
 
   describe(`svc ${c.noun} import: outages waited out`, () => {
-    it('waits while the service is down and finishes every row once it is back (exit 0)', async () => {
-      const { db, port, token, file, env } = await setUp();
-      const { run } = await importWithOutage([...base(file), '--json'], env, token);
-      await new Promise((r) => setTimeout(r, 2500));
-      sb = await withSandbox({ db, port });
-      const r = await run;
-      expect(r.stderr).toMatch(/cannot reach the service since \d\d:\d\d:\d\d; waiting, Ctrl-C to stop and resume later/);
-      expect(r.stderr).toMatch(/the service answers again after \d+ s; continuing/);
-      expect(r.code, r.stderr).toBe(0);
-      const doc = JSON.parse(r.stdout);
-      expect(doc.rows).toBe(c.rows);
-      expect(doc.failed).toBe(0);
-      expect(doc.created + doc.updated + doc.unconfirmed).toBe(c.rows);
-      await c.expectEveryRowOnce(sb, env);
-    }, 30_000);
+    const outageMs = c.outageMs ?? 2500;
+    const seconds = outageMs / 1000;
+    it(
+      `waits while the service is down (${seconds} s), probing it at least every 5 s, and finishes every row once it is back (exit 0)`,
+      async () => {
+        const { db, port, token, file, env } = await setUp();
+        // --debug says each attempt, refused ones included: when each came tells how often it probed.
+        const refusedAt: number[] = [];
+        const answeredAt: number[] = [];
+        let partial = '';
+        const onStderr = (text: string) => {
+          const lines = (partial + text).split('\n');
+          partial = lines.pop() ?? '';
+          for (const line of lines) {
+            if (/ → connection refused /.test(line)) refusedAt.push(performance.now());
+            else if (/ → 2\d\d in /.test(line)) answeredAt.push(performance.now());
+          }
+        };
+        const { run } = await importWithOutage([...base(file), '--json', '--debug'], env, token, onStderr);
+        const down = performance.now();
+        // Idle meanwhile: the import only probes.
+        await new Promise((r) => setTimeout(r, outageMs));
+        const up = performance.now();
+        sb = await withSandbox({ db, port });
+        const r = await run;
+        expect(r.stderr).toMatch(/cannot reach the service since \d\d:\d\d:\d\d; waiting, Ctrl-C to stop and resume later/);
+        expect(r.stderr).toMatch(/the service answers again after \d+ s; continuing/);
+        expect(r.code, r.stderr).toBe(0);
+        // Probed all along the outage, never more than 5 s apart, and answered again within 5 s of its end.
+        const back = answeredAt.find((t) => t > up) ?? Number.POSITIVE_INFINITY;
+        const probes = refusedAt.filter((t) => t > down && t < back);
+        expect(probes.length).toBeGreaterThanOrEqual(Math.floor(seconds / 5));
+        const times = [down, ...probes, back];
+        const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+        expect(Math.max(...gaps), `seconds between probes: ${gaps.map((g) => (g / 1000).toFixed(1)).join(', ')}`).toBeLessThanOrEqual(5000);
+        const doc = JSON.parse(r.stdout);
+        expect(doc.rows).toBe(c.rows);
+        expect(doc.failed).toBe(0);
+        expect(doc.created + doc.updated + doc.unconfirmed).toBe(c.rows);
+        await c.expectEveryRowOnce(sb, env);
+      },
+      outageMs + 60_000,
+    );
 
     it('--max-outage exceeded: exit 1, the journal kept and the resume command; --resume finishes every row', async () => {
       const { db, port, token, file, env } = await setUp({ SVC_MAX_OUTAGE: '30s' });

@@ -15,6 +15,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   now?: () => number;
   columns?: number;
+  /** Called with each piece of stderr as it is written (e.g. to time the lines). */
+  onStderr?: (text: string) => void;
 }
 
 export interface RunResult {
@@ -36,7 +38,9 @@ export function fakeIO(opts: RunOptions = {}): { io: IOStreams; stdout: () => st
     stdout += d.toString('utf8');
   });
   err.on('data', (d: Buffer) => {
-    stderr += d.toString('utf8');
+    const text = d.toString('utf8');
+    stderr += text;
+    opts.onStderr?.(text);
   });
   const stdin = opts.stdin !== undefined ? Readable.from([Buffer.from(opts.stdin)]) : new PassThrough();
   if (opts.stdin === undefined) (stdin as PassThrough).end();
