@@ -1,0 +1,72 @@
+/**
+ * The rate-limit shapes of issue 25 that import-pace.test.ts does not run end to end, against the
+ * sandbox with compressed windows: the burst and steady windows without headers (the rate learned
+ * from the 429s), a sliding window with `RateLimit-*` headers (paced from the first answers, no
+ * 429), and a cap on requests in flight with a window and `X-RateLimit-*` headers (Reset as a Unix
+ * time). Every row once in each; the share of the steady rate is the bench's (docs/performance.md).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliSuite } from '../helpers/cli-suite.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const suite = cliSuite();
+
+function writeOrders(path: string, n: number): void {
+  const lines = ['order_id,total,currency,order_date,email'];
+  for (let i = 1; i <= n; i++) lines.push(`S-${i},${i}.00,EUR,2024-01-01,s${i % 40}@example.com`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+async function timedImport(n: number, extra: string[] = []) {
+  const file = join(suite.tmp.dir, 'o.csv');
+  writeOrders(file, n);
+  const started = Date.now();
+  const r = await runCli(['orders', 'import', '--live', file, '--json', '--concurrency', '8', ...extra], { env: suite.env() });
+  expect(r.code, r.stderr).toBe(0);
+  const s = JSON.parse(r.stdout);
+  expect(s).toMatchObject({ rows: n, created: n, updated: 0, unconfirmed: 0, failed: 0 });
+  return { r, s, seconds: (Date.now() - started) / 1000 };
+}
+
+describe('orders import at the service pace: the other shapes', () => {
+  it('burst 30/s with a steady 40 per 2 s, no headers: the steady rate learned from the 429s, not the burst', async () => {
+    await suite.sb.admin.setFaults({
+      rate_limits: {
+        windows: [
+          { limit: 30, window_s: 1 },
+          { limit: 40, window_s: 2 },
+        ],
+      },
+    });
+    const { s, seconds } = await timedImport(120);
+    // 120 rows at 20/s, each 2-s window's 40 at once: 4 s at least.
+    expect(seconds).toBeGreaterThan(3.5);
+    expect(s.rows_per_second).toBeGreaterThan(0.5 * 20);
+    // The requests in flight when the first windows closed, and a probe or two; at the burst, 20
+    // of every 60 requests would be refused.
+    expect(s.rate_limited).toBeLessThanOrEqual(24);
+  }, 30_000);
+
+  it('a sliding 30 per 3 s with RateLimit-* headers: paced from the first answers, no 429', async () => {
+    await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 30, window_s: 3, sliding: true }], headers: 'ratelimit' } });
+    const { s, seconds } = await timedImport(75);
+    expect(s.rate_limited).toBe(0);
+    // 75 rows at 10/s, the first window's 30 at once: 4.5 s at least.
+    expect(seconds).toBeGreaterThan(4);
+  }, 30_000);
+
+  it('a cap of 4 in flight with a window and X-RateLimit-* headers: settles at the cap, few 429s', async () => {
+    await suite.sb.admin.setFaults({
+      latency_ms: 40,
+      rate_limits: { max_in_flight: 4, windows: [{ limit: 500, window_s: 1 }], headers: 'x-ratelimit' },
+    });
+    const { s } = await timedImport(200);
+    // The 4 over the cap at the start (X-RateLimit-Remaining > 0 on them: the cap's, not the
+    // window's), then a probe every few seconds.
+    expect(s.rate_limited).toBeLessThanOrEqual(8);
+    // 4 in flight at 40 ms each: 100/s at most; a rate learned from those 429s held it to half.
+    expect(s.rows_per_second).toBeGreaterThan(0.5 * 100);
+  }, 30_000);
+});
