@@ -78,6 +78,7 @@ export class RateController {
   private successesSinceEvent = 0;
   private pausedUntil = 0;
   private runStartedAt: number;
+  private firstStartAt: number | undefined;
   /** Token bucket for the rate cap. */
   private tokens = 1;
   private tokensAt: number;
@@ -303,7 +304,8 @@ export class RateController {
    */
   private learnLongWindow(t: number, waitMs: number): void {
     this.windowMs = Math.max(this.windowMs, waitMs);
-    const since = this.longBaseAt ?? this.runStartedAt;
+    // No window counted anything before the run's first request.
+    const since = this.longBaseAt ?? this.firstStartAt ?? this.runStartedAt;
     // A rate set by one-second rules (a burst window) says nothing of the long window's.
     const before = this.learnedLong ? this.rate : undefined;
     this.learning = { since, count: this.longBaseCount, before };
@@ -393,6 +395,7 @@ export class RateController {
 
   /** An item starts: it takes a token from the rate cap (when there is one). */
   started(): void {
+    this.firstStartAt ??= this.now();
     if (this.pace !== undefined) this.tokens -= 1;
   }
 }

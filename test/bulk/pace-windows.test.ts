@@ -246,12 +246,15 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     const t0 = clock.t;
     const pace = new RateController({ ceiling: 16, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
     pace.startRun();
-    for (let i = 0; i < 60; i++) {
+    // The first request goes 100 ms after the run starts (connections, a token).
+    clock.t += 100;
+    pace.started();
+    for (let i = 0; i < 40; i++) {
       clock.t += 5;
       pace.success();
     }
-    // A 60-per-10 s window filled by requests sent from t0: the first refusal at +300 ms says 10 s
-    // (9.7 s rounded up), one of the requests in flight refused at +900 ms says 10 s again (9.1 s).
+    // A window of 40 per 10 s filled by requests sent from +100 ms: the first refusal at +300 ms says
+    // 10 s (9.8 s rounded up), one of the requests in flight refused at +900 ms says 10 s again (9.2 s).
     pace.throttle(10_000);
     expect(pace.heldUntil).toBe(t0 + 10_300);
     clock.t = t0 + 900;
@@ -263,8 +266,9 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     clock.t = t0 + 10_300;
     pace.startDelay();
     expect(pace.heldUntil).toBe(0);
-    // Learned over the 10.1 s until the window reopened as best known (the middle of 9.9–10.3 s).
-    expect(pace.pace).toBeCloseTo((0.97 * 60) / 10.1, 5);
+    // Learned over the 10 s from the first request until the window reopened as best known (the
+    // middle of +9.9 to +10.3 s), not from the run's start.
+    expect(pace.pace).toBeCloseTo((0.97 * 40) / 10, 5);
     // A refusal that ends before (a shorter window's) does not shorten a hold.
     clock.t = t0 + 20_000;
     pace.throttle(10_000);
