@@ -292,10 +292,6 @@ export class RateController {
     this.pausedUntil = holding && hold <= (until as number) ? hold : Math.max(this.pausedUntil, hold);
   }
 
-  private reopensAt(): number {
-    return this.closed.reopensAt(this.pausedUntil);
-  }
-
   /**
    * A 429 from a window longer than a second, without usable headers: the successes since the
    * run started (or since the end of the last such wait) were all the window let through, over
@@ -309,7 +305,8 @@ export class RateController {
     // A rate set by one-second rules (a burst window) says nothing of the long window's.
     const before = this.learnedLong ? this.rate : undefined;
     this.learning = { since, count: this.longBaseCount, before };
-    this.applyLearned((this.successes - this.longBaseCount) * 1000, Math.max(1, Math.max(t, this.reopensAt()) - since), before);
+    const span = Math.max(1, Math.max(t, this.closed.reopensAt(this.pausedUntil)) - since);
+    this.applyLearned((this.successes - this.longBaseCount) * 1000, span, before);
     this.learnedLong = true;
     this.tokens = Math.min(this.tokens, 0);
     this.tokensAt = Math.max(t, this.pausedUntil);
@@ -338,7 +335,7 @@ export class RateController {
     const l = this.learning;
     if (l === undefined || t < this.pausedUntil) return;
     this.learning = undefined;
-    const end = Math.max(this.reopensAt(), l.since + 1);
+    const end = Math.max(this.closed.reopensAt(this.pausedUntil), l.since + 1);
     if (l.before === undefined) this.applyLearned((this.successes - l.count) * 1000, end - l.since, undefined);
     this.longBaseAt = t;
     this.longBaseCount = this.successes;
