@@ -4,6 +4,7 @@
  * from the 429s), a sliding window with `RateLimit-*` headers (paced from the first answers, no
  * 429), and a cap on requests in flight with a window and `X-RateLimit-*` headers (Reset as a Unix
  * time). Every row once in each; the share of the steady rate is the bench's (docs/performance.md).
+ * And a resumed run's rate and ETA: only the rows it sends count, not those an earlier run finished.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,4 +70,38 @@ describe('orders import at the service pace: the other shapes', () => {
     // 4 in flight at 40 ms each: 100/s at most; a rate learned from those 429s held it to half.
     expect(s.rows_per_second).toBeGreaterThan(0.5 * 100);
   }, 30_000);
+
+  it("a resumed run's progress: the rate and the ETA are this run's, the rows finished before count as done but took no time", async () => {
+    const file = join(suite.tmp.dir, 'o.csv');
+    const journal = join(suite.tmp.dir, 'o.journal');
+    writeOrders(file, 120);
+    // The first run: 60 rows in a minute's window, the others failed (a wait over --max-retry-wait).
+    await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 60, window_s: 60 }] } });
+    const first = await runCli(
+      ['orders', 'import', '--live', file, '--json', '--journal', journal, '--max-retry-wait', '1', '--concurrency', '4'],
+      { env: suite.env() },
+    );
+    expect(first.code).toBe(4);
+    const a = JSON.parse(first.stdout);
+    expect(a.created).toBe(60);
+    // The rest at 10/s (headers tell it): 6 s; the first 60 go by at once.
+    await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 10, window_s: 1 }], headers: 'ratelimit' } });
+    const second = await runCli(['orders', 'import', '--live', file, '--json', '--journal', journal, '--resume', '--concurrency', '4'], {
+      env: suite.env({ SVC_PROGRESS_INTERVAL: '0.3' }),
+    });
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ rows: 120, created: 120, resumed: 60, failed: 0 });
+    const lines = second.stderr
+      .split('\n')
+      .map((l) => /^progress: (\d+) rows \(([\d.]+)\/s, \d+%, ETA (\d+) s\)/.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => ({ done: Number(m[1]), rate: Number(m[2]), eta: Number(m[3]) }));
+    // Half-way through this run's rows: counting the 60 resumed as sent would say 20/s or more and
+    // an ETA of a second or two.
+    const mid = lines.find((l) => l.done >= 80 && l.done <= 100);
+    expect(mid, second.stderr).toBeDefined();
+    const { done, rate, eta } = mid as { done: number; rate: number; eta: number };
+    expect(rate).toBeLessThanOrEqual(13);
+    expect(eta).toBeGreaterThanOrEqual(Math.floor((120 - done) / 13));
+  }, 40_000);
 });
