@@ -11,21 +11,23 @@ export class ClosedWindow {
   private range: { lo: number; hi: number } | undefined;
 
   /**
-   * A 429 at `t` asked to wait `waitMs`: returns until when starts are held for it. A refusal that
-   * ends before the closed window reopens (a shorter window's) leaves the range as it is.
+   * A 429 at `t` asked to wait `waitMs`: until when starts are held for it, and whether it is a
+   * refusal of the window already closed (`same`: a request sent before it closed, not a new
+   * congestion). A refusal that ends before the closed window reopens (a shorter window's) leaves
+   * the range as it is.
    */
-  close(t: number, waitMs: number): number {
+  close(t: number, waitMs: number): { until: number; same: boolean } {
     const hi = t + waitMs;
     const lo = waitMs % 1000 === 0 ? hi - 1000 : hi;
     const c = this.range;
     if (c !== undefined && t < c.hi && lo <= c.hi && hi >= c.lo) {
       c.lo = Math.max(c.lo, lo);
       c.hi = Math.min(c.hi, hi);
-      return c.hi;
+      return { until: c.hi, same: true };
     }
-    if (c !== undefined && t < c.hi && hi <= c.hi) return c.hi;
+    if (c !== undefined && t < c.hi && hi <= c.hi) return { until: c.hi, same: true };
     this.range = { lo, hi };
-    return hi;
+    return { until: hi, same: false };
   }
 
   /** The end of the range: starts are held until then. */

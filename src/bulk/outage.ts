@@ -80,8 +80,7 @@ export class OutageGate {
   /** A request is probing the service now. */
   private probing = false;
   private waiters: Array<() => void> = [];
-  /** Longest time between two attempts to reach the service while it is down. */
-  readonly probeIntervalMs: number;
+  private readonly probeIntervalMs: number;
   private readonly maxStepMs: number;
   private readonly now: () => number;
   private readonly wallNow: () => number;
@@ -139,11 +138,15 @@ export class OutageGate {
   }
 
   /**
-   * A request found no connection and its client retries it (RetryInfo): once the run has had
-   * answers, the outage begins now (said at once) even before any request gives up.
+   * A request found no connection and its client retries it (`retry`: its RetryInfo): once the run
+   * has had answers, the outage begins now (said at once) even before any request gives up, and
+   * while it lasts the client's backoff is shortened to the probe interval, so the service is
+   * tried that often however long the backoff has grown (a run that never reached the service
+   * keeps the client's own retries).
    */
-  noticeUnreachable(): void {
+  noticeUnreachable(retry?: { delayMs: number }): void {
     if (this.answered && this.down === undefined) this.unreachable(undefined);
+    if (retry && this.down) retry.delayMs = Math.min(retry.delayMs, this.probeIntervalMs);
   }
 
   /** Waits to be the one probing request (true) or for the outage to end (false: go at once). */

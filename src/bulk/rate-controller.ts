@@ -22,13 +22,11 @@
  *   the window (less the requests in flight, not counted yet) spread over what is left of it,
  *   never above the steady rate of `RateLimit-Policy` (the slowest window), so a burst allowance
  *   is not mistaken for the rate. Nothing left: every start waits for the window to reset.
- * - A 429 whose wait is over a second (or when the window is known to be longer than a second)
- *   closes the window: no start until the wait is over, whatever the rate. Without headers its
- *   rate is learned from the 429: the successes of the run so far (or since the last such 429)
- *   spread over that time plus the wait, i.e. over the window the service counted them in; then
- *   probed up gently (0.25% per 250 ms, no doubling: a quiet spell of a long window says little).
- * - One-second windows keep the rules above.
- *
+ * - A 429 whose wait is over a second (or once a window is known to be longer) closes the window
+ *   until it reopens (closed-window.ts; its later refusals are the same congestion). Without
+ *   headers its rate is learned: the successes since the first request (or the last such 429)
+ *   over the time until it reopens; then probed up about 1% per window, a quarter of that around
+ *   a rate a 429 met. One-second windows keep the rules above.
  * A cap on requests in flight (in-flight-cap.ts): a 429 that refused a request over it brings the
  * concurrency limit down to the cap and leaves the rate alone.
  */
@@ -38,8 +36,7 @@ export interface RateControllerOptions {
   ceiling: number;
   /** Lowest concurrency limit AIMD may go down to. */
   floor: number;
-  /** Minimum time between two congestion events. */
-  cooldownMs: number;
+  cooldownMs: number; // the least time between two congestion events
   /** Pause new starts for the server's wait when there is no rate to cap yet. */
   pauseOnThrottle: boolean;
   now: () => number;
@@ -69,8 +66,9 @@ export class RateController {
   private readonly cooldownMs: number;
   private readonly pauseOnThrottle: boolean;
   private readonly now: () => number;
-  /** The completion rate measured at the last congestion event: what the service allowed then. */
+  /** The rate at the last congestion event (what the service allowed); `ceilingMet`: a 429 met it. */
   private ceilingRate: number | undefined;
+  private ceilingMet = false;
   private lastRateIncrease = 0;
   private successesSinceIncrease = 0;
   private lastCongestion = Number.NEGATIVE_INFINITY;
@@ -247,8 +245,9 @@ export class RateController {
     if (this.pace !== undefined) this.tokens -= 1;
     const t = this.now();
     const long = waitMs > 1000 || this.windowMs > 1000;
-    // A window longer than a second is closed until the wait is over: nobody starts into it.
-    if (long && waitMs > 0) this.closeWindow(t, waitMs);
+    // A window longer than a second is closed until the wait is over: nobody starts into it. The
+    // refusals of requests sent before it closed are the same congestion, however late they come.
+    if (long && waitMs > 0 && this.closeWindow(t, waitMs)) return;
     if (t - this.lastCongestion < this.cooldownMs) return;
     this.lastCongestion = t;
     this.congestionEvents++;
@@ -284,19 +283,19 @@ export class RateController {
     if (this.pauseOnThrottle && waitMs > 0 && this.rate === undefined) this.pausedUntil = Math.max(this.pausedUntil, t + waitMs);
   }
 
-  /** A 429 closed a long window: every start is held until it reopens (closed-window.ts). */
-  private closeWindow(t: number, waitMs: number): void {
+  /** A 429 closed a long window: starts held until it reopens. True: it was closed already. */
+  private closeWindow(t: number, waitMs: number): boolean {
     const until = this.closed.until;
     const holding = until !== undefined && this.pausedUntil === until;
     const hold = this.closed.close(t, waitMs);
-    this.pausedUntil = holding && hold <= (until as number) ? hold : Math.max(this.pausedUntil, hold);
+    this.pausedUntil = holding && hold.until <= (until as number) ? hold.until : Math.max(this.pausedUntil, hold.until);
+    return hold.same;
   }
 
   /**
-   * A 429 from a window longer than a second, without usable headers: the successes since the
-   * run started (or since the end of the last such wait) were all the window let through, over
-   * the time until it reopens (closed-window.ts). Worked out now from what has finished, and again when the wait is
-   * over (the requests in flight at the 429 have finished by then).
+   * A 429 from a long window, without usable headers: what finished since the first request (or
+   * the last such wait) is what the window let through until it reopens. Worked out now, and
+   * again when the wait is over (the requests in flight at the 429 have finished by then).
    */
   private learnLongWindow(t: number, waitMs: number): void {
     this.windowMs = Math.max(this.windowMs, waitMs);
@@ -327,6 +326,7 @@ export class RateController {
     // Later 429s: the rate we were sending at was just too high (the measure, which spans the
     // waits, only lowers it by so much); back to just under it, probed up again from there.
     this.ceilingRate = before;
+    this.ceilingMet = true;
     this.rate = Math.max(0.01, Math.min(before * 0.97, Math.max(learned, before * 0.9)));
   }
 
@@ -343,10 +343,7 @@ export class RateController {
     this.tokensAt = t;
   }
 
-  /**
-   * A task finished without being throttled: probe back up. `sentAt`: requests in flight when it
-   * was sent, itself included.
-   */
+  /** A task finished without being throttled: probe back up. `sentAt`: in flight when it was sent, itself included. */
   success(sentAt?: number): void {
     this.successes++;
     const epoch = this.tick();
@@ -366,8 +363,10 @@ export class RateController {
       // it gently; the longer it stays quiet, the faster the probe grows.
       const quietSeconds = (t - this.lastCongestion) / 1000;
       const near = this.ceilingRate !== undefined && this.rate >= this.ceilingRate * 0.97;
-      // Near a long window's rate the probe is slower the longer the window: a quiet spell says less.
-      const gentle = this.learnedLong ? 0.0025 / Math.max(1, this.windowMs / 1000) : 0.0025 * 2 ** Math.floor(quietSeconds / 4);
+      // Near a long window's rate the probe is slower the longer the window (about 1% per window:
+      // a quiet spell says less), and a quarter of that around a rate a 429 met (a plateau).
+      const plateau = this.ceilingMet && this.ceilingRate !== undefined && this.rate >= this.ceilingRate * 0.99 ? 4 : 1;
+      const gentle = this.learnedLong ? 0.0025 / plateau / Math.max(1, this.windowMs / 1000) : 0.0025 * 2 ** Math.floor(quietSeconds / 4);
       const step = near ? gentle : 0.03;
       this.rate *= 1 + Math.min(1, step);
       this.lastRateIncrease = t;
@@ -381,9 +380,10 @@ export class RateController {
     if (this.learning !== undefined) this.finishLearning(t);
     const rate = this.pace;
     if (rate === undefined) return 0;
-    // The bucket holds 50 ms of starts on one-second windows; on longer ones (or paced by headers)
-    // 250 ms, so that a loaded event loop whose timers fire late does not lose the rate.
-    const burst = this.windowMs > 1000 || this.source === 'headers' ? Math.max(1, Math.floor(rate * 0.25)) : Math.max(1, rate * 0.05);
+    // The bucket holds 50 ms of starts on one-second windows; paced by headers, 250 ms; on a long window
+    // learned, 250 ms and at least 2: timers late lose nothing (with 1, at 6/s 20 ms late lost a tenth).
+    const long = this.source === 'headers' ? Math.max(1, Math.floor(rate * 0.25)) : Math.max(2, rate * 0.25);
+    const burst = this.windowMs > 1000 || this.source === 'headers' ? long : Math.max(1, rate * 0.05);
     this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
     this.tokensAt = t;
     if (this.tokens >= 1) return 0;

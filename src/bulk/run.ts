@@ -275,12 +275,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         onRetry(info) {
           progress.requests++;
           if (info.status === 429) progress.rateLimited++;
-          if (info.error === 'refused' || info.error === 'dns') {
-            gate.noticeUnreachable();
-            // While down, probed at least every probe interval, however long the backoff has grown
-            // (a run that never reached the service keeps the client's own retries).
-            if (gate.state()) info.delayMs = Math.min(info.delayMs, gate.probeIntervalMs);
-          }
+          if (info.error === 'refused' || info.error === 'dns') gate.noticeUnreachable(info);
           // Only a rate limit (429) slows the whole run down. A 503 is one request the service
           // did not process: that request waits for its Retry-After in its own slot; throttling
           // every slot on it collapsed a run with 10% 503s to about one row per second.

@@ -119,4 +119,22 @@ describe('OutageGate', () => {
     await expect(gate.call(() => Promise.reject(reset), signal)).rejects.toBe(reset);
     expect(gate.state()).toBeUndefined();
   });
+
+  it("a client retry that found no connection: the outage begins, and while it lasts the retry's backoff is cut to the probe interval", async () => {
+    const clock = fakeClock();
+    const gate = new OutageGate({ maxOutageMs: 60_000, probeIntervalMs: 2000, now: clock.now, sleep: clock.sleep });
+    // Before any answer: the client's own bounded retries, untouched.
+    const early = { delayMs: 6400 };
+    gate.noticeUnreachable(early);
+    expect(early.delayMs).toBe(6400);
+    expect(gate.state()).toBeUndefined();
+    await gate.call(async () => 'ok', new AbortController().signal);
+    const late = { delayMs: 6400 };
+    gate.noticeUnreachable(late);
+    expect(gate.state()).toBeDefined();
+    expect(late.delayMs).toBe(2000);
+    const short = { delayMs: 300 };
+    gate.noticeUnreachable(short);
+    expect(short.delayMs).toBe(300);
+  });
 });

@@ -200,6 +200,13 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     expect(r.limited / r.requests).toBeLessThanOrEqual(0.03);
   });
 
+  it('60 per 10 s sliding without headers over 40 windows (a long run): ≥ 95% and ≤ 1% (a plateau around the rate a 429 met)', () => {
+    const r = simulate({ windows: [{ limit: 60, window_s: 10, sliding: true }] }, 2400, { loopMs: 20 });
+    expect(r.done).toBe(2400);
+    expect((r.done * 1000) / r.elapsedMs).toBeGreaterThanOrEqual(0.95 * 6);
+    expect(r.limited / r.requests).toBeLessThanOrEqual(0.01);
+  });
+
   it('60 per 10 s sliding with headers: ≥ 95% and ≤ 1%', () => {
     const r = simulate({ windows: [{ limit: 60, window_s: 10, sliding: true }], headers: 'ratelimit' }, 400);
     expect((r.done * 1000) / r.elapsedMs).toBeGreaterThanOrEqual(0.95 * 6);
@@ -241,6 +248,26 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     expect(pace.source).toBe('learned');
   });
 
+  it('refusals of a closed window coming late (requests sent before it closed, a loaded machine) are one congestion, not a rate met again', () => {
+    const clock = { t: 5_000_000 };
+    const t0 = clock.t;
+    const pace = new RateController({ ceiling: 16, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    pace.startRun();
+    pace.started();
+    for (let i = 0; i < 60; i++) {
+      clock.t += 10;
+      pace.success();
+    }
+    pace.throttle(10_000);
+    const learned = pace.pace;
+    // 1.5 s later (past the cooldown) a request in flight when the window closed is refused.
+    clock.t = t0 + 2100;
+    pace.throttle(8000);
+    expect(pace.congestionEvents).toBe(1);
+    expect(pace.pace).toBe(learned);
+    expect(pace.limit).toBe(8);
+  });
+
   it('later 429s of the same closed window narrow when it reopens: the hold ends at the earliest end they agree on', () => {
     const clock = { t: 5_000_000 };
     const t0 = clock.t;
@@ -269,6 +296,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     // Learned over the 10 s from the first request until the window reopened as best known (the
     // middle of +9.9 to +10.3 s), not from the run's start.
     expect(pace.pace).toBeCloseTo((0.97 * 40) / 10, 5);
+    expect(pace.congestionEvents).toBe(1);
     // A refusal that ends before (a shorter window's) does not shorten a hold.
     clock.t = t0 + 20_000;
     pace.throttle(10_000);
