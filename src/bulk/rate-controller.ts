@@ -45,6 +45,7 @@ export interface RateControllerOptions {
 import { ClosedWindow } from './closed-window.js';
 import { InFlightCap, type RefusalContext, type RefusalKind } from './in-flight-cap.js';
 import { burstRate, type RateLimitReading, type RateWindow, steadyRate } from './rate-headers.js';
+import { StartBucket } from './start-bucket.js';
 
 /** What sets the pace: nothing yet, the service's headers, or a rate learned from its 429s. */
 export type PaceSource = 'none' | 'headers' | 'learned';
@@ -78,8 +79,7 @@ export class RateController {
   private runStartedAt: number;
   private firstStartAt: number | undefined;
   /** Token bucket for the rate cap. */
-  private tokens = 1;
-  private tokensAt: number;
+  private readonly bucket: StartBucket;
   /** Completions in the last second, in 100 ms buckets, to measure the rate the service allows. */
   private readonly buckets = new Array<number>(10).fill(0);
   private bucketEpoch: number;
@@ -117,7 +117,7 @@ export class RateController {
     this.minLimitSeen = this.ceiling;
     const t = opts.now();
     this.runStartedAt = t;
-    this.tokensAt = t;
+    this.bucket = new StartBucket(t);
     this.bucketEpoch = Math.floor(t / 100);
   }
 
@@ -178,7 +178,7 @@ export class RateController {
             ? Math.min(this.policyBurst ?? this.policyRate, Math.max(this.policyRate, spread))
             : this.policyRate;
     }
-    if (this.tokens > 1) this.tokens = 1;
+    this.bucket.capAtOne();
   }
 
   /** Advances the 100 ms buckets to now, clearing the ones that fell out of the last second. */
@@ -229,7 +229,7 @@ export class RateController {
   throttle(waitMs: number, at?: RefusalContext): RefusalKind {
     this.throttles++;
     if (this.cap.explains(at, waitMs > 1000 || this.windowMs > 1000)) {
-      if (this.pace !== undefined) this.tokens -= 1; // its retry, as below
+      if (this.pace !== undefined) this.bucket.take(); // its retry, as below
       this.limit = Math.max(this.floor, this.cap.refused(at as RefusalContext, this.limit, this.now()));
       this.minLimitSeen = Math.min(this.minLimitSeen, this.limit);
       return 'in_flight';
@@ -242,7 +242,7 @@ export class RateController {
     this.throttlesSinceEvent++;
     // The throttled request will be sent again: charge it to the rate cap, so that retries and
     // new starts together stay under the cap.
-    if (this.pace !== undefined) this.tokens -= 1;
+    if (this.pace !== undefined) this.bucket.take();
     const t = this.now();
     const long = waitMs > 1000 || this.windowMs > 1000;
     // A window longer than a second is closed until the wait is over: nobody starts into it. The
@@ -274,8 +274,7 @@ export class RateController {
       this.ceilingRate = base;
       this.rate = Math.max(1, base * 0.95);
     }
-    this.tokens = Math.min(this.tokens, 0);
-    this.tokensAt = t;
+    this.bucket.empty(t);
     this.lastRateIncrease = t;
     this.successesSinceIncrease = 0;
     this.throttlesSinceEvent = 0;
@@ -307,8 +306,7 @@ export class RateController {
     const span = Math.max(1, Math.max(t, this.closed.reopensAt(this.pausedUntil)) - since);
     this.applyLearned((this.successes - this.longBaseCount) * 1000, span, before);
     this.learnedLong = true;
-    this.tokens = Math.min(this.tokens, 0);
-    this.tokensAt = Math.max(t, this.pausedUntil);
+    this.bucket.empty(Math.max(t, this.pausedUntil));
     this.lastRateIncrease = t;
     this.successesSinceIncrease = 0;
     this.throttlesSinceEvent = 0;
@@ -339,8 +337,7 @@ export class RateController {
     if (l.before === undefined) this.applyLearned((this.successes - l.count) * 1000, end - l.since, undefined);
     this.longBaseAt = t;
     this.longBaseCount = this.successes;
-    this.tokens = Math.min(this.tokens, 0);
-    this.tokensAt = t;
+    this.bucket.empty(t);
   }
 
   /** A task finished without being throttled: probe back up. `sentAt`: in flight when it was sent, itself included. */
@@ -376,23 +373,21 @@ export class RateController {
   /** Milliseconds to wait before the next start is allowed by pause and rate cap (0 = go). */
   startDelay(): number {
     const t = this.now();
-    if (this.pausedUntil > t) return this.pausedUntil - t;
+    if (this.pausedUntil > t) {
+      this.bucket.held();
+      return this.pausedUntil - t;
+    }
     if (this.learning !== undefined) this.finishLearning(t);
     const rate = this.pace;
     if (rate === undefined) return 0;
-    // The bucket holds 50 ms of starts on one-second windows; paced by headers, 250 ms; on a long window
-    // learned, 250 ms and at least 2: timers late lose nothing (with 1, at 6/s 20 ms late lost a tenth).
-    const long = this.source === 'headers' ? Math.max(1, Math.floor(rate * 0.25)) : Math.max(2, rate * 0.25);
-    const burst = this.windowMs > 1000 || this.source === 'headers' ? long : Math.max(1, rate * 0.05);
-    this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
-    this.tokensAt = t;
-    if (this.tokens >= 1) return 0;
-    return Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / rate));
+    // The bucket holds 50 ms of starts on one-second windows; on longer ones (or paced by headers) 250 ms.
+    const burst = this.windowMs > 1000 || this.source === 'headers' ? Math.max(1, Math.floor(rate * 0.25)) : Math.max(1, rate * 0.05);
+    return this.bucket.delay(t, rate, burst);
   }
 
   /** An item starts: it takes a token from the rate cap (when there is one). */
   started(): void {
     this.firstStartAt ??= this.now();
-    if (this.pace !== undefined) this.tokens -= 1;
+    if (this.pace !== undefined) this.bucket.take();
   }
 }
