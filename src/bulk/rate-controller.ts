@@ -161,7 +161,9 @@ export class RateController {
     // A reading stays good for the rest of its window (at least a second).
     this.headerRateUntil = t + Math.max(1000, resetMs);
     if (left <= 0) {
-      this.pausedUntil = Math.max(this.pausedUntil, t + resetMs);
+      // A reset in whole seconds is rounded up: the room may come up to a second sooner (on a
+      // sliding window, after a sixth of a second at 6/s): held until the middle of that second.
+      this.pausedUntil = Math.max(this.pausedUntil, t + (reading.wholeSeconds && resetMs >= 1000 ? resetMs - 500 : resetMs));
       this.headerRate = this.policyRate ?? this.headerRate ?? 1;
     } else {
       // A reset in whole seconds is rounded up: the window ends on average half a second sooner.

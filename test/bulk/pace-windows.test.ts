@@ -312,6 +312,15 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     expect(pace.heldUntil).toBe(t0 + 30_000);
   });
 
+  it('nothing remains and a Reset of 1 in whole seconds (rounded up): held half a second, the middle of when the room comes', () => {
+    const clock = { t: 5_000_000 };
+    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    pace.observe({ remaining: 0, resetMs: 1000, wholeSeconds: true, limit: 60 }, 1);
+    expect(pace.heldUntil).toBe(clock.t + 500);
+    pace.observe({ remaining: 0, resetMs: 250, limit: 60 }, 1);
+    expect(pace.heldUntil).toBe(clock.t + 500);
+  });
+
   it('headers saying nothing remains hold every start until the reset', () => {
     const clock = { t: 5_000_000 };
     const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
