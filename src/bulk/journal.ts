@@ -4,20 +4,33 @@
  *
  * Format (one record per line):
  *   {"svc_journal":1,"kind":…,"file":{…},"options":{…}}   the identity it was made for
+ *   B <boot id> [exact]                                     a run (this one or a resumed one) starts
+ *                                                           writing, on that boot of the machine
  *   S <seq>                                                 every row up to seq may have been sent
+ *   X <seq>                                                 (exact verbs) likewise, written before
+ *                                                           each row's request, not fsynced
  *   D [seq,line,id,outcome,status,error_code,message]      a finished row (then, when the row has
  *                                                           them, its report id cells and marks)
  * Durability: `S` marks are written and fsynced *before* the rows they cover are sent, a window of
  * 256 rows at a time (the next written ahead); `D` records are fsynced in batches (256 rows or
- * 200 ms); all writes go through the thread pool, never blocking the event loop. A killed process
+ * 200 ms); these writes go through the thread pool, never blocking the event loop. A killed process
  * loses at most the rows in flight plus one batch — all of them sent again by the resumed run,
  * which reports them `unconfirmed` when they answer 200 (their first attempt may have applied).
  * A torn last line (killed mid-write) is ignored.
+ *
+ * Verbs that must never send a row twice (events) also write `X <seq>` before each request, a
+ * small synchronous write without fsync: a killed process leaves it in the page cache, so a run
+ * resumed on the same boot knows exactly which rows may have been sent (the ones in flight); after
+ * a crash or power cut of the machine (another boot id) only the fsynced `S` marks count, so up to
+ * a window of rows never sent is reported `unconfirmed` rather than ever sent twice.
+ * (An fsync before every group of requests instead cost a third of `events send --file`'s
+ * throughput: docs/performance.md.)
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { bootId, readMarks } from './start-marks.js';
 import { InputError, OutputError } from './errors.js';
 import { acquireLock } from './journal-lock.js';
 
@@ -92,9 +105,10 @@ export class Journal {
   /** Writes happen one after the other, off the event loop (fsync on the thread pool). */
   private tail: Promise<void> = Promise.resolve();
   private failure: unknown;
-  /** markStartedExact: the highest seq asked for, and the mark write that will cover it. */
+  /** The highest seq of an `X` record written by this run. */
   private exactUpTo = 0;
-  private exactNext: Promise<void> | undefined;
+  /** Whether this run wrote its `B` record. */
+  private segmentOpened = false;
 
   private constructor(
     readonly path: string,
@@ -177,13 +191,10 @@ export class Journal {
     const mismatch = describeMismatch(header, identity);
     if (mismatch) throw new InputError(`cannot resume with the journal at ${path}: ${mismatch}`, resumeHint);
     const done = new Map<number, RowResult<string>>();
-    let maybeSentUpTo = 0;
+    const starts = readMarks(lines);
     for (let i = 1; i < lines.length; i++) {
       const l = lines[i] as string;
-      if (l.startsWith('S ')) {
-        const n = Number(l.slice(2));
-        if (Number.isInteger(n)) maybeSentUpTo = Math.max(maybeSentUpTo, n);
-      } else if (l.startsWith('D ')) {
+      if (l.startsWith('D ')) {
         try {
           const [seq, line, id, outcome, status, errorCode, message, ids, marks] = JSON.parse(l.slice(2)) as [
             number,
@@ -215,7 +226,7 @@ export class Journal {
     // A torn last line would glue onto the next record: start on a fresh line.
     const fh = await open(path, 'a', 0o600);
     if (text.length > 0 && !text.endsWith('\n')) await fh.write('\n');
-    return { journal: new Journal(path, fh, maybeSentUpTo, lockPath), state: { done, maybeSentUpTo } };
+    return { journal: new Journal(path, fh, starts.coveredUpTo, lockPath), state: { done, maybeSentUpTo: starts.maybeSentUpTo } };
   }
 
   private check(): void {
@@ -260,6 +271,7 @@ export class Journal {
    */
   markStarted(seq: number): void | Promise<void> {
     this.check();
+    this.openSegment(false);
     if (seq <= this.durableUpTo) {
       if (seq > this.durableUpTo - START_WINDOW / 2 && this.announcedUpTo <= this.durableUpTo)
         this.announce(this.durableUpTo + START_WINDOW);
@@ -270,26 +282,42 @@ export class Journal {
   }
 
   /**
-   * Before sending row `seq` of a verb that must never send a row twice (events): resolves once
-   * a mark covering exactly the rows started so far is on disk, nothing written ahead, so that a
-   * resumed run knows which rows may have been sent. The rows started while one mark is being
-   * written share the next one (one fsync for many rows). Rows must start in seq order.
+   * Before sending row `seq` of a verb that must never send a row twice (events): a durable window
+   * mark covers it (as markStarted), then an `X` record names it, written synchronously (no fsync)
+   * so that it is in the file before the request leaves. Returns a promise only while the window
+   * mark is being written.
    */
-  markStartedExact(seq: number): Promise<void> {
+  markStartedExact(seq: number): void | Promise<void> {
     this.check();
-    if (seq <= this.durableUpTo) return Promise.resolve();
-    this.exactUpTo = Math.max(this.exactUpTo, seq);
-    this.exactNext ??= this.tail.then(() => {
-      this.exactNext = undefined;
-      const upTo = this.exactUpTo;
-      this.announcedUpTo = Math.max(this.announcedUpTo, upTo);
-      this.pending.push(`S ${upTo}\n`);
-      return this.write().then(() => {
-        this.durableUpTo = Math.max(this.durableUpTo, upTo);
-        this.check();
-      });
-    });
-    return this.exactNext;
+    this.openSegment(true);
+    const covered = this.markStarted(seq);
+    if (covered) return covered.then(() => this.writeExact(seq));
+    this.writeExact(seq);
+  }
+
+  private writeExact(seq: number): void {
+    if (seq <= this.exactUpTo) return;
+    this.exactUpTo = seq;
+    this.writeNow(`X ${seq}\n`);
+  }
+
+  /** The `B` record of this run, before its first mark. */
+  private openSegment(exact: boolean): void {
+    if (this.segmentOpened) return;
+    this.segmentOpened = true;
+    this.writeNow(`B ${bootId()}${exact ? ' exact' : ''}\n`);
+  }
+
+  /** One small record written at once (one write call, so never torn by the thread pool's writes). */
+  private writeNow(record: string): void {
+    const fh = this.fh;
+    if (!fh) return;
+    try {
+      writeSync(fh.fd, record);
+    } catch (err) {
+      this.failure ??= err;
+      this.check();
+    }
   }
 
   /** Records a finished row; on disk within a batch (256 rows or 200 ms). */
@@ -335,3 +363,4 @@ export class Journal {
     rmSync(this.path, { force: true });
   }
 }
+

@@ -285,16 +285,21 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
       };
       const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
-      const sent = exact
-        ? exact.markStartedExact(work.seq).then(
-            () => opts.send(work, sendCtx),
-            (err: unknown) => {
-              markFailure ??= err;
-              stop.abort();
-              throw err;
-            },
-          )
-        : opts.send(work, sendCtx);
+      const markFailed = (err: unknown): never => {
+        markFailure ??= err;
+        stop.abort();
+        throw err;
+      };
+      let sent: Promise<RowResult<O>>;
+      if (exact) {
+        let marked: void | Promise<void>;
+        try {
+          marked = exact.markStartedExact(work.seq);
+        } catch (err) {
+          marked = Promise.reject(err);
+        }
+        sent = marked ? marked.then(() => opts.send(work, sendCtx), markFailed) : opts.send(work, sendCtx);
+      } else sent = opts.send(work, sendCtx);
       // then() rather than an async function: one frame less per row.
       return sent.then(
         (result) => {

@@ -36,7 +36,8 @@ describe('journal', () => {
     // appending continues the same file
     journal.markDone({ seq: 2, line: 3, id: 'B', outcome: 'updated', status: 200 });
     await journal.close();
-    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(5);
+    // header, the run's boot record, one start mark, three finished rows
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(6);
   });
 
   it("keeps a row's report id cells and marks (contacts import), and writes plain rows as before", async () => {

@@ -1,6 +1,6 @@
 /**
- * The engine's rule for verbs that must never send a row twice (events): each row's start mark is
- * on disk before its request (marks grouped, nothing written ahead), and a resumed run finishes
+ * The engine's rule for verbs that must never send a row twice (events): each row's start is in
+ * the journal before its request (an exact `X` record, beside the fsynced window marks), and a resumed run finishes
  * the rows the earlier run may have sent with the verb's `possiblySent` result instead of sending
  * them again. The upsert verbs (no possiblySent) keep the write-ahead window and resend.
  */
@@ -31,10 +31,10 @@ const unconfirmed = (w: WorkItem): RowResult<string> => ({
   outcome: 'unconfirmed',
   errorCode: 'unanswered',
 });
-const marks = (path: string) =>
+const marks = (path: string, kind = 'S') =>
   readFileSync(path, 'utf8')
     .split('\n')
-    .filter((l) => l.startsWith('S '))
+    .filter((l) => l.startsWith(`${kind} `))
     .map((l) => Number(l.slice(2)));
 
 function run(
@@ -64,19 +64,23 @@ function run(
 }
 
 describe('bulk run: rows that must never be sent twice (possiblySent)', () => {
-  it('marks exactly the rows started, never ahead, before sending them; grouped into fewer writes than rows', async () => {
+  it('names every row started in an exact record before sending it, beside fsynced window marks far fewer than rows', async () => {
     const path = join(dir, 'j');
     const journal = await Journal.create(path, identity);
     const { sent, result } = run(items(40), { journal, exact: true });
     await result;
     await journal.close();
-    const s = marks(path);
+    const x = marks(path, 'X');
     expect(sent).toHaveLength(40);
-    expect(Math.max(...s)).toBe(40);
-    // Rows starting while a mark is written share the next one.
-    expect(s.length).toBeLessThan(40);
-    // Marks only grow.
-    expect([...s].sort((a, b) => a - b)).toEqual(s);
+    // One exact record per row, in the order started, the last one the last row: nothing ahead.
+    expect(x).toEqual(sent);
+    expect(Math.max(...x)).toBe(40);
+    // The fsynced window: one mark covers many rows.
+    expect(marks(path).length).toBeLessThanOrEqual(2);
+    expect(Math.max(...marks(path))).toBeGreaterThanOrEqual(40);
+    // The run's boot record comes first, and says the run was exact.
+    const records = readFileSync(path, 'utf8').split('\n').slice(1);
+    expect(records[0]).toMatch(/^B \S+ exact$/);
   });
 
   it('an upsert verb (no possiblySent) keeps marking a window ahead', async () => {
