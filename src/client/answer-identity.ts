@@ -46,7 +46,7 @@ export function orderAnswerMismatch(orderId: unknown, bytes: Buffer, body: () =>
  */
 export function soleStringField(bytes: Buffer, name: string): string | undefined {
   // Searched as text: decoding a small answer once and V8's string search cost about half of
-  // Buffer#indexOf's native calls (docs/performance.md, "Round 5").
+  // Buffer#indexOf's native calls (docs/performance.md, "Round 5: contacts and presets").
   return soleField(bytes.toString('utf8'), name);
 }
 
