@@ -30,9 +30,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { bootId, readMarks } from './start-marks.js';
 import { InputError, OutputError } from './errors.js';
 import { acquireLock } from './journal-lock.js';
+import { bootId, readMarks } from './start-marks.js';
 
 export { JournalBusyError } from './journal-lock.js';
 
@@ -363,4 +363,3 @@ export class Journal {
     rmSync(this.path, { force: true });
   }
 }
-
