@@ -274,7 +274,8 @@ async function writeShopifyCsv(path, n, prefix) {
 
 /** The bench's input file: rows of the kind, a Shopify export with --preset shopify, or another shop's export. */
 function writeInput(path, n, prefix) {
-  if (GENERATED) return n <= GENERATED_CHUNK ? writeFileSync(path, exportOf(PRESET, n, { prefix }).text) : writeGeneratedChunks(path, n, prefix);
+  if (GENERATED)
+    return n <= GENERATED_CHUNK ? writeFileSync(path, exportOf(PRESET, n, { prefix }).text) : writeGeneratedChunks(path, n, prefix);
   return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeRows(path, n, prefix);
 }
 /** Another shop's export of more orders than one string should hold (--memory 1000000): made and written 50,000 at a time. */
