@@ -278,8 +278,23 @@ async function writeShopifyCsv(path, n, prefix) {
 
 /** The bench's input file: rows of the kind, a Shopify export with --preset shopify, or another shop's export. */
 function writeInput(path, n, prefix) {
-  if (GENERATED) return writeFileSync(path, exportOf(PRESET, n, { prefix }).text);
+  if (GENERATED)
+    return n <= GENERATED_CHUNK ? writeFileSync(path, exportOf(PRESET, n, { prefix }).text) : writeGeneratedChunks(path, n, prefix);
   return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeRows(path, n, prefix);
+}
+/** Another shop's export of more orders than one string should hold (--memory 1000000): made and written 50,000 at a time. */
+const GENERATED_CHUNK = 50_000;
+async function writeGeneratedChunks(path, n, prefix) {
+  const out = createWriteStream(path);
+  for (let done = 0, k = 0; done < n; k++) {
+    const size = Math.min(GENERATED_CHUNK, n - done);
+    // Each chunk its own order ids (the prefix), the header and BOM only once.
+    let text = exportOf(PRESET, size, { prefix: `${prefix}k${k}-` }).text;
+    if (k > 0) text = text.replace(/^\uFEFF?[^\n]*\n/, '');
+    if (!out.write(text)) await new Promise((r) => out.once('drain', r));
+    done += size;
+  }
+  await new Promise((r) => out.end(r));
 }
 /** Another shop's export's requests, by prefix (the orders autocannon sends are made once per run). */
 const generatedRequests = new Map();

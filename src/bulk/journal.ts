@@ -30,9 +30,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { bootId, readMarks } from './start-marks.js';
 import { InputError, OutputError } from './errors.js';
 import { acquireLock } from './journal-lock.js';
+import { bootId, readMarks } from './start-marks.js';
 
 export { JournalBusyError } from './journal-lock.js';
 
@@ -323,11 +323,12 @@ export class Journal {
   /** Records a finished row; on disk within a batch (256 rows or 200 ms). */
   markDone(r: RowResult<string>): void {
     this.check();
-    // The same JSON array either way; most rows carry no error code or message and skip the
-    // general (slower) JSON.stringify of the whole array.
+    // The same JSON array either way; most rows carry no error code, message or marks (a contact's
+    // report ids at most) and skip the general (slower) JSON.stringify of the whole array.
     const plain = r.ids === undefined && r.marks === undefined;
-    if (plain && r.errorCode === undefined && r.message === undefined && /^[a-z_]+$/.test(r.outcome)) {
-      this.pending.push(`D [${r.seq},${r.line},${JSON.stringify(r.id)},"${r.outcome}",${r.status ?? 'null'},null,null]\n`);
+    if (r.marks === undefined && r.errorCode === undefined && r.message === undefined && /^[a-z_]+$/.test(r.outcome)) {
+      const ids = r.ids === undefined ? '' : `,${JSON.stringify(r.ids)}`;
+      this.pending.push(`D [${r.seq},${r.line},${JSON.stringify(r.id)},"${r.outcome}",${r.status ?? 'null'},null,null${ids}]\n`);
     } else {
       const record: unknown[] = [r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null];
       if (!plain) record.push(r.ids ?? null);
@@ -362,4 +363,3 @@ export class Journal {
     rmSync(this.path, { force: true });
   }
 }
-

@@ -86,7 +86,7 @@ export async function getContact(pipeline: RequestPipeline, id: string, opts?: C
 
 export function createContact(pipeline: RequestPipeline, body: ContactWrite, opts?: CallOptions): Promise<ApiResult<Contact>> {
   return pipeline.sendJson<Contact>('POST', '/v1/contacts', 'POST /v1/contacts', body, 'non_idempotent', opts, undefined, (answer) =>
-    createdContactMismatch(body, answer.body()),
+    createdContactMismatch(body, answer.bytes, answer.body),
   );
 }
 

@@ -3,6 +3,7 @@
  * an import of a million rows reads only the status of each upsert, and parsing every answer it
  * ignores was about 5% of its CPU.
  */
+import { soleStringField } from './answer-identity.js';
 import { firstHeader, type HeaderBag, unwrapObject } from './response.js';
 import { bodyText, type Exchange } from './transport.js';
 import type { ApiResult } from './types.js';
@@ -44,6 +45,16 @@ export class LazyResult implements ApiResult<unknown> {
 
   set body(value: unknown) {
     this.#body = { value };
+  }
+
+  stringField(name: string): string | undefined {
+    if (this.#body === undefined) {
+      const fast = soleStringField(this.#answer.bytes, name);
+      if (fast !== undefined) return fast;
+    }
+    const body = this.body;
+    const v = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+    return typeof v === 'string' ? v : undefined;
   }
 
   /** What JSON.stringify and a debugger see: the plain fields. */

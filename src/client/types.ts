@@ -72,6 +72,12 @@ export interface ApiResult<T> {
    * sending, timeout, 500/502/504): the service may have applied it before this answer.
    */
   uncertain: boolean;
+  /**
+   * A string field of the answer's object: read from the answer's bytes when it occurs there once
+   * (answer-identity.ts soleStringField: no parse), else from `body`. The pipeline's answers have
+   * it; an import reads a created contact's `id` with it.
+   */
+  stringField?(name: string): string | undefined;
 }
 
 export interface ContactPageResult {

@@ -215,7 +215,8 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
           return await existing(work, err, call, err.uncertain || sentBefore, ctx.reach);
         throw err;
       }
-      const contactId = created.body.id;
+      // Read from the answer's bytes when it can be (no parse of every answer).
+      const contactId = created.stringField?.('id') ?? created.body.id;
       // 201 proves this request created it (a contact created earlier would answer 409).
       if (created.status === 201) return result(work, 'created', { status: 201, contactId, marks: smsMarks(write, true) });
       // 200: a merchant-suppressed contact, unsuppressed and updated (open-points), whatever --if-exists says.

@@ -22,22 +22,43 @@ export interface PackedItemsSpec {
   fields: Partial<Record<PackedItemField, string>>;
 }
 
-/** A piece that starts a `label: value` pair (a label is a few words, then a colon). */
-const LABEL = /^\s*([A-Za-z][\w ()#/-]{0,40}?)\s*:\s?/;
+/**
+ * The label of a piece that starts a `label: value` pair, or undefined: what stands before the
+ * piece's first colon, whitespace around it ignored, when it is a few words (a letter, then at most
+ * 40 letters, digits, spaces or `_()#/-`). The same as matching
+ * `^\s*([A-Za-z][\w ()#/-]{0,40}?)\s*:` (a label holds no colon, and `trim` drops exactly `\s`),
+ * without running a lazy regular expression over every piece of every row.
+ */
+const LABEL_TEXT = /^[A-Za-z][\w ()#/-]{0,40}$/;
+function labelOf(piece: string, colon: number): string | undefined {
+  if (colon < 1) return undefined;
+  const label = piece.slice(0, colon).trim();
+  return LABEL_TEXT.test(label) ? label : undefined;
+}
 
-/** The `label: value` pairs of one item; a piece that starts no pair belongs to the value before (a comma in a name). */
-function pairs(item: string, separator: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let last: string | undefined;
+/**
+ * The values of the wanted labels (lower-cased) in one item, in the order of `wanted`, untrimmed;
+ * a piece that starts no pair belongs to the value before (a comma in a name). A label given
+ * twice keeps its last value.
+ */
+function valuesOf(item: string, separator: string, wanted: readonly (string | undefined)[]): Array<string | undefined> {
+  const out: Array<string | undefined> = new Array(wanted.length).fill(undefined);
+  // The slot of the last label seen: -1 before any, -2 for a label not wanted.
+  let last = -1;
   for (const piece of item.split(separator)) {
-    const m = LABEL.exec(piece);
-    if (m) {
-      last = (m[1] as string).trim().toLowerCase();
-      out.set(last, piece.slice(m[0].length));
-    } else if (last !== undefined) out.set(last, `${out.get(last)}${separator}${piece}`);
+    const colon = piece.indexOf(':');
+    const label = colon < 0 ? undefined : labelOf(piece, colon);
+    if (label !== undefined) {
+      last = wanted.indexOf(label.toLowerCase());
+      if (last < 0) last = -2;
+      else out[last] = piece.slice(colon + 1); // trimmed by the caller
+    } else if (last >= 0) out[last] = `${out[last]}${separator}${piece}`;
   }
   return out;
 }
+
+/** The packed item fields read, in this order (valuesOf's slots). */
+const READ_ORDER = ['sku', 'name', 'quantity', 'price', 'total'] as const;
 
 /** A line total divided by the quantity, exactly (never through a float), or an Error. */
 function unitPrice(total: string, quantity: number): string | Error {
@@ -63,34 +84,35 @@ export function readPackedItems(
   errors: FieldError[],
 ): Array<Record<string, unknown>> {
   if (cell === undefined || cell.trim() === '') return [];
-  const label = (f: PackedItemField) => spec.fields[f]?.toLowerCase();
+  const wanted = READ_ORDER.map((f) => spec.fields[f]?.toLowerCase());
+  // Two fields given the same label read the same value (valuesOf fills a label's first slot).
+  const slotOf = wanted.map((l) => wanted.indexOf(l));
   const items: Array<Record<string, unknown>> = [];
   for (const raw of cell.split(spec.itemSeparator)) {
     if (raw.trim() === '') continue;
-    const at = `line_items[${items.length}]`;
-    const kv = pairs(raw, spec.fieldSeparator);
-    const get = (f: PackedItemField) => {
-      const l = label(f);
-      const v = l === undefined ? undefined : kv.get(l)?.trim();
+    const at = items.length;
+    const values = valuesOf(raw, spec.fieldSeparator, wanted);
+    const get = (slot: number) => {
+      const v = values[slotOf[slot] as number]?.trim();
       return v === '' ? undefined : v;
     };
     const item: Record<string, unknown> = {};
-    const sku = get('sku');
+    const sku = get(0);
     if (sku !== undefined) item.sku = sku;
-    const name = get('name');
+    const name = get(1);
     if (name !== undefined) item.name = name;
-    const quantity = get('quantity');
+    const quantity = get(2);
     if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
-    const price = get('price');
-    const total = get('total');
+    const price = get(3);
+    const total = get(4);
     if (price !== undefined) {
       const p = parseMoney(price, delimiter, currency);
-      if (p instanceof Error) errors.push({ field: `${at}.price`, message: p.message });
+      if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
       else item.price = p;
     } else if (total !== undefined && typeof item.quantity === 'number' && item.quantity >= 1) {
       const t = parseMoney(total, delimiter, currency);
       const p = t instanceof Error ? t : unitPrice(t, item.quantity);
-      if (p instanceof Error) errors.push({ field: `${at}.price`, message: p.message });
+      if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
       else item.price = p;
     }
     items.push(item);

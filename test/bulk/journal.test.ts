@@ -59,7 +59,10 @@ describe('journal', () => {
     const j = await Journal.create(path, identity);
     for (const r of rows) j.markDone(r);
     await j.close();
-    expect(readFileSync(path, 'utf8')).toContain('\nD [3,4,"A","created",201,null,null]\n');
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain('\nD [3,4,"A","created",201,null,null]\n');
+    // A row with report ids and nothing else: the whole array's JSON, written without building it.
+    expect(text).toContain(`\nD ${JSON.stringify([2, 3, 'b@x.io', 'skipped', 409, null, null, ['b@x.io', '', 'ct_2']])}\n`);
     const { journal, state } = await Journal.resume(path, identity, 'hint');
     await journal.close();
     expect([...state.done.values()]).toEqual(rows);

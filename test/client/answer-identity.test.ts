@@ -11,9 +11,11 @@ import {
   createdContactMismatch,
   eventAnswerId,
   orderAnswerMismatch,
+  soleStringField,
 } from '../../src/client/answer-identity.js';
 import { ServiceClient } from '../../src/client/client.js';
 import { NetworkError } from '../../src/client/errors.js';
+import { LazyResult } from '../../src/client/lazy-result.js';
 import { type Cleanup, rawServer } from '../helpers/raw-server.js';
 
 const cleanups: Cleanup[] = [];
@@ -38,14 +40,76 @@ describe('the checks', () => {
   });
 
   it('contacts: e-mail compared lower-cased, an E.164 phone exactly, a patch by its id', () => {
-    expect(createdContactMismatch({ email: 'Ann@Example.com' }, { id: 'ct_1', email: 'ann@example.com' })).toBeUndefined();
-    expect(createdContactMismatch({ email: 'ann@example.com' }, { id: 'ct_2', email: 'bob@example.com' })).toMatch(/sent email/);
-    expect(createdContactMismatch({ phone: '+33612345678' }, { data: { id: 'ct_1', phone: '+33612345678' } })).toBeUndefined();
-    expect(createdContactMismatch({ phone: '+33612345678' }, { id: 'ct_1', phone: '+33612345679' })).toMatch(/sent phone/);
-    expect(createdContactMismatch({ email: 'a@example.com' }, 'not json')).toBe('the answer holds no contact');
+    const created = (sent: { email?: string; phone?: string }, answer: unknown) =>
+      createdContactMismatch(sent, typeof answer === 'string' ? Buffer.from(answer) : json(answer), () =>
+        typeof answer === 'string' ? answer : answer,
+      );
+    expect(created({ email: 'Ann@Example.com' }, { id: 'ct_1', email: 'ann@example.com' })).toBeUndefined();
+    expect(created({ email: 'ann@example.com' }, { id: 'ct_2', email: 'bob@example.com' })).toMatch(/sent email/);
+    expect(created({ phone: '+33612345678' }, { data: { id: 'ct_1', phone: '+33612345678' } })).toBeUndefined();
+    expect(created({ phone: '+33612345678' }, { id: 'ct_1', phone: '+33612345679' })).toMatch(/sent phone/);
+    expect(created({ email: 'a@example.com' }, 'not json')).toBe('the answer holds no contact');
+    expect(created({ email: 'a@example.com', phone: '+33612345678' }, { email: 'a@example.com', phone: '+33612345679' })).toMatch(
+      /sent phone/,
+    );
+    expect(created({ email: 'a@example.com', phone: '+33612345678' }, { email: 'b@example.com', phone: '+33612345678' })).toMatch(
+      /sent email/,
+    );
+  });
+
+  it('contacts: the bytes answer only when the one field of that name is the value sent; any doubt is parsed', () => {
+    const parsed: unknown[] = [];
+    const check = (sent: { email?: string; phone?: string }, answer: unknown) =>
+      createdContactMismatch(sent, json(answer), () => {
+        parsed.push(answer);
+        return answer;
+      });
+    // The usual answer: matched from the bytes, never parsed.
+    expect(
+      check({ email: 'ann@example.com', phone: '+33612345678' }, { id: 'ct_1', email: 'ann@example.com', phone: '+33612345678' }),
+    ).toBeUndefined();
+    expect(parsed).toEqual([]);
+    // The value sent only inside another field's string: parsed, and the real field compared.
+    const inside = { id: 'ct_2', email: 'bob@example.com', note: '"email":"ann@example.com"' };
+    expect(check({ email: 'ann@example.com' }, inside)).toBe('sent email "ann@example.com", answered "bob@example.com"');
+    // Two fields of that name (a nested one): parsed, the contact's own compared.
+    const nested = { id: 'ct_3', email: 'bob@example.com', previous: { email: 'ann@example.com' } };
+    expect(check({ email: 'ann@example.com' }, nested)).toMatch(/answered "bob@example.com"/);
+    // Another case than the one sent: parsed, and equal lower-cased.
+    expect(check({ email: 'ann@example.com' }, { id: 'ct_4', email: 'Ann@Example.com' })).toBeUndefined();
+    // No email field at all (a phone-only contact answered): parsed, refused.
+    expect(check({ email: 'ann@example.com' }, { id: 'ct_5', phone: '+33612345678' })).toBe('sent email "ann@example.com", answered none');
+    expect(parsed).toEqual([inside, nested, { id: 'ct_4', email: 'Ann@Example.com' }, { id: 'ct_5', phone: '+33612345678' }]);
+  });
+
+  it('a string field from the bytes: once, unescaped, or undefined', () => {
+    expect(soleStringField(json({ id: 'ct_1', email: 'a@example.com' }), 'id')).toBe('ct_1');
+    expect(soleStringField(json({ data: { id: 'ct_1' } }), 'id')).toBe('ct_1');
+    expect(soleStringField(json({ id: 'ct_1', owner: { id: 'u_1' } }), 'id')).toBeUndefined();
+    expect(soleStringField(json({ id: 'ct_"1' }), 'id')).toBeUndefined();
+    expect(soleStringField(json({ id: 7 }), 'id')).toBeUndefined();
+    expect(soleStringField(json({ contact_id: 'ct_1' }), 'id')).toBeUndefined();
+    expect(soleStringField(json({ note: 'x"id":"ct_9' }), 'id')).toBeUndefined();
+    expect(soleStringField(Buffer.from('{"id":"ct_1'), 'id')).toBeUndefined();
+    expect(soleStringField(json({ name: 'Zoë 東京' }), 'name')).toBe('Zoë 東京');
     expect(contactIdMismatch('ct_1', { id: 'ct_1' })).toBeUndefined();
     expect(contactIdMismatch('ct_1', { data: { id: 'ct_1' } })).toBeUndefined();
     expect(contactIdMismatch('ct_1', { id: 'ct_9' })).toMatch(/ct_9/);
+  });
+
+  it("a result's stringField: from the bytes without parsing them, else from the (unwrapped or set) body", () => {
+    const answer = (text: string) => ({ status: 201, headers: {}, bytes: Buffer.from(text), hasHeader: () => false });
+    // Not JSON past the field: read without parsing.
+    expect(new LazyResult(201, answer('{"id":"ct_1","email":"a@x.io", trunc'), 1, false, true).stringField('id')).toBe('ct_1');
+    // Twice, or escaped: from the parsed (unwrapped) body.
+    const wrapped = new LazyResult(201, answer('{"data":{"id":"ct_\\"2","owner":{"id":"u_1"}}}'), 1, false, true);
+    expect(wrapped.stringField('id')).toBe('ct_"2');
+    expect(new LazyResult(201, answer('{"id":"a","x":{"id":"b"}}'), 1, false, false).stringField('id')).toBe('a');
+    expect(new LazyResult(201, answer('{"id":7}'), 1, false, false).stringField('id')).toBeUndefined();
+    // A body set by the caller is the answer.
+    const set = new LazyResult(201, answer('{"id":"ct_1"}'), 1, false, false);
+    set.body = { id: 'ct_9' };
+    expect(set.stringField('id')).toBe('ct_9');
   });
 
   it('events: an id answered twice is refused, unless both requests carried the same event_id', () => {

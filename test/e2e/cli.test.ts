@@ -23,6 +23,24 @@ describe('svc binary', () => {
     expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
+  it('--version is answered by the bin alone, before the CLI loads (a bin and package.json without dist/)', async () => {
+    const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bin-'));
+    try {
+      cpSync(bin, join(dir, 'bin', 'svc.js'));
+      cpSync(fileURLToPath(new URL('../../package.json', import.meta.url)), join(dir, 'package.json'));
+      for (const flag of ['--version', '-V', 'version']) {
+        const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
+          execFile(process.execPath, [join(dir, 'bin', 'svc.js'), flag], (err, stdout) => resolve({ code: err ? 1 : 0, stdout }));
+        });
+        expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n` });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--help lists every command of the contract on stdout', async () => {
     const r = await svc(['--help']);
     expect(r.code).toBe(0);

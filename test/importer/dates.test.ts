@@ -1,3 +1,4 @@
+import { getCountries } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { countryOf } from '../../src/importer/countries.js';
 import { COMMON_DATE_FORMATS, type DateFormat, parseDateFormat, parseTimeZone, type ZoneReader } from '../../src/importer/dates.js';
@@ -66,6 +67,49 @@ describe('countries and booleans as shops write them', () => {
     ).toEqual(['US', 'DE', 'GB', 'GB', 'ES', 'DE', 'US', 'GB', 'CH']);
     expect(countryOf('Narnia')).toBeUndefined();
     expect(countryOf('')).toBeUndefined();
+  });
+
+  it('every name Intl gives in the seven languages reads as the one map of them all did (first language wins; short forms last), asked twice', () => {
+    // The reading before the lazy per-language maps and the answers kept per cell: the reference.
+    const key = (n: string) =>
+      n
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .replace(/[^a-z]/g, '');
+    const all = new Map<string, string>();
+    const names: string[] = [];
+    for (const lang of ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt']) {
+      const display = new Intl.DisplayNames([lang], { type: 'region' });
+      for (const cc of getCountries()) {
+        const name = display.of(cc);
+        if (!name || name === cc) continue;
+        names.push(name);
+        if (!all.has(key(name))) all.set(key(name), cc);
+      }
+    }
+    for (const [alias, cc] of Object.entries({ usa: 'US', uk: 'GB', england: 'GB', holland: 'NL', czechia: 'CZ', vietnam: 'VN' }))
+      all.set(alias, cc);
+    const cells = [
+      ...names,
+      ...names.map((n) => ` ${n.toUpperCase()} `),
+      'USA',
+      'U.K.',
+      'Holland',
+      'Czechia',
+      'Viet Nam',
+      'Nowhere',
+      'constructor',
+      'x',
+    ];
+    for (let pass = 0; pass < 2; pass++) {
+      for (const cell of cells) {
+        const v = cell.trim();
+        const expected = v.length === 2 || v.length < 2 ? undefined : all.get(key(v));
+        if (v.length > 2) expect(countryOf(cell), cell).toBe(expected);
+      }
+    }
+    expect(countryOf('constructor')).toBeUndefined();
   });
 
   it('yes and no in the languages shops export in', () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldError } from '../../src/contract/errors.js';
 import { parseMapFile } from '../../src/importer/map-file.js';
@@ -82,6 +83,112 @@ describe('line items packed in one cell', () => {
     expect(bad({ optional_columns: ['phone'] })).toThrow(/"optional_columns" names "phone", which "columns" does not map/);
     expect(bad({ line_items_column: { column: 'P', item_separator: '|', field_separator: ',', fields: { colour: 'C' } } })).toThrow(
       /"line_items_column.fields" names an unknown item field "colour"/,
+    );
+  });
+});
+
+/** The reading before the label scan (a lazy regular expression per piece): the reference below. */
+const OLD_LABEL = /^\s*([A-Za-z][\w ()#/-]{0,40}?)\s*:\s?/;
+function oldPairs(item: string, separator: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let last: string | undefined;
+  for (const piece of item.split(separator)) {
+    const m = OLD_LABEL.exec(piece);
+    if (m) {
+      last = (m[1] as string).trim().toLowerCase();
+      out.set(last, piece.slice(m[0].length));
+    } else if (last !== undefined) out.set(last, `${out.get(last)}${separator}${piece}`);
+  }
+  return out;
+}
+/** What each item's fields read as under the old reading (the price/total arithmetic is the same code). */
+function oldItems(cell: string, spec: PackedItemsSpec): Array<Record<string, string>> {
+  if (cell.trim() === '') return [];
+  const out: Array<Record<string, string>> = [];
+  for (const raw of cell.split(spec.itemSeparator)) {
+    if (raw.trim() === '') continue;
+    const kv = oldPairs(raw, spec.fieldSeparator);
+    const item: Record<string, string> = {};
+    for (const f of ['sku', 'name', 'quantity', 'price', 'total'] as const) {
+      const l = spec.fields[f]?.toLowerCase();
+      const v = l === undefined ? undefined : kv.get(l)?.trim();
+      if (v !== undefined && v !== '') item[f] = v;
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+describe('the label scan of packed items', () => {
+  it('reads every cell as the lazy regular expression it replaced did (random labels, spaces, colons, separators)', () => {
+    const piece = fc
+      .array(
+        fc.constantFrom(
+          'Product',
+          ' ',
+          'Qty',
+          'a',
+          'Z9',
+          ':',
+          ': ',
+          ' : ',
+          '\u00a0',
+          '\t',
+          '(x)',
+          '#',
+          '/',
+          '-',
+          '_',
+          '1',
+          'é',
+          '.',
+          ',',
+          '|',
+          ';',
+          'x'.repeat(38),
+        ),
+        { maxLength: 8 },
+      )
+      .map((parts) => parts.join(''));
+    const labels = fc.constantFrom('Product Qty', 'product qty', 'SKU', 'Name', 'price', 'total', 'a', 'Product Unit Price', 'qty');
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            piece,
+            fc.tuple(labels, fc.constantFrom(':', ': ', ' :', '\u00a0: ', ':\t'), piece).map((t) => t.join('')),
+          ),
+          {
+            maxLength: 12,
+          },
+        ),
+        fc.constantFrom([',', '|'], ['|', ';'], [', ', '||']),
+        fc.record({
+          sku: fc.constantFrom('SKU', 'sku', undefined),
+          name: fc.constantFrom('Name', 'a', undefined),
+          quantity: fc.constantFrom('Product Qty', 'qty', 'Name'),
+          price: fc.constantFrom('Product Unit Price', 'price', undefined),
+          total: fc.constantFrom('total', 'price', undefined),
+        }),
+        (pieces, [fieldSeparator, itemSeparator], fields) => {
+          const spec: PackedItemsSpec = { column: 'c', itemSeparator, fieldSeparator, fields: fields as PackedItemsSpec['fields'] };
+          const cell = pieces.join(fieldSeparator);
+          const items = readPackedItems(cell, spec, '.', 'USD', []);
+          const expected = oldItems(cell, spec);
+          expect(items.length).toBe(expected.length);
+          items.forEach((item, i) => {
+            const want = expected[i] as Record<string, string>;
+            if (want.sku !== undefined) expect(item.sku).toBe(want.sku);
+            else expect(item).not.toHaveProperty('sku');
+            if (want.name !== undefined) expect(item.name).toBe(want.name);
+            else expect(item).not.toHaveProperty('name');
+            if (want.quantity !== undefined)
+              expect(item.quantity).toBe(/^\d+$/.test(want.quantity) ? Number(want.quantity) : want.quantity);
+            else expect(item).not.toHaveProperty('quantity');
+          });
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });
