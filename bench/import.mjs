@@ -30,8 +30,9 @@
 //                                                (default 1: 18,000, 12,000 and 3,600 rows: 60 of the
 //                                                steady windows, 10 minutes, or about a minute of the
 //                                                in-flight cap, since a real run is hours of one-minute
-//                                                windows; 0.1 for a quick look): share of the steady
-//                                                rate, 429s,
+//                                                windows; 0.1 for a quick look; about 45 minutes in
+//                                                all, the light long-window shapes may run side by
+//                                                side with --only): share of the steady rate, 429s,
 //                                                every row accounted, the ETA at 10 % (--only TEXT:
 //                                                the shapes whose name has TEXT)
 // Options: --concurrency C (default 32 for the throughput mode, 16 for the others), --duration S
