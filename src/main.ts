@@ -296,6 +296,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
   }
 
   // `svc --version` is the start-up path scripts hit most: answer it before loading commander.
+  // (bin/svc.js answers the same flags even before this module loads; this serves direct callers.)
   if (argv.length === 1 && ['--version', '-v', '-V', 'version'].includes(argv[0] as string)) {
     io.stdout.write(`${__SVC_VERSION__}\n`);
     detach();

@@ -12,7 +12,7 @@ import type { RetryInfo } from '../client/types.js';
 import { isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
 import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
-import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary, type Summary } from './outcome.js';
+import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary } from './outcome.js';
 import { RecentRate } from './rate-window.js';
 import type { OriginalRow, RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
@@ -224,6 +224,12 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   let outageStop: unknown;
   // A start mark that could not be written (possiblySent verbs): the run stops, nothing more is sent.
   let markFailure: unknown;
+  /** A start mark that could not be written stops the run (one handler for every row). */
+  const markFailed = (err: unknown): never => {
+    markFailure ??= err;
+    stop.abort();
+    throw err;
+  };
   const gate = new OutageGate({
     maxOutageMs: DEFAULT_MAX_OUTAGE_MS,
     ...opts.outage,
@@ -285,11 +291,6 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
       };
       const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
-      const markFailed = (err: unknown): never => {
-        markFailure ??= err;
-        stop.abort();
-        throw err;
-      };
       let sent: Promise<RowResult<O>>;
       if (exact) {
         let marked: void | Promise<void>;

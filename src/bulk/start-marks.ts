@@ -1,9 +1,10 @@
 /**
- * The start marks a resumed run reads (bulk/journal.ts), and what identifies this boot of the machine, so a resumed run can tell whether what the earlier
- * run wrote without fsync is still there: a process that was killed leaves its writes in the page
- * cache (readable after it), a power cut or a crash of the machine may lose them.
- * Linux names each boot (`/proc/sys/kernel/random/boot_id`); elsewhere the boot's time, from the
- * clock and the uptime (sleep included), in whole seconds.
+ * The start marks a resumed run reads (bulk/journal.ts), and what identifies this boot of the
+ * machine, so that a resumed run can tell whether what the earlier run wrote without fsync is still
+ * there: a process that was killed leaves its writes in the page cache (readable after it), a power
+ * cut or a crash of the machine may lose them. Linux names each boot
+ * (`/proc/sys/kernel/random/boot_id`); elsewhere the boot's time, from the clock and the uptime
+ * (sleep included), in whole seconds.
  */
 import { readFileSync } from 'node:fs';
 import { uptime } from 'node:os';
