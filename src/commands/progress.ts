@@ -94,7 +94,7 @@ export async function showProgress(
 function watchOutage(src: { outage?(): OutageState | undefined }, say: (line: string) => void): () => void {
   if (!src.outage) return () => {};
   let shown: OutageState | undefined;
-  const timer = setInterval(() => {
+  const look = () => {
     const now = src.outage?.();
     if (now && !shown) say(outageLine(now.sinceEpochMs));
     else if (!now && shown)
@@ -102,7 +102,12 @@ function watchOutage(src: { outage?(): OutageState | undefined }, say: (line: st
         `the service answers again after ${formatDuration(Math.max(1, Math.round((Date.now() - shown.sinceEpochMs) / 1000)))}; continuing`,
       );
     shown = now;
-  }, 250);
+  };
+  const timer = setInterval(look, 250);
   timer.unref();
-  return () => clearInterval(timer);
+  // A run that finishes within a tick of the service's return still says it answered again.
+  return () => {
+    clearInterval(timer);
+    look();
+  };
 }
