@@ -584,17 +584,30 @@ async function throughput() {
     const impCpu = Math.min(...imports.map((a) => a.cpuUs));
     const impRate = Math.max(...imports.map((a) => a.rate));
     console.log(`best: autocannon ${acCpu.toFixed(1)} µs CPU per request, import ${impCpu.toFixed(1)} µs per ${unit}`);
-    console.log(`CPU ratio import/autocannon: ${(impCpu / acCpu).toFixed(2)} (target ≤ 1.5)`);
-    const target = KIND === 'contacts' ? '0.8' : '0.85';
+    // Issue 23's targets: CPU per row against the bare undici loop's per request, and throughput
+    // against autocannon per round, best of two. The earlier rounds' autocannon CPU ratio and
+    // best-against-best throughput (0.85) are printed for comparison only: that issue replaced them.
     console.log(
-      `throughput: best autocannon ${fmt(acRate)} requests/s, best import ${fmt(impRate)} ${unit}s/s, ratio ${(impRate / acRate).toFixed(2)} (target ≥ ${target})`,
+      `CPU ratio import/autocannon: ${(impCpu / acCpu).toFixed(2)} (for comparison: the earlier rounds' target, replaced by the bare loop's below)`,
     );
     console.log(
-      `throughput in the best round (import / the mean of the autocannon runs before and after it): ${Math.max(...imports.map((i) => i.roundRatio)).toFixed(2)} (per round ${imports.map((i) => i.roundRatio.toFixed(2)).join(', ')}; target ≥ ${target})`,
+      `throughput: best autocannon ${fmt(acRate)} requests/s, best import ${fmt(impRate)} ${unit}s/s, ratio ${(impRate / acRate).toFixed(2)} (for comparison: best against best is no longer a target)`,
+    );
+    const bestRound = Math.max(...imports.map((i) => i.roundRatio));
+    console.log(
+      `throughput in the best round (import / the mean of the autocannon runs before and after it): ${bestRound.toFixed(2)} (per round ${imports.map((i) => i.roundRatio.toFixed(2)).join(', ')}; target ≥ 0.8 per round, best of two): ${bestRound >= 0.8 ? 'met' : 'NOT met'}`,
     );
     const bareCpu = Math.min(...bares.map((b) => b.cpuUs));
+    const perRound = imports.map((imp, i) => imp.cpuUs / (bares[i]?.cpuUs ?? Number.NaN));
+    const bestRoundCpu = Math.min(...perRound);
+    const cpuRatio = impCpu / bareCpu;
+    // Read both ways: each round's import against the bare loop run right after it (the same
+    // machine state), best of two as for throughput; and each tool's best round against the other's.
+    const verdict = PRESET
+      ? 'for comparison: a preset reads and maps a whole shop export, and its targets are throughput and memory'
+      : `target ≤ 1.5, goal 1.2: ${bestRoundCpu <= 1.5 ? 'met' : 'NOT met'} in the best round, ${cpuRatio <= 1.5 ? 'met' : 'not met'} best against best`;
     console.log(
-      `CPU ratio import/bare undici loop (best of each): ${(impCpu / bareCpu).toFixed(2)} (${impCpu.toFixed(1)} µs per ${unit}, process start included, against ${bareCpu.toFixed(1)} µs per request; target ≤ 1.5, goal 1.2)`,
+      `CPU per ${unit} against the bare undici loop's per request (process start included): per round ${perRound.map((r) => r.toFixed(2)).join(', ')}, best round ${bestRoundCpu.toFixed(2)}; best against best ${cpuRatio.toFixed(2)} (${impCpu.toFixed(1)} against ${bareCpu.toFixed(1)} µs); ${verdict}`,
     );
     console.log(`load average at the end: ${loadavg()[0].toFixed(2)}`);
   } finally {
