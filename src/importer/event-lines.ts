@@ -65,7 +65,12 @@ export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine
     value = JSON.parse(raw.text);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return { kind: 'invalid', code: 'invalid_json', message: `not valid JSON (${reason})` };
+    // A file saved with bare CR line ends (classic Mac) reads as one line holding every event:
+    // NDJSON lines end in LF or CRLF, and a CR is JSON whitespace, so it is said, not split on.
+    const cr = /\r(?!\n)/.test(raw.text)
+      ? "; the line holds bare carriage returns (CR): NDJSON lines end in LF or CRLF, convert the file's line ends (tr '\\r' '\\n')"
+      : '';
+    return { kind: 'invalid', code: 'invalid_json', message: `not valid JSON (${reason})${cr}` };
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     let body = value as Record<string, unknown>;

@@ -71,6 +71,18 @@ describe('parseEventLine', () => {
     expect(parseEventLine({ line: 1, text: 'xxx', oversize: true })).toMatchObject({ kind: 'invalid', code: 'payload_too_large' });
   });
 
+  it('says when a line that is not JSON holds bare CR line ends (a classic Mac file reads as one line)', () => {
+    const text = '{"event_type":"a","email":"a@b.co"}\r{"event_type":"b","email":"b@b.co"}\r';
+    const r = parseEventLine(at(text, 1));
+    expect(r).toMatchObject({ kind: 'invalid', code: 'invalid_json' });
+    expect((r as { message: string }).message).toMatch(
+      /^not valid JSON \(.+\); the line holds bare carriage returns \(CR\): NDJSON lines end in LF or CRLF/,
+    );
+    // Invalid JSON without a CR keeps the plain message; a CR as JSON whitespace in a valid line is no error.
+    expect((parseEventLine(at('{"event_type":')) as { message: string }).message).not.toMatch(/carriage/);
+    expect(parseEventLine(at('{"event_type":"a",\r"email":"a@b.co"}'))).toMatchObject({ kind: 'event' });
+  });
+
   it('normalises local phone numbers with the default country, and rejects ones without a country', () => {
     expect(parseEventLine(at('{"event_type":"x","phone":"(415) 555-0100"}'), { defaultCountry: 'US', normalizePhone })).toEqual({
       kind: 'event',
