@@ -94,9 +94,10 @@ export async function showProgress(
 function watchOutage(src: { outage?(): OutageState | undefined }, say: (line: string) => void): () => void {
   if (!src.outage) return () => {};
   let shown: OutageState | undefined;
-  const look = () => {
+  const look = (stopping = false) => {
     const now = src.outage?.();
-    if (now && !shown) say(outageLine(now.sinceEpochMs));
+    // "waiting" is not said by a run that is ending: its summary or error says the rest.
+    if (now && !shown && !stopping) say(outageLine(now.sinceEpochMs));
     else if (!now && shown)
       say(
         `the service answers again after ${formatDuration(Math.max(1, Math.round((Date.now() - shown.sinceEpochMs) / 1000)))}; continuing`,
@@ -108,6 +109,6 @@ function watchOutage(src: { outage?(): OutageState | undefined }, say: (line: st
   // A run that finishes within a tick of the service's return still says it answered again.
   return () => {
     clearInterval(timer);
-    look();
+    look(true);
   };
 }

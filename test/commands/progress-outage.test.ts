@@ -58,6 +58,15 @@ describe.each([{ json: false }, { json: true }])('progress: the outage said (jso
     expect(stderr().match(/answers again/g)).toHaveLength(1);
   });
 
+  it('a run that ends before the outage was first seen says no "waiting"', async () => {
+    const { ctx, stderr } = ctxWith(flags);
+    const s = source();
+    const stop = await showProgress(ctx, s.src, { unit: 'rows', totalBytes: undefined, starting: 'importing' });
+    s.set({ sinceEpochMs: Date.now(), elapsedMs: 0 });
+    stop();
+    expect(stderr()).not.toMatch(/cannot reach the service|answers again/);
+  });
+
   it('a run stopped while the service is still down says no return', async () => {
     const { ctx, stderr } = ctxWith(flags);
     const s = source();
