@@ -114,8 +114,11 @@ export class OutageGate {
     for (;;) {
       if (this.exceeded) throw this.exceeded;
       const probe = this.down !== undefined;
-      if (probe) {
-        if (!(await this.takeProbeTurn(signal))) continue;
+      if (probe && !(await this.takeProbeTurn(signal))) {
+        // Aborted while held (Ctrl-C during an outage): the row is not sent. Going round again
+        // would find the same aborted signal at once, a loop of microtasks that never yields.
+        if (signal.aborted) throw signal.reason;
+        continue;
       }
       try {
         const value = await request();

@@ -66,6 +66,39 @@ describe('OutageGate', () => {
     expect(maxInFlight).toBe(4); // the first failures came together; probing went one by one
   });
 
+  it('a held request whose signal aborts (Ctrl-C during an outage) rejects with the abort reason, unsent, and the others stay held', async () => {
+    const gate = new OutageGate({ maxOutageMs: 60_000, probeIntervalMs: 2000 });
+    await gate.call(() => Promise.resolve('answered'), new AbortController().signal);
+    let attempts = 0;
+    const refusing = () => {
+      attempts++;
+      return Promise.reject(refused());
+    };
+    const ctrlC = new AbortController();
+    const held = gate.call(refusing, ctrlC.signal);
+    held.catch(() => undefined);
+    // A second request, its own signal: still waiting after the first is aborted.
+    const other = new AbortController();
+    const waiting = gate.call(refusing, other.signal);
+    waiting.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(gate.state()).toBeDefined();
+    const before = attempts;
+    const stop = new Error('interrupted');
+    ctrlC.abort(stop);
+    const settled = await Promise.race([
+      held.then(
+        () => 'resolved',
+        (e) => e,
+      ),
+      new Promise((r) => setTimeout(() => r('still held'), 1000)),
+    ]);
+    expect(settled).toBe(stop);
+    expect(attempts).toBe(before);
+    other.abort(stop);
+    await expect(waiting).rejects.toBe(stop);
+  });
+
   it('stops with OutageExceededError once the outage outlasts the limit (every held request)', async () => {
     const clock = fakeClock();
     let exceeded: OutageExceededError | undefined;

@@ -1,0 +1,69 @@
+/**
+ * An outage in a real pseudo-terminal (tmux): `svc orders import` keeps its status line, says
+ * above it that the service cannot be reached and that it waits (Ctrl-C to stop and resume
+ * later), then that the service answers again, and finishes with its summary, exit 0. (A run
+ * that ends between two looks of the progress display still says the return: that race is tested
+ * deterministically in test/commands/progress-outage.test.ts.) Skipped without tmux or a build.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { withRestartableSandbox } from '../helpers/outage.js';
+import { runCli } from '../helpers/run-cli.js';
+import { ordersCsv } from '../helpers/spawn-cli.js';
+import { describeTty, exitOf, inSession, joinedLines, keys, startSvc, TTY_ENV, waitFor } from '../helpers/tmux.js';
+
+describeTty('an outage on a terminal', () => {
+  it('orders import: says the outage and the return above the status line, then the summary (exit 0)', async () => {
+    await withRestartableSandbox('svc-outage-tty-', async (s) => {
+      const file = join(s.dir, 'orders.csv');
+      // 120 rows at 40 ms a request, two at a time: stopped past row 100, the last rows go once
+      // the sandbox is back (without latency).
+      writeFileSync(file, ordersCsv(120, 'OT'));
+      await s.sb.admin.setFaults({ latency_ms: 40 });
+      const args = ['orders', 'import', '--live', file, '--concurrency', '2'];
+      await inSession(startSvc(args, { ...s.env, ...TTY_ENV }), async (session) => {
+        await waitFor(session, /\b1\d\d rows \([\d.,]+\/s/);
+        await s.stop();
+        await waitFor(session, /cannot reach the service since \d\d:\d\d:\d\d; waiting, Ctrl-C to stop and resume later/);
+        await new Promise((r) => setTimeout(r, 1500));
+        await s.restart();
+        const end = await exitOf(session);
+        expect(end.code, end.screen).toBe(0);
+        const lines = joinedLines(session, 200).join('\n');
+        expect(lines).toMatch(/the service answers again after \d+ s; continuing/);
+        expect(lines.indexOf('cannot reach the service')).toBeLessThan(lines.indexOf('answers again'));
+        expect(end.screen).toMatch(/^created +\d+$/m);
+        expect(end.screen).toMatch(/^failed +0$/m);
+      });
+    });
+  }, 60_000);
+
+  it('Ctrl-C typed while it waits: progress saved, the resume command, exit 130; --resume finishes once the service is back', async () => {
+    await withRestartableSandbox('svc-outage-ctrl-c-', async (s) => {
+      const file = join(s.dir, 'orders.csv');
+      writeFileSync(file, ordersCsv(120, 'OC'));
+      await s.sb.admin.setFaults({ latency_ms: 40 });
+      const args = ['orders', 'import', '--live', file, '--concurrency', '2'];
+      const end = await inSession(startSvc(args, { ...s.env, ...TTY_ENV }), async (session) => {
+        await waitFor(session, /\d+ rows \([\d.,]+\/s/);
+        await s.stop();
+        await waitFor(session, /cannot reach the service since \d\d:\d\d:\d\d; waiting, Ctrl-C to stop and resume later/);
+        keys(session, 'C-c');
+        return exitOf(session, 15_000);
+      });
+      expect(end.code, end.screen).toBe(130);
+      const flat = end.screen.replace(/\s+/g, ' ');
+      expect(flat).toContain('progress saved in');
+      expect(flat).toContain(`continue with: svc orders import ${file} --resume`);
+      await s.restart();
+      const again = await runCli([...args, '--resume', '--json'], { env: s.env });
+      expect(again.code, again.stderr).toBe(0);
+      const doc = JSON.parse(again.stdout);
+      expect(doc.rows).toBe(120);
+      expect(doc.failed).toBe(0);
+      expect(doc.resumed).toBeGreaterThan(0);
+      expect(doc.created + doc.updated + doc.unconfirmed + doc.resumed).toBeGreaterThanOrEqual(120);
+    });
+  }, 60_000);
+});
