@@ -16,26 +16,25 @@ beforeEach(() => {
 });
 afterEach(() => cfg.cleanup());
 
-function ctxWith(flags: { json?: boolean }) {
+/** The progress of a source whose outage the test sets, started; `stop` ends it. */
+async function watched(flags: { json?: boolean }) {
   const f = fakeIO({});
   const ctx: Context = createContext({ io: f.io, env: { SVC_CONFIG_DIR: cfg.dir, SVC_PROGRESS_INTERVAL: '0' }, flags });
-  return { ctx, stderr: f.stderr };
-}
-
-/** A source whose outage the test sets. */
-function source() {
   let outage: OutageState | undefined;
+  const src = {
+    done: () => 0,
+    resumed: () => 0,
+    bytesRead: () => 0,
+    rateLimited: () => 0,
+    counts: () => '',
+    outage: () => outage,
+  };
+  const stop = await showProgress(ctx, src, { unit: 'rows', totalBytes: undefined, starting: 'importing' });
   return {
+    stderr: f.stderr,
+    stop,
     set(o: OutageState | undefined) {
       outage = o;
-    },
-    src: {
-      done: () => 0,
-      resumed: () => 0,
-      bytesRead: () => 0,
-      rateLimited: () => 0,
-      counts: () => '',
-      outage: () => outage,
     },
   };
 }
@@ -44,9 +43,7 @@ const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each([{ json: false }, { json: true }])('progress: the outage said (json %j)', (flags) => {
   it('says the outage, then its end when the run stops before the next look', async () => {
-    const { ctx, stderr } = ctxWith(flags);
-    const s = source();
-    const stop = await showProgress(ctx, s.src, { unit: 'rows', totalBytes: undefined, starting: 'importing' });
+    const { stderr, stop, ...s } = await watched(flags);
     s.set({ sinceEpochMs: Date.now() - 3000, elapsedMs: 3000 });
     await tick(400);
     expect(stderr()).toMatch(/cannot reach the service since \d\d:\d\d:\d\d; waiting/);
@@ -59,18 +56,14 @@ describe.each([{ json: false }, { json: true }])('progress: the outage said (jso
   });
 
   it('a run that ends before the outage was first seen says no "waiting"', async () => {
-    const { ctx, stderr } = ctxWith(flags);
-    const s = source();
-    const stop = await showProgress(ctx, s.src, { unit: 'rows', totalBytes: undefined, starting: 'importing' });
+    const { stderr, stop, ...s } = await watched(flags);
     s.set({ sinceEpochMs: Date.now(), elapsedMs: 0 });
     stop();
     expect(stderr()).not.toMatch(/cannot reach the service|answers again/);
   });
 
   it('a run stopped while the service is still down says no return', async () => {
-    const { ctx, stderr } = ctxWith(flags);
-    const s = source();
-    const stop = await showProgress(ctx, s.src, { unit: 'rows', totalBytes: undefined, starting: 'importing' });
+    const { stderr, stop, ...s } = await watched(flags);
     s.set({ sinceEpochMs: Date.now() - 1000, elapsedMs: 1000 });
     await tick(400);
     stop();

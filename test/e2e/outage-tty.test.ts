@@ -8,62 +8,81 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { withRestartableSandbox } from '../helpers/outage.js';
+import { type RestartableSandbox, withRestartableSandbox } from '../helpers/outage.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ordersCsv } from '../helpers/spawn-cli.js';
 import { describeTty, exitOf, inSession, joinedLines, keys, startSvc, TTY_ENV, waitFor } from '../helpers/tmux.js';
 
+const ROWS = 120;
+
+/**
+ * Imports ROWS orders (`PREFIX-1`…) in a terminal at 40 ms a request, two at a time; stops the
+ * sandbox once the status line shows `status`, waits until the screen says it waits, then hands
+ * the session to `then` (the session ends after it).
+ */
+async function importThroughOutage<T>(
+  s: RestartableSandbox,
+  prefix: string,
+  status: RegExp,
+  then: (session: string, run: { file: string; args: string[] }) => Promise<T>,
+): Promise<T> {
+  const file = join(s.dir, 'orders.csv');
+  writeFileSync(file, ordersCsv(ROWS, prefix));
+  await s.sb.admin.setFaults({ latency_ms: 40 });
+  const args = ['orders', 'import', '--live', file, '--concurrency', '2'];
+  return inSession(startSvc(args, { ...s.env, ...TTY_ENV }), async (session) => {
+    await waitFor(session, status);
+    await s.stop();
+    await waitFor(session, /cannot reach the service since \d\d:\d\d:\d\d; waiting, Ctrl-C to stop and resume later/);
+    return then(session, { file, args });
+  });
+}
+
+/** Every order of the file is stored once in the (restarted) sandbox. */
+async function expectEveryOrder(s: RestartableSandbox['sb'], prefix: string): Promise<void> {
+  let stored = 0;
+  for (let i = 1; i <= ROWS; i++) if (await s.admin.order(`${prefix}-${i}`)) stored++;
+  expect(stored).toBe(ROWS);
+}
+
 describeTty('an outage on a terminal', () => {
   it('orders import: says the outage and the return above the status line, then the summary (exit 0)', async () => {
     await withRestartableSandbox('svc-outage-tty-', async (s) => {
-      const file = join(s.dir, 'orders.csv');
-      // 120 rows at 40 ms a request, two at a time: stopped past row 100, the last rows go once
-      // the sandbox is back (without latency).
-      writeFileSync(file, ordersCsv(120, 'OT'));
-      await s.sb.admin.setFaults({ latency_ms: 40 });
-      const args = ['orders', 'import', '--live', file, '--concurrency', '2'];
-      await inSession(startSvc(args, { ...s.env, ...TTY_ENV }), async (session) => {
-        await waitFor(session, /\b1\d\d rows \([\d.,]+\/s/);
-        await s.stop();
-        await waitFor(session, /cannot reach the service since \d\d:\d\d:\d\d; waiting, Ctrl-C to stop and resume later/);
+      // Stopped past row 100: the last rows go once the sandbox is back (without latency).
+      await importThroughOutage(s, 'OT', /\b1\d\d rows \([\d.,]+\/s/, async (session) => {
         await new Promise((r) => setTimeout(r, 1500));
-        await s.restart();
+        const back = await s.restart();
         const end = await exitOf(session);
         expect(end.code, end.screen).toBe(0);
         const lines = joinedLines(session, 200).join('\n');
         expect(lines).toMatch(/the service answers again after \d+ s; continuing/);
         expect(lines.indexOf('cannot reach the service')).toBeLessThan(lines.indexOf('answers again'));
-        expect(end.screen).toMatch(/^created +\d+$/m);
+        expect(end.screen).toMatch(/^rows +120$/m);
         expect(end.screen).toMatch(/^failed +0$/m);
+        await expectEveryOrder(back, 'OT');
       });
     });
   }, 60_000);
 
   it('Ctrl-C typed while it waits: progress saved, the resume command, exit 130; --resume finishes once the service is back', async () => {
     await withRestartableSandbox('svc-outage-ctrl-c-', async (s) => {
-      const file = join(s.dir, 'orders.csv');
-      writeFileSync(file, ordersCsv(120, 'OC'));
-      await s.sb.admin.setFaults({ latency_ms: 40 });
-      const args = ['orders', 'import', '--live', file, '--concurrency', '2'];
-      const end = await inSession(startSvc(args, { ...s.env, ...TTY_ENV }), async (session) => {
-        await waitFor(session, /\d+ rows \([\d.,]+\/s/);
-        await s.stop();
-        await waitFor(session, /cannot reach the service since \d\d:\d\d:\d\d; waiting, Ctrl-C to stop and resume later/);
+      const { end, file, args } = await importThroughOutage(s, 'OC', /\d+ rows \([\d.,]+\/s/, async (session, run) => {
         keys(session, 'C-c');
-        return exitOf(session, 15_000);
+        return { end: await exitOf(session, 15_000), ...run };
       });
       expect(end.code, end.screen).toBe(130);
       const flat = end.screen.replace(/\s+/g, ' ');
       expect(flat).toContain('progress saved in');
       expect(flat).toContain(`continue with: svc orders import ${file} --resume`);
-      await s.restart();
+      const back = await s.restart();
       const again = await runCli([...args, '--resume', '--json'], { env: s.env });
       expect(again.code, again.stderr).toBe(0);
       const doc = JSON.parse(again.stdout);
-      expect(doc.rows).toBe(120);
+      expect(doc.rows).toBe(ROWS);
       expect(doc.failed).toBe(0);
       expect(doc.resumed).toBeGreaterThan(0);
-      expect(doc.created + doc.updated + doc.unconfirmed + doc.resumed).toBeGreaterThanOrEqual(120);
+      expect(doc.created + doc.updated + doc.unconfirmed).toBe(ROWS);
+      await expectEveryOrder(back, 'OC');
     });
   }, 60_000);
 });
