@@ -18,6 +18,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
 import { stringify } from 'csv-stringify/sync';
+import { parseJson, stringifyJson } from '../contract/exact-json.js';
 import { toCsvCell } from '../util/csv-cell.js';
 import { InputError, OutputError } from './errors.js';
 import type { RowResult } from './outcome.js';
@@ -216,7 +217,7 @@ export class RejectsWriter {
 export function withError(text: string, error: { field: string | null; message: string; line: number }): string {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     value = undefined;
   }
@@ -224,7 +225,7 @@ export function withError(text: string, error: { field: string | null; message: 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return `{"_line":${JSON.stringify(text)},${member}}`;
   if ('_error' in value) {
     const { _error, ...rest } = value as Record<string, unknown>;
-    return JSON.stringify({ ...rest, _error: error });
+    return stringifyJson({ ...rest, _error: error });
   }
   const end = text.lastIndexOf('}');
   const inner = text.slice(0, end).trimEnd();

@@ -5,6 +5,7 @@
  * result and awaits one exchange: an import sends a million requests through it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { stringifyJson } from '../contract/exact-json.js';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
@@ -115,7 +116,7 @@ export class RequestPipeline {
       method,
       path,
       route,
-      body: JSON.stringify(body),
+      body: stringifyJson(body),
       contentType: JSON_TYPE,
       integrationToken,
       idempotency: opts?.repeatable ? 'idempotent' : idempotency,

@@ -11,6 +11,7 @@
  *
  * No terminal code here: errors are PropError values the command turns into exit 2.
  */
+import { ExactNumber, parseJson } from '../contract/exact-json.js';
 
 export class PropError extends Error {
   readonly arg: string;
@@ -96,7 +97,7 @@ export function parseProp(arg: string): ParsedProp {
   let value: unknown;
   if (raw) {
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch {
       throw new PropError(
         arg,
@@ -108,7 +109,7 @@ export function parseProp(arg: string): ParsedProp {
 }
 
 function isPlainObject(value: unknown): value is Properties {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactNumber);
 }
 
 /** Own properties only, so a key such as `__proto__` is plain data and never reaches a prototype. */

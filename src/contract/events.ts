@@ -1,6 +1,7 @@
 /** Validation of a custom event body (POST /v1/events), shared by the sandbox and the CLI. */
 import { CONTACT_KEY_FIELDS } from './contact-fields.js';
 import type { FieldError } from './errors.js';
+import { stringifyJson } from './exact-json.js';
 import { checkEmailAndPhone, isRfc3339DateTime } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { EventInput } from './types.js';
@@ -40,7 +41,7 @@ export function validateEventInput(input: unknown): ValidationResult<EventInput>
   if (body.properties !== undefined) {
     const p = body.properties;
     if (typeof p !== 'object' || p === null || Array.isArray(p)) errors.push({ field: 'properties', message: 'must be a JSON object' });
-    else if (Buffer.byteLength(JSON.stringify(p)) > MAX_EVENT_PROPERTIES_BYTES)
+    else if (Buffer.byteLength(stringifyJson(p)) > MAX_EVENT_PROPERTIES_BYTES)
       errors.push({ field: 'properties', message: 'must be at most 64 KiB serialised' });
     else out.properties = p as Record<string, unknown>;
   }

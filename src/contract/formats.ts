@@ -1,6 +1,7 @@
 /** Formats shared by the sandbox's validation and the client-side checks (open-points.md). */
 import { domainToASCII } from 'node:url';
 import type { FieldError } from './errors.js';
+import { ExactNumber } from './exact-json.js';
 
 /** E.164: `+`, then 8 to 15 digits, the first not 0. */
 export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
@@ -179,7 +180,10 @@ function isCanonicalDecimal(text: string, decimals: number): boolean {
  */
 export function parseDecimal(value: unknown, decimals: number): { ok: true; value: string } | { ok: false; message: string } {
   let text: string;
-  if (typeof value === 'number') {
+  if (value instanceof ExactNumber) {
+    text = value.text;
+    if (/e/i.test(text)) return { ok: false, message: 'must be a plain decimal, not an exponent' };
+  } else if (typeof value === 'number') {
     if (!Number.isFinite(value)) return { ok: false, message: 'must be a finite number' };
     text = String(value);
     if (/e/i.test(text)) return { ok: false, message: 'must be a plain decimal, not an exponent' };

@@ -8,6 +8,7 @@ import type { RawLine } from '../bulk/ndjson-source.js';
 import { MAX_LINE_CHARS } from '../bulk/ndjson-source.js';
 import type { FieldError } from '../contract/errors.js';
 import { validateEventInput } from '../contract/events.js';
+import { parseJson } from '../contract/exact-json.js';
 import { isE164 } from '../contract/formats.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../contract/json-depth.js';
 import type { PhoneResult } from '../contract/phone.js';
@@ -62,7 +63,7 @@ export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine
   }
   let value: unknown;
   try {
-    value = JSON.parse(raw.text);
+    value = parseJson(raw.text);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     // A file saved with bare CR line ends (classic Mac) reads as one line holding every event:

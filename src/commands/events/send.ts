@@ -6,6 +6,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Context } from '../../context.js';
 import { validateEventInput } from '../../contract/events.js';
+import { parseJson } from '../../contract/exact-json.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../../contract/json-depth.js';
 import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, UsageError, ValidationError } from '../../errors.js';
@@ -88,7 +89,7 @@ async function readPropertiesOption(value: string, ctx: Context): Promise<Proper
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch (err) {
     throw new ValidationError(`${where} is not valid JSON (${(err as Error).message})`, {
       field: 'properties',

@@ -4,6 +4,7 @@
  */
 
 import type { Context } from '../../context.js';
+import { parseJson } from '../../contract/exact-json.js';
 import { validateOrderInput } from '../../contract/orders.js';
 import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import { EXIT, UsageError, ValidationError } from '../../errors.js';
@@ -53,7 +54,7 @@ async function readInput(path: string, ctx: Context): Promise<Record<string, unk
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     throw new ValidationError(`--input ${path === '-' ? 'stdin' : path} is not valid JSON: ${(err as Error).message}`);
   }

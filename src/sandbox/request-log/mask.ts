@@ -1,5 +1,7 @@
 /** Secrets and tokens masked out of logged bodies and query strings, before any entry leaves the sandbox. */
 
+import { ExactNumber, parseJson, stringifyJson } from '../../contract/exact-json.js';
+
 export const MASK = '***';
 
 /** Field and parameter names whose values are secrets (client_secret, access_token, token, integration_token…). */
@@ -13,7 +15,7 @@ const JSON_PAIR = /("([A-Za-z_]*(?:secret|token|password)[A-Za-z_]*)"\s*:\s*)"(?
 
 function maskValues(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskValues);
-  if (value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object' || value instanceof ExactNumber) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = SECRET_NAME.test(k) && typeof v === 'string' ? MASK : maskValues(v);
   return out;
@@ -22,7 +24,7 @@ function maskValues(value: unknown): unknown {
 /** A JSON text with every secret-named field's value masked; text that does not parse is masked by pattern. */
 export function maskJson(text: string): string {
   try {
-    return JSON.stringify(maskValues(JSON.parse(text))).replace(SECRET_VALUE, `$1_${MASK}`);
+    return stringifyJson(maskValues(parseJson(text))).replace(SECRET_VALUE, `$1_${MASK}`);
   } catch {
     return text.replace(JSON_PAIR, `$1"${MASK}$3`).replace(SECRET_VALUE, `$1_${MASK}`);
   }
