@@ -8,7 +8,6 @@ import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../bulk/decode.js';
 import { InputError } from '../bulk/errors.js';
-import { openInput } from '../bulk/input.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
 import { countDataLines } from '../bulk/line-count.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
@@ -19,6 +18,7 @@ import type { Context } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
 import { describeMixedLineEnd, findMixedLineEnd, LINE_END_NAMES, type MixedLineEnd } from '../importer/line-ends.js';
+import { openInput } from '../util/open-input.js';
 import { checkRejectsOptions, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';
 

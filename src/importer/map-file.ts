@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
 import { normalizeCountry } from '../contract/phone.js';
-import { formatLimit, ReadLimitError, readFileCapped } from '../util/read-capped.js';
+import { formatLimit, isAbortError, ReadLimitError, readPathCapped } from '../util/read-capped.js';
 import { columnKey } from './column-names.js';
 import type { DateOrder } from './formats.js';
 import { PACKED_ITEM_FIELDS, type PackedItemsSpec } from './packed-items.js';
@@ -244,12 +244,16 @@ export function mapFileChoices(mapFile: MapFile | undefined): Map<string, { colu
 /** The largest mapping file read: a real one is a few kilobytes; /dev/zero must not fill the memory. */
 export const MAP_FILE_LIMIT = 1024 * 1024;
 
-/** Reads a user's mapping file (`--map-file FILE`, at most MAP_FILE_LIMIT bytes). */
-export function loadMapFile(path: string, schema: MappingSchema): MapFile {
+/**
+ * Reads a user's mapping file (`--map-file FILE`, at most MAP_FILE_LIMIT bytes). A FIFO (`<(jq …)`)
+ * is read as a stream that `signal` interrupts, so one nobody writes to ends on Ctrl-C.
+ */
+export async function loadMapFile(path: string, schema: MappingSchema, signal?: AbortSignal): Promise<MapFile> {
   let text: string;
   try {
-    text = readFileCapped(path, MAP_FILE_LIMIT).toString('utf8');
+    text = (await readPathCapped(path, MAP_FILE_LIMIT, signal)).toString('utf8');
   } catch (err) {
+    if (isAbortError(err)) throw err;
     if (err instanceof ReadLimitError)
       throw new InputError(`--map-file ${path} is larger than ${formatLimit(MAP_FILE_LIMIT)}: a mapping file is a few kilobytes of JSON`);
     const code = (err as NodeJS.ErrnoException).code;

@@ -11,7 +11,7 @@ import { parseErrorBody } from '../../client/response.js';
 import type { ApiResult } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { formatLimit, ReadLimitError, readFileCapped, readStreamCapped, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
+import { formatLimit, isAbortError, ReadLimitError, readOptionInput, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { PropError, parseProps } from '../props.js';
 import { paginate } from './paginate.js';
 
@@ -78,10 +78,10 @@ export async function run(args: string[], opts: ApiOptions, ctx: Context): Promi
   }
   if (opts.input !== undefined) {
     try {
-      const bytes =
-        opts.input === '-' ? await readStreamCapped(ctx.io.stdin, SERVICE_BODY_LIMIT) : readFileCapped(opts.input, SERVICE_BODY_LIMIT);
+      const bytes = await readOptionInput(opts.input, ctx.io.stdin, SERVICE_BODY_LIMIT, ctx.signal);
       rawBody = bytes.toString('utf8');
     } catch (e) {
+      if (isAbortError(e)) throw e;
       if (e instanceof ReadLimitError)
         throw new UsageError(
           `--input ${opts.input} is larger than ${formatLimit(e.limit)}, the service's body limit: it would be refused (413 payload_too_large)`,

@@ -267,7 +267,7 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
  * where no prompt can be shown).
  */
 async function readSecret(ctx: Context, flag: string, message: string, pipeExample: string): Promise<string> {
-  if (!ctx.io.stdinIsTTY) return readSecretFromStdin(ctx.io.stdin, flag);
+  if (!ctx.io.stdinIsTTY) return readSecretFromStdin(ctx.io.stdin, flag, ctx.signal);
   if (!ctx.policy.canPrompt) {
     throw new UsageError('stdin is a terminal: typing the secret there would show it', `pipe it in: ${pipeExample}`);
   }

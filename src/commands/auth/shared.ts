@@ -14,9 +14,9 @@ export { readAll };
 export const SECRET_STDIN_LIMIT = 64 * 1024;
 
 /** Stdin's bytes for a credential flag, at most SECRET_STDIN_LIMIT (UsageError naming the flag past it). */
-export async function readCredentialStdin(stream: Readable, flag: string): Promise<string> {
+export async function readCredentialStdin(stream: Readable, flag: string, signal?: AbortSignal): Promise<string> {
   try {
-    return (await readStreamCapped(stream, SECRET_STDIN_LIMIT)).toString('utf8');
+    return (await readStreamCapped(stream, SECRET_STDIN_LIMIT, signal)).toString('utf8');
   } catch (err) {
     if (!(err instanceof ReadLimitError)) throw err;
     throw new UsageError(
@@ -27,8 +27,8 @@ export async function readCredentialStdin(stream: Readable, flag: string): Promi
 }
 
 /** A secret read from stdin: the first line, surrounding whitespace removed (a trailing newline is normal). */
-export async function readSecretFromStdin(stream: Readable, flag: string): Promise<string> {
-  const text = await readCredentialStdin(stream, flag);
+export async function readSecretFromStdin(stream: Readable, flag: string, signal?: AbortSignal): Promise<string> {
+  const text = await readCredentialStdin(stream, flag, signal);
   return (text.split(/\r?\n/).find((l) => l.trim().length > 0) ?? '').trim();
 }
 

@@ -4,7 +4,7 @@
  * every bulk verb has (journal and lock, --resume, --report, --rejects, --dry-run, the progress
  * line, the end of a run: commands/bulk-import.ts, bulk-finish.ts), and print the verb's summary.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
 import { InputError } from '../../bulk/errors.js';
 import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/id-source.js';
@@ -16,7 +16,7 @@ import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../importer/contact-ids.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import { formatLimit, ReadLimitError, readStreamCapped } from '../../util/read-capped.js';
+import { formatLimit, isAbortError, ReadLimitError, readOptionInput } from '../../util/read-capped.js';
 import { finishImport } from '../bulk-finish.js';
 import {
   type ImportIoOptions,
@@ -100,8 +100,9 @@ export async function readIds(ctx: Context, file: string, opts: IdsFileOptions =
   const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
   let bytes: Buffer;
   try {
-    bytes = await readStreamCapped(fromStdin ? ctx.io.stdin : createReadStream(file), IDS_FILE_LIMIT);
+    bytes = await readOptionInput(file, ctx.io.stdin, IDS_FILE_LIMIT, ctx.signal);
   } catch (err) {
+    if (isAbortError(err)) throw err;
     const name = fromStdin ? 'stdin' : file;
     if (err instanceof ReadLimitError)
       throw new UsageError(

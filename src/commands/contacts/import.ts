@@ -86,10 +86,10 @@ function openReportOf(path: string | undefined): ReportWriter<string> | undefine
 }
 
 /** The mapping file or preset, if one was given (not both). */
-function loadMapping(opts: ContactImportOptions): MapFile | undefined {
+async function loadMapping(opts: ContactImportOptions, signal: AbortSignal): Promise<MapFile | undefined> {
   if (opts.preset !== undefined && opts.mapFile !== undefined) throw new UsageError('give --preset or --map-file, not both');
   if (opts.preset !== undefined) return loadPreset(opts.preset, CONTACT_MAPPING_SCHEMA);
-  if (opts.mapFile !== undefined) return loadMapFile(opts.mapFile, CONTACT_MAPPING_SCHEMA);
+  if (opts.mapFile !== undefined) return loadMapFile(opts.mapFile, CONTACT_MAPPING_SCHEMA, signal);
   return undefined;
 }
 
@@ -97,7 +97,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   checkPlanFlags(opts, args[0]);
   const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
   const { file, resumable, encoding } = input;
-  const mapFile = loadMapping(opts);
+  const mapFile = await loadMapping(opts, ctx.signal);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? [], CONTACT_MAPPING_SCHEMA.fields);
   let defaultCountry = mapFile?.defaultCountry;

@@ -12,7 +12,7 @@ import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, UsageError, ValidationError } from '../../errors.js';
 import type { LineResult } from '../../importer/event-outcome.js';
 import { sendOne } from '../../importer/events.js';
-import { formatLimit, ReadLimitError, readFileCapped, readStreamCapped, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
+import { formatLimit, isAbortError, ReadLimitError, readOptionInput, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { mergeProperties, PropError, type Properties, parseProps } from '../props.js';
 import { sendFile } from './send-file.js';
 import { ACCEPTED_NOTE, kebab, logRetry, MAX_CONCURRENCY, type SendOptions } from './shared.js';
@@ -70,9 +70,10 @@ async function readPropertiesOption(value: string, ctx: Context): Promise<Proper
     const path = value.slice(1);
     where = `--properties ${value}`;
     try {
-      const bytes = path === '-' ? await readStreamCapped(ctx.io.stdin, SERVICE_BODY_LIMIT) : readFileCapped(path, SERVICE_BODY_LIMIT);
+      const bytes = await readOptionInput(path, ctx.io.stdin, SERVICE_BODY_LIMIT, ctx.signal);
       text = bytes.toString('utf8');
     } catch (err) {
+      if (isAbortError(err)) throw err;
       if (err instanceof ReadLimitError)
         throw new ValidationError(
           `${where} is larger than ${formatLimit(err.limit)}, the service's body limit: the event would be refused (413)`,

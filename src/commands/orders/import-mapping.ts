@@ -54,7 +54,7 @@ export interface ImportMapping {
 }
 
 /** The mapping file of the run (if any), the date order, format and zone, and the constants (flag first, then the file's). */
-export function loadImportMapping(opts: MappingFlags): ImportMapping {
+export async function loadImportMapping(opts: MappingFlags, signal?: AbortSignal): Promise<ImportMapping> {
   if (opts.preset !== undefined && opts.mapFile !== undefined)
     throw new UsageError(
       '--preset and --map-file do not go together',
@@ -64,7 +64,7 @@ export function loadImportMapping(opts: MappingFlags): ImportMapping {
     opts.preset !== undefined
       ? loadPreset(opts.preset, ORDER_MAPPING_SCHEMA)
       : opts.mapFile !== undefined
-        ? loadMapFile(opts.mapFile, ORDER_MAPPING_SCHEMA)
+        ? await loadMapFile(opts.mapFile, ORDER_MAPPING_SCHEMA, signal)
         : undefined;
   let dateOrder = mapFile?.dateOrder;
   if (opts.dateOrder !== undefined) {

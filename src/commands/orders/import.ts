@@ -76,7 +76,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   checkPlanFlags(opts, args[0]);
   const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding } = input;
-  const { mapFile, dateOrder, dates, constants } = loadImportMapping(opts);
+  const { mapFile, dateOrder, dates, constants } = await loadImportMapping(opts, ctx.signal);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];

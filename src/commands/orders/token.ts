@@ -13,7 +13,7 @@ import { readCredentialStdin } from '../auth/shared.js';
 export async function resolveIntegrationToken(ctx: Context, fromStdin: boolean): Promise<string | undefined> {
   if (fromStdin) {
     if (ctx.io.stdinIsTTY) ctx.out.info('paste the integration token, then press Enter and Ctrl-D:');
-    const token = (await readCredentialStdin(ctx.io.stdin, '--integration-token-stdin')).trim();
+    const token = (await readCredentialStdin(ctx.io.stdin, '--integration-token-stdin', ctx.signal)).trim();
     if (!token) throw new UsageError('--integration-token-stdin: stdin was empty', 'pipe the token in, e.g. from your secret manager');
     checkCredentialText(token, '--integration-token-stdin');
     ctx.integrationToken = { source: 'flag', profile: ctx.settings.profile };

@@ -9,7 +9,7 @@ import { validateOrderInput } from '../../contract/orders.js';
 import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import { EXIT, UsageError, ValidationError } from '../../errors.js';
 import { normalizeOrderDate } from '../../importer/formats.js';
-import { formatLimit, ReadLimitError, readFileCapped, readStreamCapped, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
+import { formatLimit, isAbortError, ReadLimitError, readOptionInput, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { resolveIntegrationToken } from './token.js';
 
 export interface UpsertOptions {
@@ -42,10 +42,9 @@ const FLAG_OF: Record<string, string> = {
 async function readInput(path: string, ctx: Context): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = (path === '-' ? await readStreamCapped(ctx.io.stdin, SERVICE_BODY_LIMIT) : readFileCapped(path, SERVICE_BODY_LIMIT)).toString(
-      'utf8',
-    );
+    text = (await readOptionInput(path, ctx.io.stdin, SERVICE_BODY_LIMIT, ctx.signal)).toString('utf8');
   } catch (err) {
+    if (isAbortError(err)) throw err;
     if (err instanceof ReadLimitError)
       throw new UsageError(
         `--input ${path} is larger than ${formatLimit(err.limit)}, the service's body limit: it would be refused (413 payload_too_large)`,

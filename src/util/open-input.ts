@@ -1,5 +1,5 @@
 /**
- * Opens a bulk command's input file so that a signal is honoured at any moment. A regular file is
+ * Opens an input file (a bulk command's, an option's) so that a signal is honoured at any moment. A regular file is
  * read by the thread pool as usual. A FIFO is opened there (which waits for a writer), then read
  * on the event loop as a pipe: a blocking read of a FIFO in the thread pool cannot be cancelled, so
  * Ctrl-C would wait for the writer's next line. A terminal device is read as a terminal.
