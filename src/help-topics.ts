@@ -25,6 +25,7 @@ const VARIABLES: ReadonlyArray<readonly [string, string]> = [
     'SVC_PROGRESS_INTERVAL',
     'seconds between two progress lines of a bulk run outside a terminal (default 10; 0: none); set, also with --json',
   ],
+  ['SVC_REQUEST_PATIENCE', 'how long a list, get or single write waits with no answer at all, in seconds (default 60)'],
   ['SVC_REQUEST_TIMEOUT', 'longest one attempt of a request may take, answer included, in seconds (default 120)'],
   ['HTTPS_PROXY', 'proxy for https:// addresses (http://[user:password@]host:port); https_proxy wins when both are set'],
   ['HTTP_PROXY', 'proxy for http:// addresses, and for https:// ones without HTTPS_PROXY; http_proxy wins when both are set'],

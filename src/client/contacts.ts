@@ -17,6 +17,7 @@ function sendIdempotent(pipeline: RequestPipeline, method: 'GET' | 'DELETE', pat
     auth: true,
     throwOnError: true,
     signal: opts?.signal,
+    patienceMs: opts?.patienceMs,
     onRetry: opts?.onRetry,
     onRateHeaders: opts?.onRateHeaders,
   });

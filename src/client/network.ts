@@ -108,3 +108,10 @@ export function proxyFailure(
   if (net.kind === 'tls' && err.code !== 'UND_ERR_PRX_TLS') return undefined;
   return { kind: 'proxy', sent: false, proxyText: `cannot reach the proxy ${shown} (${NETWORK_TEXT[net.kind]})` };
 }
+
+/** The transport's own words for a limit it enforced (the size, the deadline), else the kind's. */
+export function detail(err: unknown, kind: NetworkFailureKind): string {
+  const code = errorCode(err);
+  if (code === TRANSPORT_CODES.deadline) return `timed out: ${(err as Error).message}`;
+  return NETWORK_TEXT[kind];
+}

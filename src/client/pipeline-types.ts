@@ -27,6 +27,8 @@ export interface PipelineOptions {
   maxResponseBytes?: number;
   /** The longest one attempt may take, answer included (default 120 s). */
   requestTimeoutMs?: number;
+  /** How long a call waits with no answer at all before it gives up (patience.ts; default 60 s). */
+  patienceMs?: number;
   /** The run's proxy variables (proxy.ts); absent for direct connections (the embedded sandbox). */
   proxy?: ProxySettings;
   userAgent?: string;
@@ -51,6 +53,8 @@ export interface SendRequest {
   /** Throw ApiError on a status ≥ 400 (false for `svc api`). */
   throwOnError: boolean;
   signal?: AbortSignal;
+  /** This call's patience with silence (patience.ts); Infinity for none (a bulk run's own patience rules). */
+  patienceMs?: number;
   onRetry?: (info: RetryInfo) => void;
   /** The answer's rate-limit headers, when it carries them (the bulk engine paces to them). */
   onRateHeaders?: CallOptions['onRateHeaders'];
@@ -69,3 +73,8 @@ export type AnswerCheck = (answer: { bytes: Buffer; body: () => unknown }) => st
 /** The default limits of an attempt. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/** The path part of a route ("POST /v1/contacts" → "/v1/contacts"). */
+export function routePath(req: Pick<SendRequest, 'route'>): string {
+  return req.route.slice(req.route.indexOf(' ') + 1);
+}

@@ -11,15 +11,18 @@ import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
-import { classifyNetworkError, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure } from './network.js';
+import { classifyNetworkError, detail, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure } from './network.js';
+import { type AnswerWait, DEFAULT_PATIENCE_MS, sendPatiently } from './patience.js';
 import {
   type AnswerCheck,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_REQUEST_TIMEOUT_MS,
   type PipelineOptions,
+  routePath,
   type SendRequest,
 } from './pipeline-types.js';
 import { displayProxy, proxyFor } from './proxy.js';
+import { sameOriginPath } from './query.js';
 import { firstHeader, parseErrorBody } from './response.js';
 import {
   DEFAULT_RETRY_OPTIONS,
@@ -52,6 +55,7 @@ export class RequestPipeline {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly patienceMs: number;
   private readonly headers: RequestHeaders;
   private readonly deprecations: DeprecationWarnings;
   /** Whether a 404 is the request's own or the whole base URL's (route-check.ts). */
@@ -75,6 +79,7 @@ export class RequestPipeline {
     this.budget = new RetryBudget(this.retry.budgetCapacity, this.retry.budgetRefillPerSuccess);
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
+    this.patienceMs = opts.patienceMs ?? DEFAULT_PATIENCE_MS;
     this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.headers = new RequestHeaders(opts.userAgent ?? 'svc');
     this.deprecations = new DeprecationWarnings(opts.logger);
@@ -124,14 +129,24 @@ export class RequestPipeline {
       throwOnError: true,
       unwrap: true,
       signal: opts?.signal,
+      patienceMs: opts?.patienceMs,
       onRetry: opts?.onRetry,
       onRateHeaders: opts?.onRateHeaders,
       verify,
     }) as Promise<ApiResult<T>>;
   }
 
-  /** Sends a request through token, retries and 401 replay; resolves with the first definite answer. */
+  /**
+   * Sends a request through token, retries and 401 replay; resolves with the first definite answer.
+   * Gives up after the call's patience (patience.ts) passes without any answer.
+   */
   async send(req: SendRequest): Promise<ApiResult<unknown>> {
+    const where = this.transport.proxy === undefined ? this.origin : `${this.origin} through ${displayProxy(this.transport.proxy)}`;
+    const notice = this.debug ? undefined : this.logger.notice?.bind(this.logger);
+    return sendPatiently(req, req.patienceMs ?? this.patienceMs, { where, notice }, (r, wait) => this.sendAttempts(r, wait));
+  }
+
+  private async sendAttempts(req: SendRequest, wait?: AnswerWait): Promise<ApiResult<unknown>> {
     const fullPath = this.prefix + req.path;
     let attempt = 0;
     let backoffRetries = 0;
@@ -168,6 +183,7 @@ export class RequestPipeline {
         backoffRetries++;
         continue;
       }
+      wait?.answered();
       const status = res.status;
       if (req.onRateHeaders && (res.hasHeader('ratelimit-remaining') || res.hasHeader('x-ratelimit-remaining')))
         req.onRateHeaders(res.headers);
@@ -211,6 +227,7 @@ export class RequestPipeline {
       if (plan.kind === 'retry') {
         if (ambiguousNow) uncertain = true;
         if (!plan.serverDirected) backoffRetries++;
+        if (plan.serverDirected) wait?.pause();
         await this.waitBeforeRetry(req, {
           attempt: attempt,
           method: req.method,
@@ -219,6 +236,7 @@ export class RequestPipeline {
           delayMs: plan.delayMs,
           serverDirected: plan.serverDirected,
         });
+        wait?.resume();
         continue;
       }
       if (plan.kind === 'wait_too_long') {
@@ -238,21 +256,9 @@ export class RequestPipeline {
     }
   }
 
-  /**
-   * A next-page URL (absolute, or an absolute path as a Link header may give) as a path relative
-   * to the base URL: a path already under the base URL's own path prefix is not prefixed twice.
-   */
+  /** A next-page URL as a path relative to the base URL (query.ts). */
   sameOriginPath(url: string): string {
-    const u = new URL(url, `${this.origin}/`);
-    if (u.origin !== this.origin) {
-      throw new ApiError({
-        status: 0,
-        code: 'foreign_next_page',
-        message: `the service pointed the next page at another origin (${u.origin}); refusing to send credentials there`,
-      });
-    }
-    const p = u.pathname.startsWith(this.prefix) ? u.pathname : `${this.prefix}${u.pathname}`;
-    return `${p.slice(this.prefix.length)}${u.search}`;
+    return sameOriginPath(url, this.origin, this.prefix);
   }
 
   close(): Promise<void> {
@@ -384,16 +390,4 @@ export class RequestPipeline {
     const delay = info.serverDirected ? planned : Math.min(planned, Math.max(0, info.delayMs));
     if (delay > 0) await this.sleep(delay, req.signal);
   }
-}
-
-/** The transport's own words for a limit it enforced (the size, the deadline), else the kind's. */
-function detail(err: unknown, kind: NetworkFailureKind): string {
-  const code = errorCode(err);
-  if (code === TRANSPORT_CODES.deadline) return `timed out: ${(err as Error).message}`;
-  return NETWORK_TEXT[kind];
-}
-
-/** The path part of a route ("POST /v1/contacts" → "/v1/contacts"). */
-function routePath(req: SendRequest): string {
-  return req.route.slice(req.route.indexOf(' ') + 1);
 }

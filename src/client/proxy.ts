@@ -84,6 +84,8 @@ export function checkProxyUrl(proxy: string, variable: string): string | undefin
   } catch {
     return `${variable} is not a URL (expected http://host:port)`;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${variable} must be an http:// or https:// address, not ${u.protocol}`;
+  // The scheme read is not shown: in `user:pass@host:3128` (no scheme) URL reads the user name as one.
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    return `${variable} must be an http:// or https:// address (e.g. http://host:3128)`;
   return undefined;
 }

@@ -1,4 +1,5 @@
 /** A raw authenticated request (`svc api`): any method and path, every HTTP status resolved. */
+import { stringifyJson } from '../contract/exact-json.js';
 import { JSON_TYPE } from './headers.js';
 import type { RequestPipeline } from './pipeline.js';
 import { queryString } from './query.js';
@@ -26,7 +27,7 @@ export async function rawRequest(pipeline: RequestPipeline, req: RawRequest): Pr
   let contentType = req.contentType;
   if (req.rawBody !== undefined) body = req.rawBody;
   else if (req.body !== undefined) {
-    body = JSON.stringify(req.body);
+    body = stringifyJson(req.body);
     contentType ??= JSON_TYPE;
   }
   return pipeline.send({

@@ -95,6 +95,8 @@ export class ExchangeFailure extends Error {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** How long closing the client waits for requests still under way before it destroys their connections. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** The body of an exchange as UTF-8 text. */
 export function bodyText(bytes: Buffer): string {
@@ -227,7 +229,8 @@ export class Transport {
   private opening: Promise<Dispatcher> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
-  private readonly retired: Promise<void>[] = [];
+  /** Dispatchers dropped (dropConnections) and the close each is going through. */
+  private readonly retired: { dispatcher: Dispatcher; closing: Promise<void> }[] = [];
 
   constructor(
     readonly origin: string,
@@ -262,17 +265,29 @@ export class Transport {
     if (old === undefined) return;
     this.dispatcher = undefined;
     this.opening = undefined;
-    this.retired.push(old.close().catch(() => undefined));
+    this.retired.push({ dispatcher: old, closing: old.close().catch(() => undefined) });
   }
 
-  /** Waits for the requests under way, then closes every connection; later requests fail. */
+  /**
+   * Waits for the requests under way, then closes every connection; later requests fail. What is
+   * still open after CLOSE_GRACE_MS is destroyed: a request given up on (Ctrl-C, the patience with
+   * a silent proxy) can leave a proxy's CONNECT pending that no abort reaches, and a graceful
+   * close would wait for it forever.
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.sweeper !== undefined) clearInterval(this.sweeper);
     this.sweeper = undefined;
     const d = this.dispatcher ?? (this.opening ? await this.opening.catch(() => undefined) : undefined);
     this.dispatcher = undefined;
-    await Promise.all([...this.retired, d?.close().catch(() => undefined)]);
+    const every = [...this.retired, ...(d ? [{ dispatcher: d, closing: d.close().catch(() => undefined) }] : [])];
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS);
+    });
+    const ended = await Promise.race([Promise.all(every.map((r) => r.closing)), late]);
+    clearTimeout(timer);
+    if (ended === 'late') await Promise.all(every.map((r) => r.dispatcher.destroy().catch(() => undefined)));
   }
 
   private start(d: Dispatcher, req: ExchangeRequest, signal: AbortSignal | undefined): Promise<Exchange> {

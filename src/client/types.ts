@@ -39,6 +39,11 @@ export interface RetryInfo {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * How long to wait with no answer at all before giving up (default: the client's, 60 s). A bulk
+   * run passes Infinity: its outage gate waits out silence with its own patience (--max-outage).
+   */
+  patienceMs?: number;
   /** Called before each retry wait: the importer lowers its concurrency on 429s through this. */
   onRetry?: (info: RetryInfo) => void;
   /**

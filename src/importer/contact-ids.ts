@@ -17,7 +17,7 @@ import type { CallOptions } from '../client/types.js';
 export type DoneWord = 'deleted' | 'unsubscribed';
 
 /** What an id's request is given: the run's abort signal and its retry and rate-header callbacks (the client's CallOptions). */
-export type IdCall = Required<Pick<CallOptions, 'signal' | 'onRetry' | 'onRateHeaders'>>;
+export type IdCall = Required<Pick<CallOptions, 'signal' | 'onRetry' | 'onRateHeaders' | 'patienceMs'>>;
 export type IdOutcome<D extends DoneWord = DoneWord> = D | 'not_found' | 'rejected' | 'failed';
 
 /** How many requests run at once: enough to be quick, few enough to stay polite. */
@@ -88,7 +88,7 @@ export function createIdsRun<D extends DoneWord>(
     async send(w, ctx) {
       try {
         // The run's retry and rate-header callbacks: a 429 slows the run, a refused connection is an outage.
-        const call = { signal: ctx.signal, onRetry: ctx.onRetry, onRateHeaders: ctx.onRateHeaders };
+        const call = { signal: ctx.signal, onRetry: ctx.onRetry, onRateHeaders: ctx.onRateHeaders, patienceMs: Number.POSITIVE_INFINITY };
         await ctx.reach(() => opts.op(w.id, call, w.seq <= maybeSentUpTo));
         return { seq: w.seq, line: w.line, id: w.id, outcome: opts.doneWord };
       } catch (err) {

@@ -203,7 +203,13 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
   }
 
   async function send(work: ContactWork, ctx: SendContext): Promise<RowResult<Outcome>> {
-    const call: CallOptions = { signal: ctx.signal, onRetry: ctx.onRetry, onRateHeaders: ctx.onRateHeaders, repeatable: true };
+    const call: CallOptions = {
+      signal: ctx.signal,
+      onRetry: ctx.onRetry,
+      onRateHeaders: ctx.onRateHeaders,
+      repeatable: true,
+      patienceMs: Number.POSITIVE_INFINITY,
+    };
     const write = work.write as ContactWrite;
     const sentBefore = work.seq <= maybeSentUpTo;
     try {

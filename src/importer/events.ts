@@ -180,7 +180,7 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
         { sendEvent: (e, o) => ctx.reach(() => opts.client.sendEvent(e, o), false) },
         work.event as EventInput,
         work.line,
-        { onRetry, onRateHeaders: ctx.onRateHeaders },
+        { onRetry, onRateHeaders: ctx.onRateHeaders, patienceMs: Number.POSITIVE_INFINITY },
         ids,
       );
       return toRow(work, r);

@@ -159,6 +159,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
             signal: ctx.signal,
             onRetry: ctx.onRetry,
             onRateHeaders: ctx.onRateHeaders,
+            patienceMs: Number.POSITIVE_INFINITY,
           }),
         );
         // Only the status matters here: the answer's body is never parsed (client LazyResult).

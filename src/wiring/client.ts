@@ -196,6 +196,15 @@ function requestTimeoutMs(env: Env): number | undefined {
   return ms;
 }
 
+/** SVC_REQUEST_PATIENCE: how long a call waits with no answer at all (the client's 60 s when unset). */
+function patienceMs(env: Env): number | undefined {
+  const raw = envValue(env, 'SVC_REQUEST_PATIENCE');
+  if (raw === undefined) return undefined;
+  const ms = parseSeconds(raw, 'SVC_REQUEST_PATIENCE');
+  if (ms <= 0) throw new SettingsError('SVC_REQUEST_PATIENCE must be more than 0 seconds');
+  return ms;
+}
+
 /**
  * The one place a client is constructed: options common to every client of the run. `direct`:
  * no proxy (the embedded sandbox, in this process, on loopback).
@@ -204,6 +213,7 @@ function newClient(run: RunWiring, baseUrl: string, credentials: Credentials, di
   return new ServiceClient({
     proxy: direct ? undefined : runProxy(run),
     requestTimeoutMs: requestTimeoutMs(run.env),
+    patienceMs: patienceMs(run.env),
     baseUrl,
     credentials,
     logger: run.log,

@@ -121,6 +121,14 @@ describe('svc through a forward proxy', () => {
     expect(r.stderr).toMatch(/HTTPS_PROXY must be an http:\/\/ or https:\/\/ address|HTTPS_PROXY is not a URL/);
   });
 
+  it('a proxy variable without a scheme never shows its user name or password', async () => {
+    const r = await runCli(['contacts', 'list'], { env: suite.env({ HTTP_PROXY: 'dave:d4ve-pw@proxy.corp:3128', HTTPS_PROXY: '' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('HTTP_PROXY must be an http:// or https:// address');
+    expect(r.stderr).not.toContain('dave');
+    expect(r.stderr).not.toContain('d4ve-pw');
+  });
+
   it('the sandbox admin commands go through the same transport: the proxy applies to them too', async () => {
     const proxy = await forwardProxy(cleanups);
     const r = await runCli(['sandbox', 'outbox', '--json', '--base-url', suite.sb.baseUrl], {
