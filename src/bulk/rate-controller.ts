@@ -365,7 +365,12 @@ export class RateController {
       // Near a long window's rate the probe is slower the longer the window (about 1% per window:
       // a quiet spell says less), and a quarter of that around a rate a 429 met (a plateau).
       const plateau = this.ceilingMet && this.ceilingRate !== undefined && this.rate >= this.ceilingRate * 0.99 ? 4 : 1;
-      const gentle = this.learnedLong ? 0.0025 / plateau / Math.max(1, this.windowMs / 1000) : 0.0025 * 2 ** Math.floor(quietSeconds / 4);
+      // Near a long window's learned rate the step doubles every two windows of quiet: a rate learned
+      // in a slow start (early 429s) is soon left behind; a real window's 429s keep the probe gentle.
+      const quietWindows = (quietSeconds * 1000) / Math.max(1000, this.windowMs);
+      const gentle = this.learnedLong
+        ? Math.min(0.1, (0.0025 / plateau / Math.max(1, this.windowMs / 1000)) * 2 ** Math.floor(quietWindows / 2))
+        : 0.0025 * 2 ** Math.floor(quietSeconds / 4);
       const step = near ? gentle : 0.03;
       this.rate *= 1 + Math.min(1, step);
       this.lastRateIncrease = t;
