@@ -45,9 +45,9 @@ ci_summary() {
   while IFS=$'\t' read -r label result seconds; do
     steps=$((steps + 1))
     [[ $result == passed ]] || failed=$((failed + 1))
-    printf '%-52s %-24s %5d s\n' "$label" "$result" "$seconds"
+    printf '%-52s %-28s %5d s\n' "$label" "$result" "$seconds"
   done <"$CI_RESULTS"
-  printf '%-52s %-24s %5d s\n' "total" "" "$SECONDS"
+  printf '%-52s %-28s %5d s\n' "total" "" "$SECONDS"
   if ((failed == 0 && steps > 0)); then
     echo "::: CI passed: $steps of $steps steps"
     return 0

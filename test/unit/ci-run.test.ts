@@ -4,7 +4,7 @@
  * script and its step runner, with stand-ins for node, npm and npx on PATH (the stand-in npm packs
  * a stand-in Node 22 and 24): the whole script in a second, failures injected by name.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +56,11 @@ case "$1" in
   run) fails "test-package-$v" && exit 1; echo "package passed" ;;
 esac`,
   );
-  fake(bin, 'npx', `${FAILS}\nv=$(node --version)\nfails "vitest-$v" && exit 1\necho "suite passed on $v"`);
+  fake(
+    bin,
+    'npx',
+    `${FAILS}\nv=$(node --version)\nfails "vitest-$v" && exit 1\n[[ $HANG == "vitest-$v" ]] && sleep 5\necho "suite passed on $v"`,
+  );
   const tmp = join(dir, 'tmp');
   mkdirSync(tmp);
   return { root, env: { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, TMPDIR: tmp, HOME: dir } };
@@ -64,7 +68,7 @@ esac`,
 
 function ciRun(fail: string): { code: number | null; out: string; steps: string[]; leftInTmp: string[] } {
   const { root, env } = setUp();
-  const r = spawnSync('bash', [join(root, '.ci', 'run')], { env: { ...env, FAIL: fail }, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync('bash', [join(root, '.ci', 'run')], { env: { ...env, FAIL: fail, HANG: '' }, encoding: 'utf8', timeout: 30_000 });
   const out = r.stdout + r.stderr;
   const table = out.slice(out.indexOf('::: CI steps'));
   return { code: r.status, out, steps: table.split('\n').slice(1), leftInTmp: readdirSync(env.TMPDIR as string) };
@@ -115,7 +119,7 @@ describe('.ci/run', () => {
     const r = ciRun('npm-ci-v22.0.0 pack-24 vitest-v20.0.0');
     expect(r.code, r.out).toBe(1);
     expect(line(r.steps, 'v22.0.0: npm ci')).toMatch(/ FAILED \(exit 7\) /);
-    expect(line(r.steps, 'Node 22: vitest run')).toMatch(/ skipped: its npm ci failed /);
+    expect(line(r.steps, 'v22.0.0: vitest run')).toMatch(/ skipped: its npm ci failed /);
     expect(line(r.steps, 'Node 24: fetch')).toMatch(/ FAILED \(exit 1\) /);
     expect(line(r.steps, 'Node 24: npm ci')).toMatch(/ skipped: its fetch failed /);
     expect(line(r.steps, 'Node 24: vitest run')).toMatch(/ skipped: its npm ci failed /);
@@ -131,4 +135,20 @@ describe('.ci/run', () => {
     expect(line(r.steps, 'v22.0.0: vitest run')).toMatch(/ passed /);
     expect(line(r.steps, 'v24.0.0: vitest run')).toMatch(/ passed /);
   });
+});
+
+it('.ci/run stopped by a signal in the middle of a step: the steps so far and the stop listed, the work folder removed, not a success', async () => {
+  const { root, env } = setUp();
+  const child = spawn('bash', [join(root, '.ci', 'run')], { env: { ...env, FAIL: '', HANG: 'vitest-v24.0.0' } });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (out.includes('::: v24.0.0: vitest run')) child.kill('SIGTERM');
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  expect(code).not.toBe(0);
+  expect(out).toMatch(/^v22\.0\.0: vitest run \(the whole suite\) +passed +\d+ s$/m);
+  expect(out).toMatch(/^\(the run stopped before its last step\) +FAILED \(stopped\) /m);
+  expect(out).toContain('::: CI FAILED: 1 of 9 steps did not pass');
+  expect(readdirSync(env.TMPDIR as string)).toEqual([]);
 });
