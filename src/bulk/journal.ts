@@ -44,6 +44,12 @@ export interface JournalIdentity {
   file: { size: number; head: string; tail: string };
   /** The options that shape requests (an output option such as --json is not one of them). */
   options: Record<string, unknown>;
+  /**
+   * The service's address the run sends to (its base URL). Not compared on --resume (a run may
+   * continue against another address); it tells a resumed run whether the answers the journal
+   * records came from the address it sends to now (bulk/outage.ts answeredBefore).
+   */
+  service?: string;
 }
 
 export interface ResumeState {
@@ -51,6 +57,8 @@ export interface ResumeState {
   done: Map<number, RowResult<string>>;
   /** Rows up to this seq may have been sent by the earlier run. */
   maybeSentUpTo: number;
+  /** The address the journal was made against (JournalIdentity.service), when it says. */
+  service?: string;
 }
 
 const START_WINDOW = 256;
@@ -226,7 +234,10 @@ export class Journal {
     // A torn last line would glue onto the next record: start on a fresh line.
     const fh = await open(path, 'a', 0o600);
     if (text.length > 0 && !text.endsWith('\n')) await fh.write('\n');
-    return { journal: new Journal(path, fh, starts.coveredUpTo, lockPath), state: { done, maybeSentUpTo: starts.maybeSentUpTo } };
+    return {
+      journal: new Journal(path, fh, starts.coveredUpTo, lockPath),
+      state: { done, maybeSentUpTo: starts.maybeSentUpTo, service: header.service },
+    };
   }
 
   private check(): void {

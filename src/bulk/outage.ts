@@ -1,17 +1,21 @@
 /**
- * Outages waited out (bulk runs only): once a run has had answers from the service, a request that
- * certainly did not reach it (connection refused, host name not found, network down: the client's
- * NetworkError with `sent` false) does not fail its row. The gate holds the row's request; while
- * the service is unreachable one request at a time probes it (at most `probeIntervalMs` apart),
- * the others wait; the first answer ends the outage and every held request goes again. An outage
- * longer than `maxOutageMs` ends the run instead (OutageExceededError): its rows are not finished,
- * the journal keeps them for --resume.
+ * Outages waited out (bulk runs only): once the address is known to be the service's (a row had
+ * its answer; the client had any HTTP answer from the address, a retried 429 or 503 included; or
+ * an earlier run's journal records answers from that address), a request that certainly did not
+ * reach it (connection refused, host name not found, network down: the client's NetworkError with
+ * `sent` false) does not fail its row. The gate holds the row's request; while the service is
+ * unreachable one request at a time probes it (at most `probeIntervalMs` apart), the others wait;
+ * the first answer ends the outage and every held request goes again. An outage longer than
+ * `maxOutageMs` ends the run instead (OutageExceededError): its rows are not finished, the journal
+ * keeps them for --resume. Before the address is known, such a failure fails its row once the
+ * client's retries give up (a wrong address must not wait 15 minutes).
  *
  * Outage time is measured on a monotonic clock (`now`), and one step of it counts at most
  * `maxStepMs`: a laptop that sleeps and wakes continues instead of finding its outage exceeded.
  * Prints nothing: `state` is read by the progress display.
  */
 import { NetworkError } from '../client/errors.js';
+import type { ResumeState } from './journal.js';
 
 export interface OutageState {
   /** Wall-clock time (epoch ms) when the service stopped answering. */
@@ -27,6 +31,13 @@ export interface OutageOptions {
   probeIntervalMs?: number;
   /** Most one step of the monotonic clock counts (default 30 s): a longer one is a sleeping machine. */
   maxStepMs?: number;
+  /**
+   * Whether the address is known to be the service's before a row's first answer: `true` (an
+   * earlier run's journal records answers from it: `answeredBefore`), or a promise that resolves
+   * true once the client has had any HTTP answer from it (ApiClient.serviceAnswered), counted from
+   * then on. Without it an outage is waited out only after a row's answer.
+   */
+  serviceKnown?: boolean | Promise<boolean>;
   /** Monotonic clock (ms). */
   now?: () => number;
   /** Wall clock (epoch ms), for the "since" shown. */
@@ -73,7 +84,18 @@ function timer(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Whether an earlier run's journal (being resumed) says the service at `service` answered: it was
+ * made against that address and records a row answered with an HTTP status.
+ */
+export function answeredBefore(resume: Pick<ResumeState, 'done' | 'service'> | undefined, service: string): boolean {
+  if (resume?.service !== service) return false;
+  for (const row of resume.done.values()) if (row.status !== undefined) return true;
+  return false;
+}
+
 export class OutageGate {
+  /** The address is known to be the service's: a row had its answer (or the client or a journal says so). */
   private answered = false;
   private down: { sinceEpochMs: number; elapsedMs: number; lastTick: number; lastProbe: number } | undefined;
   private exceeded: OutageExceededError | undefined;
@@ -92,6 +114,15 @@ export class OutageGate {
     this.now = opts.now ?? (() => performance.now());
     this.wallNow = opts.wallNow ?? Date.now;
     this.sleep = opts.sleep ?? timer;
+    const known = opts.serviceKnown;
+    if (known === true) this.answered = true;
+    else if (known)
+      known.then(
+        (yes) => {
+          if (yes) this.answered = true;
+        },
+        () => undefined,
+      );
   }
 
   /** The outage in progress, or undefined. */
@@ -141,8 +172,8 @@ export class OutageGate {
   }
 
   /**
-   * A request found no connection and its client retries it (`retry`: its RetryInfo): once the run
-   * has had answers, the outage begins now (said at once) even before any request gives up, and
+   * A request found no connection and its client retries it (`retry`: its RetryInfo): once the
+   * address is known to be the service's, the outage begins now (said at once) even before any request gives up, and
    * while it lasts the client's backoff is shortened to the probe interval, so the service is
    * tried that often however long the backoff has grown (a run that never reached the service
    * keeps the client's own retries).

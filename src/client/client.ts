@@ -89,6 +89,10 @@ export class ServiceClient implements ApiClient {
     if (granted && !granted.includes(scope)) throw new MissingScopeError(scope, granted);
   }
 
+  serviceAnswered(): Promise<boolean> {
+    return this.pipeline.firstAnswer.wait();
+  }
+
   /** A valid bearer token (renewed if needed), for `svc auth token`. */
   accessToken(signal?: AbortSignal): Promise<string> {
     return this.tokens.get(signal);

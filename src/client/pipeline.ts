@@ -9,6 +9,7 @@ import { stringifyJson } from '../contract/exact-json.js';
 import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
+import { FirstAnswer } from './first-answer.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
 import { classifyNetworkError, detail, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure } from './network.js';
@@ -60,7 +61,7 @@ export class RequestPipeline {
   private readonly deprecations: DeprecationWarnings;
   /** Whether a 404 is the request's own or the whole base URL's (route-check.ts). */
   private readonly routes: RouteCheck;
-  /** Header objects reused while the token stays the same (no allocation per request). */
+  readonly firstAnswer = new FirstAnswer(); // whether the address has answered any request
   /** When the last "cannot connect, retrying" notice was given (one a second at most, however many requests wait). */
   private connectNoticeAt = Number.NEGATIVE_INFINITY;
 
@@ -185,6 +186,7 @@ export class RequestPipeline {
       }
       wait?.answered();
       const status = res.status;
+      this.firstAnswer.hear();
       if (req.onRateHeaders && (res.hasHeader('ratelimit-remaining') || res.hasHeader('x-ratelimit-remaining')))
         req.onRateHeaders(res.headers);
 

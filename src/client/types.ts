@@ -132,5 +132,11 @@ export interface ApiClient {
    */
   ensureScope(operation: Operation): Promise<void>;
 
+  /**
+   * Resolves true once any request of this client has had an HTTP answer from the address (any
+   * status: a retried 429 or 503, the token request's, the route probe's). Sends nothing itself.
+   */
+  serviceAnswered(): Promise<boolean>;
+
   close(): Promise<void>;
 }

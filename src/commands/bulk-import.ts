@@ -10,10 +10,12 @@ import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } f
 import { InputError } from '../bulk/errors.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
 import { countDataLines } from '../bulk/line-count.js';
+import { answeredBefore, type OutageOptions } from '../bulk/outage.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkProgress } from '../bulk/run.js';
+import type { ApiClient } from '../client/types.js';
 import type { Context } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { type CsvSource, openCsv } from '../importer/csv-source.js';
@@ -177,7 +179,8 @@ export async function openJournalAndReport(args: {
   let resume: ResumeState | undefined;
   let report: ReportWriter<string> | undefined;
   if (journalPath) {
-    const identity = args.identity();
+    // The address too: a resumed run knows whether the answers recorded came from where it sends now.
+    const identity: JournalIdentity = { ...args.identity(), service: (await ctx.client()).baseUrl };
     if (args.resume) {
       const opened = await Journal.resume(
         journalPath,
@@ -220,6 +223,23 @@ export async function openJournalAndReport(args: {
     }
   }
   return { journal, resume, report };
+}
+
+/**
+ * The outage options of a live bulk run (bulk/outage.ts): --max-outage, and whether the address
+ * is known to be the service's before a row's first answer: the journal being resumed records
+ * answers from this address, else any HTTP answer the client has had or gets from it (a row's
+ * retried 429 or 503, the token request, the route probe).
+ */
+export function outageOptions(
+  ctx: Context,
+  client: Pick<ApiClient, 'baseUrl' | 'serviceAnswered'>,
+  resume: ResumeState | undefined,
+): Pick<OutageOptions, 'maxOutageMs' | 'serviceKnown'> {
+  return {
+    maxOutageMs: ctx.settings.maxOutageMs,
+    serviceKnown: answeredBefore(resume, client.baseUrl) || client.serviceAnswered(),
+  };
 }
 
 /** The rejects file of a CSV import (--rejects), in the input's format; undefined without --rejects. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutageExceededError, OutageGate, type OutageState } from '../../src/bulk/outage.js';
+import { answeredBefore, OutageExceededError, OutageGate, type OutageState } from '../../src/bulk/outage.js';
 import { NetworkError } from '../../src/client/errors.js';
 
 const refused = () => new NetworkError('connection refused', { kind: 'refused', sent: false });
@@ -169,5 +169,78 @@ describe('OutageGate', () => {
     const short = { delayMs: 300 };
     gate.noticeUnreachable(short);
     expect(short.delayMs).toBe(300);
+  });
+});
+
+describe('OutageGate: the address known before the first answer', () => {
+  /** A request refused `refusals` times, then answered. */
+  const refusedThen = (refusals: number) => {
+    let n = 0;
+    return async () => {
+      if (n++ < refusals) throw refused();
+      return 'stored';
+    };
+  };
+
+  it("known from the start (an earlier run's journal): an outage before any answer is waited out", async () => {
+    const clock = fakeClock();
+    const changes: Array<OutageState | undefined> = [];
+    const gate = new OutageGate({
+      maxOutageMs: 60_000,
+      serviceKnown: true,
+      now: clock.now,
+      sleep: clock.sleep,
+      onChange: (c) => changes.push(c),
+    });
+    await expect(gate.call(refusedThen(3), new AbortController().signal)).resolves.toBe('stored');
+    expect(changes).toHaveLength(2);
+    expect(changes[1]).toBeUndefined();
+    const retry = { delayMs: 30_000 };
+    gate.noticeUnreachable(retry);
+    expect(gate.state()).toBeDefined();
+  });
+
+  it('the client heard the address answer (a retried 429): an outage before any row is done is waited out', async () => {
+    const clock = fakeClock();
+    const gate = new OutageGate({ maxOutageMs: 60_000, serviceKnown: Promise.resolve(true), now: clock.now, sleep: clock.sleep });
+    await new Promise((r) => setImmediate(r));
+    await expect(gate.call(refusedThen(2), new AbortController().signal)).resolves.toBe('stored');
+  });
+
+  it('no word yet (or false, or a failure): a row that cannot connect fails at once, as before any answer', async () => {
+    const words = [() => new Promise<boolean>(() => undefined), () => Promise.resolve(false), () => Promise.reject(new Error('closed'))];
+    for (const word of words) {
+      const clock = fakeClock();
+      const gate = new OutageGate({ maxOutageMs: 60_000, serviceKnown: word(), now: clock.now, sleep: clock.sleep });
+      await new Promise((r) => setImmediate(r));
+      await expect(gate.call(refusedThen(1), new AbortController().signal)).rejects.toBeInstanceOf(NetworkError);
+      expect(gate.state()).toBeUndefined();
+    }
+  });
+
+  it('the word coming while rows wait: the next failure begins an outage that is waited out', async () => {
+    const clock = fakeClock();
+    let say: (yes: boolean) => void = () => undefined;
+    const gate = new OutageGate({
+      maxOutageMs: 60_000,
+      serviceKnown: new Promise<boolean>((r) => (say = r)),
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    await expect(gate.call(refusedThen(1), new AbortController().signal)).rejects.toBeInstanceOf(NetworkError);
+    say(true);
+    await new Promise((r) => setImmediate(r));
+    await expect(gate.call(refusedThen(2), new AbortController().signal)).resolves.toBe('stored');
+  });
+});
+
+describe('answeredBefore: what a resumed journal says of the address', () => {
+  const done = (status?: number) => new Map([[1, { seq: 1, line: 2, id: 'A-1', outcome: 'created', ...(status ? { status } : {}) }]]);
+  it('an answer recorded against the same address vouches for it; another address, no status or no journal does not', () => {
+    expect(answeredBefore({ service: 'http://127.0.0.1:4010', done: done(201) }, 'http://127.0.0.1:4010')).toBe(true);
+    expect(answeredBefore({ service: 'http://127.0.0.1:4010', done: done(201) }, 'http://127.0.0.1:4011')).toBe(false);
+    expect(answeredBefore({ service: 'http://127.0.0.1:4010', done: done() }, 'http://127.0.0.1:4010')).toBe(false);
+    expect(answeredBefore({ done: done(201) }, 'http://127.0.0.1:4010')).toBe(false);
+    expect(answeredBefore(undefined, 'http://127.0.0.1:4010')).toBe(false);
   });
 });

@@ -7,8 +7,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultJournalPath } from '../../src/bulk/journal.js';
+import { dataDir } from '../../src/store/paths.js';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { expectStoppedPastMaxOutage, withRestartableSandbox } from '../helpers/outage.js';
+import { expectStoppedPastMaxOutage, journalHasDoneRow, waitUntil, withRestartableSandbox } from '../helpers/outage.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ensureBuilt, killWhen, spawnSvc } from '../helpers/spawn-cli.js';
 
@@ -84,9 +86,11 @@ describe('svc contacts unsubscribe|delete --ids-file: resume, lock', () => {
 
   it('the journal lock: a second run on the same ids file is refused while the first runs', async () => {
     const { file } = await idsFile(20, suite.env(), suite.tmp.dir);
-    await suite.sb.admin.setFaults({ latency_ms: 30 });
+    await suite.sb.admin.setFaults({ latency_ms: 100 });
     const running = runCli(['contacts', 'unsubscribe', '--ids-file', file, '--json'], { env: suite.env() });
-    await new Promise((r) => setTimeout(r, 150));
+    // The first run holds the lock once its journal's lock file exists (about 0.5 s of sending follows).
+    const lock = `${defaultJournalPath(file, undefined, dataDir(suite.env()), 'contacts-unsubscribe')}.lock`;
+    await waitUntil("the first run's journal lock", () => existsSync(lock));
     const second = await runCli(['contacts', 'unsubscribe', '--ids-file', file, '--json'], { env: suite.env() });
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/another import of this file is running \(pid \d+\)/);
@@ -106,9 +110,11 @@ describe('svc contacts unsubscribe --ids-file: an outage past --max-outage', () 
     await withRestartableSandbox('svc-ids-outage-', async ({ dir, env, sb, stop, restart }) => {
       const { file } = await idsFile(80, env, dir);
       const journal = join(dir, 'ids.journal');
-      await sb.admin.setFaults({ latency_ms: 20 });
+      // 80 ids four at a time at 100 ms each: about 2 s to stop the sandbox in, once an id is done
+      // (stopped before the first answer, the ids would fail instead of waiting).
+      await sb.admin.setFaults({ latency_ms: 100 });
       const running = runCli(['contacts', 'unsubscribe', '--ids-file', file, '--journal', journal, '--max-outage', '2s'], { env });
-      await new Promise((r) => setTimeout(r, 300));
+      await waitUntil('an id done in the journal', () => journalHasDoneRow(journal));
       await stop();
       const command = `svc contacts unsubscribe --ids-file ${file} --resume --journal ${journal}`;
       expectStoppedPastMaxOutage(await running, journal, command);

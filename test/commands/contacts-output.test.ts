@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/contract/types.js';
 import { main } from '../../src/main.js';
+import { waitUntil } from '../helpers/outage.js';
 import { type ContactsFixture, contactsFixture } from './contacts-fixture.js';
 
 let fx: ContactsFixture;
@@ -162,6 +163,8 @@ describe('back-pressure', () => {
     const io = { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
     const pages = () => (err.match(/GET \S+\/v1\/contacts\S* → 200/g) ?? []).length;
     const run = main(['contacts', 'list', '--all', '--format', 'ndjson', '--page-size', '2', '--debug'], { io, env: fx.env });
+    // The first page arrives (a state), then stdout stays unread a while: no second page is fetched.
+    await waitUntil('the first page', () => pages() >= 1);
     await new Promise((r) => setTimeout(r, 400));
     expect(pages()).toBe(1);
     release();

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { expectStoppedPastMaxOutage, withRestartableSandbox } from '../helpers/outage.js';
+import { expectStoppedPastMaxOutage, waitUntil, withRestartableSandbox } from '../helpers/outage.js';
 import { runCli } from '../helpers/run-cli.js';
 import { ensureBuilt, killWhen, spawnSvc } from '../helpers/spawn-cli.js';
 
@@ -103,10 +103,10 @@ describe('svc events send --file --resume', () => {
   it('the journal lock: a second run on the same file is refused while the first one runs; nothing sent twice', async () => {
     await suite.sb.admin.createFlow('locked');
     const file = eventsFile(60, 'locked');
-    await suite.sb.admin.setFaults({ latency_ms: 20 });
+    // 60 events two at a time at 50 ms each: about 1.5 s for the second run to meet the first.
+    await suite.sb.admin.setFaults({ latency_ms: 50 });
     const running = runCli(['events', 'send', '--file', file, '--concurrency', '2', '--json'], { env: suite.env() });
-    for (let i = 0; i < 400 && (await suite.sb.admin.outbox({ type: 'flow_run' })).length < 2; i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await waitUntil('2 flow runs', async () => (await suite.sb.admin.outbox({ type: 'flow_run' })).length >= 2);
     const second = await runCli(['events', 'send', '--file', file, '--json'], { env: suite.env() });
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/another import of this file is running \(pid \d+\)/);
@@ -147,10 +147,10 @@ describe('svc events send --file: an outage past --max-outage', () => {
         `${Array.from({ length: total }, (_, i) => JSON.stringify({ event_type: 'outage', email: `o${i}@example.com` })).join('\n')}\n`,
       );
       const journal = join(dir, 'events.journal');
-      await sb.admin.setFaults({ latency_ms: 20 });
+      await sb.admin.setFaults({ latency_ms: 50 });
       const running = runCli(['events', 'send', '--file', file, '--journal', journal, '--concurrency', '4', '--max-outage', '2s'], { env });
-      for (let i = 0; i < 400 && (await sb.admin.outbox({ type: 'flow_run' })).length < 20; i++)
-        await new Promise((r) => setTimeout(r, 10));
+      // Stopped once events are answered (before the first answer they would fail instead of waiting).
+      await waitUntil('20 flow runs', async () => (await sb.admin.outbox({ type: 'flow_run' })).length >= 20);
       await stop();
       const command = `svc events send --file ${file} --resume --concurrency 4 --journal ${journal}`;
       expectStoppedPastMaxOutage(await running, journal, command);

@@ -67,7 +67,8 @@ describe('a wait longer than the maximum', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/asked to wait 2147484 s before retrying \(HTTP 429\), more than the maximum of 2147483 s/);
     expect(requests).toBe(1);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Not waited at all (the wait asked is 24 days): a bound with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('a RateLimit-Reset or an HTTP date weeks ahead fails the same way', async () => {

@@ -51,7 +51,9 @@ describe.skipIf(!built || !hasTmux)('--ids-file on a terminal', () => {
     );
     const file = join(cfg.dir, 'ids.txt');
     writeFileSync(file, `${ids.join('\n')}\n`);
-    await sb.admin.setFaults({ latency_ms: 60 });
+    // 60 ids four at a time at 200 ms each: about 3 s of progress line to see, even on a loaded
+    // machine (at 60 ms the line lived under a second).
+    await sb.admin.setFaults({ latency_ms: 200 });
     for (const [verb, word] of [
       ['unsubscribe', 'unsubscribed'],
       ['delete', 'deleted'],

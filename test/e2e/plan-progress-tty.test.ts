@@ -18,7 +18,8 @@ describeTty('--plan on a terminal', () => {
     expect((await suite.svc(['contacts', 'import', many, '--json'])).code).toBe(0);
     const one = join(suite.tmp.dir, 'one.csv');
     writeFileSync(one, 'email,email_consent\na1249@example.com,subscribed\n');
-    await suite.sb.admin.setFaults({ latency_ms: 250 });
+    // Five pages at 600 ms each: about 3 s of reading to see (and to see before the fifth page).
+    await suite.sb.admin.setFaults({ latency_ms: 600 });
     const session = startSvc(['contacts', 'import', one, '--plan', '--plan-read', 'pages'], env);
     try {
       await inSession(session, async () => {

@@ -47,6 +47,7 @@ async function redrawnStatus(args: string[], total: number, { status, one, gone,
   });
 }
 
+// Each test has 90 s: at a load of 25 on 2 cores one took over the default 30 s.
 describeTty('progress on a terminal', () => {
   it('orders import: one redrawn status line while it runs, gone before the summary', async () => {
     const file = suite.file('orders.csv', ordersCsv(300, 'P'));
@@ -56,7 +57,7 @@ describeTty('progress on a terminal', () => {
       gone: / rows \(.*\/s/,
       summary: /^created +300$/m,
     });
-  });
+  }, 90_000);
 
   it('events send --file: the same redrawn status line as the import (lines, rate, share read, ETA, counts)', async () => {
     const file = join(suite.tmp.dir, 'events.ndjson');
@@ -68,5 +69,5 @@ describeTty('progress on a terminal', () => {
       gone: / lines \(.*\/s/,
       summary: /accepted\s+400/,
     });
-  });
+  }, 90_000);
 });

@@ -4,7 +4,7 @@
  * finishes with every row once, or stops past --max-outage with its journal kept, exit 1 and the
  * exact resume command, and --resume finishes it. `describeOutage` defines both tests for one verb.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -208,4 +208,28 @@ export function expectStoppedPastMaxOutage(r: RunResult, journal: string, comman
   expect(r.stderr).toMatch(/cannot reach the service for longer than --max-outage \(2 s\)/);
   expect(r.stderr).toContain(`progress saved in ${journal}; once fixed, continue with: ${command}`);
   expect(existsSync(journal)).toBe(true);
+}
+
+/**
+ * Polls `check` every 20 ms until it holds (at most `ms`); throws naming `what` otherwise. For the
+ * state a test must see before it acts (never a bare sleep: a loaded machine makes any guess short).
+ */
+export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Whether the journal at `path` records a finished row (`D`): the run has had an answer from the
+ * service, so an outage from now on is waited out (bulk/outage.ts), never failed row by row.
+ */
+export function journalHasDoneRow(path: string): boolean {
+  try {
+    return /^D /m.test(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
 }

@@ -109,12 +109,13 @@ export async function inSession<T>(session: string, use: (session: string) => Pr
 }
 
 /**
- * Polls the screen (at most ~5 s) until the count that `status` captures first has grown past
+ * Polls the screen (at most `ms`) until the count that `status` captures first has grown past
  * `seen`: a status line redrawn in place. Returns that screen (the last one read if it never grew).
  */
-export async function waitForCountPast(session: string, status: RegExp, seen: number, from: string): Promise<string> {
+export async function waitForCountPast(session: string, status: RegExp, seen: number, from: string, ms = 15_000): Promise<string> {
+  const until = Date.now() + ms;
   let later = from;
-  for (let i = 0; i < 100 && Number(status.exec(later)?.[1] ?? 0) <= seen; i++) {
+  while (Date.now() < until && Number(status.exec(later)?.[1] ?? 0) <= seen) {
     await sleep(50);
     later = screen(session);
   }

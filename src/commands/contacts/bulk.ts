@@ -25,6 +25,7 @@ import {
   journalOutput,
   openJournalAndReport,
   openRunRejects,
+  outageOptions,
 } from '../bulk-import.js';
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import { showProgress } from '../progress.js';
@@ -158,7 +159,7 @@ export async function runIds(ctx: Context, list: IdList, verb: IdsVerb, opts: Id
     rejects,
     journal,
     resume,
-    outage: { maxOutageMs: ctx.settings.maxOutageMs },
+    outage: outageOptions(ctx, await ctx.client(), resume),
   });
   const p = job.progress;
   const counts = p.summary as Record<string, number>;

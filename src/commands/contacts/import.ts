@@ -32,6 +32,7 @@ import {
   dryRunImport,
   type ImportIoOptions,
   openImportCsv,
+  outageOptions,
   printSummaryFields,
   type SummaryField,
 } from '../bulk-import.js';
@@ -183,7 +184,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         welcomeSms: rowOptions.welcomeSms,
         concurrency,
         signal: ctx.signal,
-        outage: { maxOutageMs: ctx.settings.maxOutageMs },
+        outage: outageOptions(ctx, client, outputs.resume),
         ...outputs,
       }),
     counts: (s) =>

@@ -20,7 +20,7 @@ import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../e
 import { type EventSendSummary as BulkSummary, createEventSend } from '../../importer/events.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { openInput } from '../../util/open-input.js';
-import { JOURNAL_PATH_RULES, journalOf, journalOutput, openJournalAndReport, showImportProgress } from '../bulk-import.js';
+import { JOURNAL_PATH_RULES, journalOf, journalOutput, openJournalAndReport, outageOptions, showImportProgress } from '../bulk-import.js';
 import { checkRejectsOptions, rejectsNote } from '../bulk-rejects.js';
 import { checkEventLines } from './send-file-dry-run.js';
 import { type EventsResume, eventsCommand, printSummary, restHint } from './send-file-summary.js';
@@ -135,7 +135,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   let listed = 0;
   let unlisted = 0;
   const job = createEventSend({
-    outage: { maxOutageMs: ctx.settings.maxOutageMs },
+    outage: outageOptions(ctx, client, resume),
     client,
     lines: readLineBatches(input, encoding, read),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,

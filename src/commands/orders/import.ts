@@ -20,6 +20,7 @@ import {
   dryRunImport,
   type ImportIoOptions,
   openImportCsv,
+  outageOptions,
   printSummaryFields,
   type SummaryField,
 } from '../bulk-import.js';
@@ -161,7 +162,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         integrationToken,
         concurrency,
         signal: ctx.signal,
-        outage: { maxOutageMs: ctx.settings.maxOutageMs },
+        outage: outageOptions(ctx, client, outputs.resume),
         onTwin: twinWarnings(ctx),
         ...outputs,
       }),
