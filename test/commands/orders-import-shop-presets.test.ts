@@ -73,7 +73,7 @@ describe('shop exports imported as they come (--preset NAME)', () => {
     const r = await runCli(['orders', 'import', file, '--preset', 'woocommerce', ...args, '--dry-run'], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
-      'mapping (preset woocommerce):\n  order_id ← Order Number\n  total ← Order Total Amount\n  currency = EUR\n  order_date ← Order Date\n  email ← Email (Billing)\n  phone ← Phone (Billing)\n',
+      'mapping (preset woocommerce):\n  variant aoe-3: Advanced Order Export 3.x-4.x (Item Name, Quantity (- Refund))\n  order_id ← Order Number\n  total ← Order Total Amount\n  currency = EUR\n  order_date ← Order Date\n  email ← Email (Billing)\n  phone ← Phone (Billing)\n',
     );
     expect(r.stderr).toContain('  times without an offset read in Europe/Berlin (--timezone)\n');
     const lines = r.stdout.split('\n');
