@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with the bench (no types)
-import { exportOf, fixturePath, SHOP_PRESETS } from '../../fixtures/shop-exports.mjs';
+import { exportOf, fixturePath, presetOf, SHOP_PRESETS } from '../../fixtures/shop-exports.mjs';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -39,7 +39,9 @@ describe('shop exports imported as they come (--preset NAME)', () => {
     '%s: the fixture imports with its preset; totals, currencies, dates with zones, E.164 phones, line items exact',
     async (preset) => {
       const { orders, args } = generated(preset);
-      const r = await runCli(['orders', 'import', '--live', fixturePath(preset), '--preset', preset, ...args, '--json'], { env: env() });
+      const r = await runCli(['orders', 'import', '--live', fixturePath(preset), '--preset', presetOf(preset), ...args, '--json'], {
+        env: env(),
+      });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, created: 6, rejected: 0, failed: 0 });
@@ -60,8 +62,8 @@ describe('shop exports imported as they come (--preset NAME)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ rows: 6, valid: 6, mapping: { from: `preset ${preset} (recognised from the header)` } });
-    expect(doc.mapping.preset).toMatchObject({ name: preset, recognised: true });
+    expect(doc).toMatchObject({ rows: 6, valid: 6, mapping: { from: `preset ${presetOf(preset)} (recognised from the header)` } });
+    expect(doc.mapping.preset).toMatchObject({ name: presetOf(preset), variant: expect.any(String), recognised: true });
     const none = await runCli(['orders', 'import', fixturePath(preset), ...args, '--preset', 'none', '--initial-sync'], { env: env() });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/lacks the column|no e-mail and no phone column|could be/);
