@@ -181,7 +181,16 @@ describe('known exports, mapping files and presets', () => {
     const human = await runCli(['orders', 'import', '--live', fixture], { env: env() });
     expect(human.code).toBe(0);
     expect(human.stderr).toContain('preset shopify (recognised from the header)\n');
+    const plan = await runCli(['orders', 'import', fixture, '--plan'], { env: env() });
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain('preset shopify (recognised from the header)\n');
     await suite.reset();
+    // --map goes over the recognised preset's columns.
+    const mapped = await runCli(['orders', 'import', fixture, '--map', 'phone=Shipping Phone', '--dry-run', '--json'], { env: env() });
+    expect(JSON.parse(mapped.stdout).mapping).toMatchObject({
+      from: 'preset shopify (recognised from the header)',
+      fields: { order_id: { columns: ['Name'] }, phone: { columns: ['Shipping Phone'] } },
+    });
     const none = await runCli(['orders', 'import', fixture, '--preset', 'none', '--initial-sync'], { env: env() });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('the CSV header lacks the column');
