@@ -36,7 +36,19 @@ describe('svc orders import --preset shopify', () => {
     const r = await runCli(['orders', 'import', fixture, '--preset', 'shopify', '--initial-sync', '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(importSummary({ rows: 6, lines: 9, created: 6 }));
+    expect(JSON.parse(r.stdout)).toEqual(
+      importSummary({
+        rows: 6,
+        lines: 9,
+        created: 6,
+        preset: {
+          name: 'shopify',
+          variant: 'default',
+          label: 'Shopify orders export (Admin → Orders → Export), one row per line item',
+          recognised: false,
+        },
+      }),
+    );
     expect(await storedOrders()).toMatchInlineSnapshot(`
       {
         "#1001": {
@@ -158,11 +170,30 @@ describe('svc orders import --preset shopify', () => {
 });
 
 describe('known exports, mapping files and presets', () => {
-  it('stops a Shopify export imported without --preset before sending, printing the option to add (exit 2)', async () => {
-    const r = await runCli(['orders', 'import', fixture, '--initial-sync'], { env: env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('has the header of a known export (preset shopify');
-    expect(r.stderr).toContain(`add --preset shopify to import it as exported: svc orders import ${fixture} --preset shopify`);
+  it('a Shopify export imported without flags is recognised from its header and imported; --preset none reads columns by name (exit 2)', async () => {
+    // Issue 34 replaces issue 27's stop (exit 2 "add --preset shopify"): a recognised export imports as it comes.
+    const r = await runCli(['orders', 'import', '--live', fixture, '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, created: 6, rejected: 0, preset: { name: 'shopify', recognised: true } });
+    expect(await suite.sb.admin.order('#1001')).toMatchObject({ phone: '+14155550101', total: '63.32' });
+    await suite.reset();
+    const human = await runCli(['orders', 'import', '--live', fixture], { env: env() });
+    expect(human.code).toBe(0);
+    expect(human.stderr).toContain('preset shopify (recognised from the header)\n');
+    const plan = await runCli(['orders', 'import', fixture, '--plan'], { env: env() });
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain('preset shopify (recognised from the header)\n');
+    await suite.reset();
+    // --map goes over the recognised preset's columns.
+    const mapped = await runCli(['orders', 'import', fixture, '--map', 'phone=Shipping Phone', '--dry-run', '--json'], { env: env() });
+    expect(JSON.parse(mapped.stdout).mapping).toMatchObject({
+      from: 'preset shopify (recognised from the header)',
+      fields: { order_id: { columns: ['Name'] }, phone: { columns: ['Shipping Phone'] } },
+    });
+    const none = await runCli(['orders', 'import', fixture, '--preset', 'none', '--initial-sync'], { env: env() });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('the CSV header lacks the column');
     expect(await suite.sb.admin.order('#1001')).toBeUndefined();
   });
 
@@ -219,8 +250,8 @@ describe('known exports, mapping files and presets', () => {
       [['--map-file', join(suite.tmp.dir, 'none.json')], /--map-file .*none.json: no such file/],
       [['--preset', 'shopify', '--map-file', mapFile], /--preset and --map-file do not go together/],
       [
-        ['--preset', 'prestashop'],
-        /no orders preset named "prestashop"[\s\S]*known presets: bigcommerce, magento, shopify, squarespace, woocommerce, woocommerce-customer-order/,
+        ['--preset', 'oscommerce'],
+        /no orders preset named "oscommerce"[\s\S]*known presets: amazon, bigcommerce, etsy, magento, prestashop, shopify, square, squarespace, woocommerce, woocommerce-analytics, woocommerce-customer-order, woocommerce-webtoffee \(or none: columns by name\)/,
       ],
       [['--preset', 'shopify', '--date-order', 'YMD'], /--date-order must be MDY .* or DMY/],
     ];
@@ -238,7 +269,7 @@ describe('known exports, mapping files and presets', () => {
     expect(list.stdout).toContain('shopify\tShopify orders export (Admin → Orders → Export), one row per line item\n');
     const json = await runCli(['orders', 'presets', '--json'], { env: env() });
     expect(JSON.parse(json.stdout)).toContainEqual({ name: 'shopify', description: expect.stringContaining('Shopify') });
-    expect(JSON.parse(json.stdout)).toHaveLength(6);
+    expect(JSON.parse(json.stdout)).toHaveLength(SHIPPED_PRESETS.length);
     const show = await runCli(['orders', 'presets', 'show', 'shopify'], { env: env() });
     expect(show.code).toBe(0);
     expect(show.stdout).toBe(readFileSync(presetFile, 'utf8'));
