@@ -19,7 +19,7 @@ import {
   phoneCountry,
   resolveFieldColumns,
 } from './field-columns.js';
-import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseBoolean, parseMoney } from './formats.js';
+import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseAmount, parseBoolean } from './formats.js';
 import { type PackedItemsSpec, readPackedItems } from './packed-items.js';
 
 /** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
@@ -167,7 +167,7 @@ export function readOrderFields(
   if (currency === undefined && layout.currencyFromSymbol && total !== undefined) currency = currencyFromTotal(total, errors);
   if (currency !== undefined) body.currency = currency.trim();
   if (total !== undefined) {
-    const t = parseMoney(total, opts.delimiter, currency);
+    const t = parseAmount(total, opts.delimiter, currency);
     if (t instanceof Error) errors.push({ field: 'total', message: t.message });
     else body.total = t;
   }
@@ -239,7 +239,7 @@ export function readLineItem(
   if (name !== undefined) item.name = name;
   if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
   if (price !== undefined) {
-    const p = parseMoney(price, delimiter, typeof currency === 'string' ? currency : undefined);
+    const p = parseAmount(price, delimiter, typeof currency === 'string' ? currency : undefined);
     if (p instanceof Error) errors?.push({ field: `line_items[${itemIndex}].price`, message: p.message });
     else item.price = p;
   }
