@@ -36,7 +36,7 @@ export const ORDER_MAPPING_SCHEMA = {
 } as const;
 const REQUIRED_COLUMNS = ORDER_REQUIRED_FIELDS;
 /** Words shop exports use for the required order fields (for the `--map` a missing column's message proposes). */
-const ORDER_ALIASES: FieldSpec<CsvField>['aliases'] = {
+export const ORDER_ALIASES: FieldSpec<CsvField>['aliases'] = {
   order_id: ['order', 'number', 'no', 'nr', 'reference', 'ref', 'increment'],
   total: ['amount', 'sum', 'grand', 'price', 'value', 'revenue'],
   currency: ['cur', 'ccy', 'iso'],

@@ -30,13 +30,13 @@ import { runOrdersPlan } from '../plan/orders.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
   describeMapping,
-  importLayout,
   loadImportMapping,
   type MappingFlags,
   mappingDefaultCountry,
   mappingIdentity,
   mappingJson,
   mappingResumeArgs,
+  orderLayoutAsking,
   warnIgnored,
 } from './import-mapping.js';
 import { printDryRun } from './import-output.js';
@@ -76,9 +76,9 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   checkPlanFlags(opts, args[0]);
   const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding } = input;
-  const { mapFile, dateOrder, dates, constants } = loadImportMapping(opts);
+  const { mapFile, dateOrder, dates, constants: givenConstants } = loadImportMapping(opts);
   const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
-  const maps = parseMaps(opts.map ?? []);
+  let maps = parseMaps(opts.map ?? []);
   let defaultCountry: MappingOptions['defaultCountry'];
   if (opts.defaultCountry !== undefined) {
     defaultCountry = normalizeCountry(opts.defaultCountry);
@@ -98,7 +98,20 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // Everything that can be checked before a request: the token source, the header, the journal.
   const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const source = await openImportCsv(input, ctx, delimiter);
-  const layout = importLayout(input.fromStdin ? 'stdin' : file, source.header, maps, mapFile, source.delimiter, constants);
+  const asked = await orderLayoutAsking({
+    ctx,
+    input,
+    name: input.fromStdin ? 'stdin' : file,
+    header: source.header,
+    delimiter: source.delimiter,
+    maps,
+    constants: givenConstants,
+    mapFile,
+    opts,
+    command: (o) => commandFor(file, { ...opts, ...o }, false),
+  });
+  const { layout, constants } = asked;
+  maps = asked.maps;
   warnIgnored(ctx, layout, mapFile);
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, dates, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
