@@ -25,9 +25,11 @@ export function printSummaryFields(
   lines?: OutcomeLines,
   rejects?: RejectsNote,
   progress?: BulkProgress,
+  extra?: Record<string, unknown>,
 ): void {
   if (ctx.settings.json) {
-    const doc: Record<string, number | boolean | number[] | string> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    const doc: Record<string, unknown> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+    if (extra) Object.assign(doc, extra);
     // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
     if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
     if (lines) {

@@ -12,15 +12,15 @@
  *   "detect": { "header_includes": ["Name", "Lineitem name"] } }
  * ```
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { InputError } from '../bulk/errors.js';
 import { normalizeCountry } from '../contract/phone.js';
 import { formatLimit, ReadLimitError, readFileCapped } from '../util/read-capped.js';
-import { columnKey } from './column-names.js';
 import type { DateOrder } from './formats.js';
+import { type NumberedItemsSpec, parseNumberedItems } from './numbered-items.js';
 import { PACKED_ITEM_FIELDS, type PackedItemsSpec } from './packed-items.js';
 import { parseDelimiter } from './sniff.js';
 
@@ -60,6 +60,14 @@ export interface MapFile {
   optional: Set<string>;
   /** Header names that together identify a known export (presets); any one of the lists. */
   detect?: string[][];
+  /** Line items in numbered columns, one item per cell (`"numbered_items"`: WebToffee's line_item_1…N). */
+  numberedItems?: NumberedItemsSpec;
+  /** A preset (or one of its variants) whose export has no e-mail and no phone (`"cannot"`); the remedy, if the exporter has one. */
+  cannot?: { remedy?: string };
+  /** The variant of a preset family the header matched (presets/; src/importer/presets/family.ts). */
+  variant?: { name: string; label: string };
+  /** The preset was recognised from the header (not named with --preset). */
+  recognised?: boolean;
   /** Where it came from, for messages: `preset shopify` or the file's path. */
   origin: string;
 }
@@ -81,34 +89,54 @@ const KEYS = [
   'line_items_column',
   'currency_from_symbol',
   'optional_columns',
+  'numbered_items',
 ] as const;
+/** Keys only a shipped preset may have (src/importer/presets/family.ts reads `variants`). */
+const PRESET_KEYS = ['cannot', 'sources', 'variants'] as const;
 
 function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s.trim() !== '');
 }
 
-/** Parses and checks a mapping file's text; `origin` names it in errors. */
-export function parseMapFile(text: string, origin: string, schema: MappingSchema): MapFile {
-  const fail = (message: string, hint?: string): never => {
-    throw new InputError(`${origin}: ${message}`, hint);
-  };
+/** The text of a mapping file as a JSON object, or an InputError naming `origin`. */
+export function mapFileDoc(text: string, origin: string): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    return fail(`is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+    throw new InputError(`${origin}: is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return fail('must be a JSON object');
-  const d = doc as Record<string, unknown>;
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new InputError(`${origin}: must be a JSON object`);
+  return doc as Record<string, unknown>;
+}
+
+/** Parses and checks a mapping file's text; `origin` names it in errors. */
+export function parseMapFile(text: string, origin: string, schema: MappingSchema): MapFile {
+  return parseMapDoc(mapFileDoc(text, origin), origin, schema);
+}
+
+/**
+ * Checks a mapping file's object. A preset (`preset`: true) may also say it `cannot` be imported
+ * (then `columns` may be absent) and cite its `sources`; its `variants` are read by presets/family.ts.
+ */
+export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: MappingSchema, preset = false): MapFile {
+  const fail = (message: string, hint?: string): never => {
+    throw new InputError(`${origin}: ${message}`, hint);
+  };
   for (const key of Object.keys(d)) {
-    if (!(KEYS as readonly string[]).includes(key)) fail(`unknown key ${JSON.stringify(key)}`, `known keys: ${KEYS.join(', ')}`);
+    if ((KEYS as readonly string[]).includes(key) || (preset && (PRESET_KEYS as readonly string[]).includes(key))) continue;
+    fail(
+      `unknown key ${JSON.stringify(key)}`,
+      (PRESET_KEYS as readonly string[]).includes(key) ? `"${key}" is for the presets shipped with svc` : `known keys: ${KEYS.join(', ')}`,
+    );
   }
   if (d.kind !== schema.kind) fail(`"kind" must be ${JSON.stringify(schema.kind)}, got ${JSON.stringify(d.kind)}`);
   for (const key of ['name', 'description'] as const) {
     if (d[key] !== undefined && typeof d[key] !== 'string') fail(`"${key}" must be a string`);
   }
-  const raw = d.columns;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || Object.keys(raw).length === 0)
+  const cannot = preset ? readCannot(d.cannot, fail) : undefined;
+  const raw = d.columns ?? (cannot ? {} : undefined);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || (Object.keys(raw).length === 0 && !cannot))
     fail('"columns" must be an object of field → column name (or a list of column names)', 'e.g. "columns": { "order_id": "Name" }');
   const columns = new Map<string, string[]>();
   for (const [field, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -128,6 +156,7 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
     currencyFromSymbol: false,
     optional: new Set(),
   };
+  if (cannot) out.cannot = cannot;
   if (typeof d.name === 'string') out.name = d.name;
   if (typeof d.description === 'string') out.description = d.description;
   if (d.country_columns !== undefined) {
@@ -166,7 +195,26 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
     });
   }
   readExtras(d, out, schema, fail);
+  if (d.numbered_items !== undefined) {
+    if (!schema.packedItems) fail(`"numbered_items" is for orders mapping files`);
+    if (out.packedItems) fail('"numbered_items" and "line_items_column" do not go together: an export writes its items one way');
+    const spec = parseNumberedItems(d.numbered_items);
+    if (spec instanceof Error) fail(`"numbered_items": ${spec.message}`);
+    out.numberedItems = spec as NumberedItemsSpec;
+  }
   return out;
+}
+
+/** `"cannot": { "remedy": "…" }` (the remedy optional), or `true`. */
+function readCannot(v: unknown, fail: (m: string, h?: string) => never): { remedy?: string } | undefined {
+  if (v === undefined) return undefined;
+  if (v === true) return {};
+  const c = v as Record<string, unknown> | null;
+  if (typeof c !== 'object' || c === null || Array.isArray(c) || Object.keys(c).some((k) => k !== 'remedy'))
+    return fail('"cannot" must be true or { "remedy": "which export or setting gives an e-mail or phone" }');
+  if (c.remedy === undefined) return {};
+  if (typeof c.remedy !== 'string' || c.remedy.trim() === '') return fail('"cannot.remedy" must be a non-empty string');
+  return { remedy: c.remedy.trim() };
 }
 
 /** The keys that give values rather than columns: `set`, `date_format`, `timezone`, `line_items_column`, `currency_from_symbol`. */
@@ -283,52 +331,4 @@ export function presetsRoot(): string | undefined {
     dir = up;
   }
   return undefined;
-}
-
-/** The presets of a kind, by name (file name without `.json`), sorted. */
-export function listPresets(schema: MappingSchema): MapFile[] {
-  const root = presetsRoot();
-  const dir = root ? join(root, schema.kind) : undefined;
-  if (!dir || !existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.slice(0, -5))
-    .sort()
-    .map((name) => presetFromFile(join(dir, `${name}.json`), name, schema));
-}
-
-function presetFromFile(path: string, name: string, schema: MappingSchema): MapFile {
-  const preset = parseMapFile(readFileSync(path, 'utf8'), `preset ${name}`, schema);
-  preset.name = name;
-  return preset;
-}
-
-/** A preset's file as shipped (for `presets show`), or an error listing the known ones. */
-export function presetText(name: string, schema: MappingSchema): string {
-  return readFileSync(presetPath(name, schema), 'utf8');
-}
-
-function presetPath(name: string, schema: MappingSchema): string {
-  const root = presetsRoot();
-  const path = root && /^[a-z0-9][a-z0-9_-]*$/i.test(name) ? join(root, schema.kind, `${name.toLowerCase()}.json`) : undefined;
-  if (path && existsSync(path)) return path;
-  const known = listPresets(schema).map((p) => p.name);
-  throw new InputError(
-    `no ${schema.kind} preset named ${JSON.stringify(name)}`,
-    known.length > 0 ? `known presets: ${known.join(', ')}` : 'no presets are installed',
-  );
-}
-
-/** Loads a shipped preset by name (`--preset shopify`). */
-export function loadPreset(name: string, schema: MappingSchema): MapFile {
-  return presetFromFile(presetPath(name, schema), name.toLowerCase(), schema);
-}
-
-/**
- * The preset one of whose `detect.header_includes` lists appears whole in the header (names
- * compared ignoring case, spaces and punctuation), if any.
- */
-export function detectPreset(header: readonly string[], schema: MappingSchema): MapFile | undefined {
-  const names = new Set(header.map(columnKey));
-  return listPresets(schema).find((p) => p.detect?.some((list) => list.every((c) => names.has(columnKey(c)))));
 }

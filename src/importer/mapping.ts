@@ -20,7 +20,9 @@ import {
   resolveFieldColumns,
 } from './field-columns.js';
 import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseAmount, parseBoolean } from './formats.js';
+import { type NumberedItemsSpec, numberedColumns, readNumberedItems } from './numbered-items.js';
 import { type PackedItemsSpec, readPackedItems } from './packed-items.js';
+import { mayHoldContact, NoContactColumnsError } from './presets/cannot.js';
 
 /** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
 export const CSV_ORDER_FIELDS = ORDER_FIELDS.filter((f): f is Exclude<(typeof ORDER_FIELDS)[number], 'line_items'> => f !== 'line_items');
@@ -50,6 +52,8 @@ export interface ColumnLayout extends FieldLayout<CsvField> {
   hasLineItems: boolean;
   /** Line items packed in one cell of the order's row (BigCommerce's `Product Details`). */
   packed?: { index: number; spec: PackedItemsSpec };
+  /** Line items one per numbered column (WebToffee's `line_item_1…N`). */
+  numbered?: { indexes: number[]; spec: NumberedItemsSpec };
   /** Without a currency column, a total's unambiguous symbol (`€`, `£`) gives the currency (Magento's grid). */
   currencyFromSymbol?: boolean;
 }
@@ -58,6 +62,7 @@ export interface ColumnLayout extends FieldLayout<CsvField> {
 export interface LayoutExtras {
   constants?: ReadonlyMap<string, string>;
   packed?: PackedItemsSpec;
+  numbered?: NumberedItemsSpec;
   currencyFromSymbol?: boolean;
 }
 
@@ -108,6 +113,12 @@ export function resolveColumns(
       `the file has no column ${JSON.stringify(extras.packed.column)} (the line items)`,
       `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
     );
+  const numberedIndexes = extras.numbered ? numberedColumns(header, extras.numbered) : [];
+  if (extras.numbered && numberedIndexes.length === 0)
+    throw new InputError(
+      `the file has no column ${JSON.stringify(`${extras.numbered.prefix}1`)} (the line items)`,
+      `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
+    );
   const layout = resolveFieldColumns(
     header,
     choices,
@@ -119,13 +130,18 @@ export function resolveColumns(
         const missing: string[] = REQUIRED_COLUMNS.filter(
           (f) => index[f] === undefined && !(f === 'currency' && extras.currencyFromSymbol),
         );
-        if (index.email === undefined && index.phone === undefined) missing.push('email or phone');
+        if (index.email === undefined && index.phone === undefined) {
+          // No column that could hold either: a "cannot" (a file read as one column is a delimiter
+          // problem, and a column named otherwise a mapping to give: both said by the list of what is missing).
+          if (header.length > 1 && !header.some(mayHoldContact)) throw new NoContactColumnsError();
+          missing.push('email or phone');
+        }
         return missing;
       },
       aliases: ORDER_ALIASES,
     },
     extras.constants,
-    packedIndex >= 0 ? [packedIndex] : [],
+    packedIndex >= 0 ? [packedIndex] : numberedIndexes,
   );
   const { index } = layout;
   const hasLineItems = index.line_item_name !== undefined || index.line_item_price !== undefined || index.line_item_quantity !== undefined;
@@ -133,6 +149,11 @@ export function resolveColumns(
   if (extras.packed && packedIndex >= 0) {
     out.packed = { index: packedIndex, spec: extras.packed };
     out.sources.push({ field: 'line_items', columns: [header[packedIndex] as string] });
+  }
+  if (extras.numbered && numberedIndexes.length > 0) {
+    out.numbered = { indexes: numberedIndexes, spec: extras.numbered };
+    const cols = numberedIndexes.map((i) => header[i] as string);
+    out.sources.push({ field: 'line_items', columns: cols.length > 2 ? [`${cols[0]} … ${cols[cols.length - 1]}`] : cols });
   }
   if (extras.currencyFromSymbol && index.currency === undefined) {
     out.currencyFromSymbol = true;
@@ -198,6 +219,10 @@ export function readOrderFields(
     const items = readPackedItems(cells[layout.packed.index], layout.packed.spec, opts.delimiter, currency, errors);
     return { body, errors, items };
   }
+  if (layout.numbered) {
+    const items = readNumberedItems(cells, layout.numbered.indexes, layout.numbered.spec, opts.delimiter, currency, errors);
+    return { body, errors, items };
+  }
   return { body, errors };
 }
 
@@ -255,15 +280,28 @@ export function buildOrder(
   const body = items && items.length > 0 ? { ...fields.body, line_items: items as unknown as LineItem[] } : fields.body;
   const checked = validateOrderInput(body);
   // The usual row: no conversion error, so the contract's answer is the row's (no lists built).
-  if (fields.errors.length === 0) return checked.ok ? { ok: true, order: checked.value } : { ok: false, errors: checked.errors };
+  if (fields.errors.length === 0)
+    return checked.ok ? { ok: true, order: checked.value } : { ok: false, errors: saidOfOrder(checked.errors, body) };
   // Conversion errors first; skip the contract's complaint about the same field being absent.
   const seen = new Set(fields.errors.map((e) => e.field));
   const redundant = (e: FieldError) =>
     seen.has(e.field) || (e.field === 'email' && e.message.startsWith('one of') && (seen.has('phone') || seen.has('email')));
   const errors = [...fields.errors, ...(checked.ok ? [] : checked.errors.filter((e) => !redundant(e)))];
-  if (errors.length > 0) return { ok: false, errors };
-  if (!checked.ok) return { ok: false, errors: checked.errors };
+  if (errors.length > 0) return { ok: false, errors: saidOfOrder(errors, body) };
+  if (!checked.ok) return { ok: false, errors: saidOfOrder(checked.errors, body) };
   return { ok: true, order: checked.value };
+}
+
+/** The contract's "one of email or phone is required", said of the order: `order 1001 has no e-mail and no phone`. */
+function saidOfOrder(errors: FieldError[], body: Record<string, unknown>): FieldError[] {
+  return errors.map((e) =>
+    e.field === 'email' && e.message.startsWith('one of email or phone')
+      ? {
+          field: 'email',
+          message: `order ${typeof body.order_id === 'string' ? body.order_id : '(no id)'} has no e-mail and no phone (the service ties each order to a contact by one of them)`,
+        }
+      : e,
+  );
 }
 
 /** "total: must be …; phone: …" */

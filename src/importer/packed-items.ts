@@ -60,6 +60,35 @@ function valuesOf(item: string, separator: string, wanted: readonly (string | un
 /** The packed item fields read, in this order (valuesOf's slots). */
 const READ_ORDER = ['sku', 'name', 'quantity', 'price', 'total'] as const;
 
+/**
+ * One line item from its values (sku, name, quantity, price, line total; undefined when absent);
+ * the unit price is the price, else the line total divided by the quantity. Problems go to
+ * `errors` as `line_items[at].price`.
+ */
+export function itemOf(
+  [sku, name, quantity, price, total]: ReadonlyArray<string | undefined>,
+  delimiter: string,
+  currency: string | undefined,
+  errors: FieldError[],
+  at: number,
+): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  if (sku !== undefined) item.sku = sku;
+  if (name !== undefined) item.name = name;
+  if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
+  if (price !== undefined) {
+    const p = parseAmount(price, delimiter, currency);
+    if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
+    else item.price = p;
+  } else if (total !== undefined && typeof item.quantity === 'number' && item.quantity >= 1) {
+    const t = parseAmount(total, delimiter, currency);
+    const p = t instanceof Error ? t : unitPrice(t, item.quantity);
+    if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
+    else item.price = p;
+  }
+  return item;
+}
+
 /** A line total divided by the quantity, exactly (never through a float), or an Error. */
 function unitPrice(total: string, quantity: number): string | Error {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(total);
@@ -96,26 +125,7 @@ export function readPackedItems(
       const v = values[slotOf[slot] as number]?.trim();
       return v === '' ? undefined : v;
     };
-    const item: Record<string, unknown> = {};
-    const sku = get(0);
-    if (sku !== undefined) item.sku = sku;
-    const name = get(1);
-    if (name !== undefined) item.name = name;
-    const quantity = get(2);
-    if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
-    const price = get(3);
-    const total = get(4);
-    if (price !== undefined) {
-      const p = parseAmount(price, delimiter, currency);
-      if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
-      else item.price = p;
-    } else if (total !== undefined && typeof item.quantity === 'number' && item.quantity >= 1) {
-      const t = parseAmount(total, delimiter, currency);
-      const p = t instanceof Error ? t : unitPrice(t, item.quantity);
-      if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
-      else item.price = p;
-    }
-    items.push(item);
+    items.push(itemOf([get(0), get(1), get(2), get(3), get(4)], delimiter, currency, errors, at));
   }
   return items;
 }

@@ -36,7 +36,7 @@ describe('svc orders import --preset shopify', () => {
     const r = await runCli(['orders', 'import', fixture, '--preset', 'shopify', '--initial-sync', '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(importSummary({ rows: 6, lines: 9, created: 6 }));
+    expect(JSON.parse(r.stdout)).toEqual(importSummary({ rows: 6, lines: 9, created: 6, preset: { name: 'shopify', recognised: false } }));
     expect(await storedOrders()).toMatchInlineSnapshot(`
       {
         "#1001": {
@@ -158,11 +158,21 @@ describe('svc orders import --preset shopify', () => {
 });
 
 describe('known exports, mapping files and presets', () => {
-  it('stops a Shopify export imported without --preset before sending, printing the option to add (exit 2)', async () => {
-    const r = await runCli(['orders', 'import', fixture, '--initial-sync'], { env: env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('has the header of a known export (preset shopify');
-    expect(r.stderr).toContain(`add --preset shopify to import it as exported: svc orders import ${fixture} --preset shopify`);
+  it('a Shopify export imported without flags is recognised from its header and imported; --preset none reads columns by name (exit 2)', async () => {
+    // Issue 34 replaces issue 27's stop (exit 2 "add --preset shopify"): a recognised export imports as it comes.
+    const r = await runCli(['orders', 'import', '--live', fixture, '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, created: 6, rejected: 0, preset: { name: 'shopify', recognised: true } });
+    expect(await suite.sb.admin.order('#1001')).toMatchObject({ phone: '+14155550101', total: '63.32' });
+    await suite.reset();
+    const human = await runCli(['orders', 'import', '--live', fixture], { env: env() });
+    expect(human.code).toBe(0);
+    expect(human.stderr).toContain('preset shopify (recognised from the header)\n');
+    await suite.reset();
+    const none = await runCli(['orders', 'import', fixture, '--preset', 'none', '--initial-sync'], { env: env() });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('the CSV header lacks the column');
     expect(await suite.sb.admin.order('#1001')).toBeUndefined();
   });
 

@@ -54,11 +54,17 @@ describe('shop exports imported as they come (--preset NAME)', () => {
     },
   );
 
-  it.each(presets)('%s: detected without --preset: exit 2 naming the preset, nothing sent', async (preset) => {
-    const r = await runCli(['orders', 'import', fixturePath(preset), '--dry-run'], { env: env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`has the header of a known export (preset ${preset}:`);
-    expect(r.stderr).toContain(`add --preset ${preset} to import it as exported`);
+  it.each(presets)('%s: recognised without --preset (dry run names it); --preset none: exit 2, nothing sent', async (preset) => {
+    const { args } = generated(preset);
+    const r = await runCli(['orders', 'import', fixturePath(preset), ...args, '--dry-run', '--json'], { env: env() });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ rows: 6, valid: 6, mapping: { from: `preset ${preset} (recognised from the header)` } });
+    expect(doc.mapping.preset).toMatchObject({ name: preset, recognised: true });
+    const none = await runCli(['orders', 'import', fixturePath(preset), ...args, '--preset', 'none', '--initial-sync'], { env: env() });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/lacks the column|no e-mail and no phone column|could be/);
   });
 
   it('the dry run shows the mapping, the first 3 requests as JSON and a summary of the values; --json gives the same', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { detectPreset, listPresets, loadPreset, parseMapFile, presetText } from '../../src/importer/map-file.js';
+import { parseMapFile } from '../../src/importer/map-file.js';
 import { ORDER_MAPPING_SCHEMA } from '../../src/importer/mapping.js';
+import { listPresets, loadPreset, presetText } from '../../src/importer/presets/family.js';
+import { recognise } from '../../src/importer/presets/recognise.js';
 
 const parse = (doc: unknown) => parseMapFile(JSON.stringify(doc), 'my.json', ORDER_MAPPING_SCHEMA);
 
@@ -47,7 +49,8 @@ describe('mapping files', () => {
     expect(() => loadPreset('woo', ORDER_MAPPING_SCHEMA)).toThrow(/no orders preset named "woo"/);
     expect(() => loadPreset('../orders/shopify', ORDER_MAPPING_SCHEMA)).toThrow(/no orders preset/);
     const header = ['Name', 'Email', 'Financial Status', 'Created at', 'Lineitem quantity', 'Lineitem name'];
-    expect(detectPreset(header, ORDER_MAPPING_SCHEMA)?.name).toBe('shopify');
-    expect(detectPreset(['order_id', 'total'], ORDER_MAPPING_SCHEMA)).toBeUndefined();
+    const found = recognise(header, ORDER_MAPPING_SCHEMA);
+    expect(found.kind === 'one' && found.family.name).toBe('shopify');
+    expect(recognise(['order_id', 'total'], ORDER_MAPPING_SCHEMA).kind).toBe('none');
   });
 });

@@ -16,7 +16,7 @@ describe('mapping', () => {
     expect(() => resolveColumns(['order_id;total;currency'], new Map(), ',')).toThrow(
       /lacks the columns .*one column "order_id;total;currency" with delimiter ","/,
     );
-    expect(() => resolveColumns(['order_id', 'total', 'currency', 'order_date'], new Map(), ',')).toThrow(/email or phone/);
+    expect(() => resolveColumns(['order_id', 'total', 'currency', 'order_date'], new Map(), ',')).toThrow(/no e-mail and no phone column/);
     expect(() => parseMaps(['nope=Col'])).toThrow(/unknown field "nope"/);
     expect(() => parseMaps(['total'])).toThrow(/field=Column/);
     // The syntax example names a field of the kind being imported.

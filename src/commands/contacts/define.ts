@@ -4,7 +4,7 @@ import { OUTPUT_FORMATS } from '../../io/formats.js';
 import { type ActionFactory, collect, completeWith, concurrency, examples, planReadOption, positiveInt } from '../loader.js';
 
 const contactPresets = async () =>
-  (await import('../../importer/map-file.js'))
+  (await import('../../importer/presets/family.js'))
     .listPresets((await import('../../importer/contact-mapping.js')).CONTACT_MAPPING_SCHEMA)
     .map((p) => p.name ?? '');
 

@@ -22,8 +22,9 @@ import {
   type IfExists,
   readContactBatches,
 } from '../../importer/contacts.js';
-import { loadMapFile, loadPreset, type MapFile, mapFileChoices } from '../../importer/map-file.js';
+import { loadMapFile, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
+import { loadPreset } from '../../importer/presets/family.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import {

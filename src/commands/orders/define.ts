@@ -2,7 +2,7 @@ import { Argument, type Command, Option } from '@commander-js/extra-typings';
 import { type ActionFactory, collect, completeWith, concurrency, examples, planReadOption } from '../loader.js';
 
 const orderPresets = async () =>
-  (await import('../../importer/map-file.js'))
+  (await import('../../importer/presets/family.js'))
     .listPresets((await import('../../importer/mapping.js')).ORDER_MAPPING_SCHEMA)
     .map((p) => p.name ?? '');
 
@@ -63,7 +63,10 @@ export function defineOrders(program: Command, action: ActionFactory): void {
     .option('--map <field=column>', 'read an order field from a differently named column, or column #N by number (repeatable)', collect)
     .addOption(
       completeWith(
-        new Option('--preset <name>', 'a shop export imported as exported (svc orders presets lists them), e.g. shopify'),
+        new Option(
+          '--preset <name>',
+          'the shop export it is, when its header is not recognised (svc orders presets lists them); none: no recognition',
+        ),
         orderPresets,
       ),
     )
@@ -89,7 +92,7 @@ export function defineOrders(program: Command, action: ActionFactory): void {
           'svc orders import orders.csv --initial-sync --report report.csv   # years of history: no flows, no revenue attribution',
           'svc orders import export.csv --dry-run                             # validate, list duplicate order ids, send nothing',
           'svc orders import export.csv --map order_id="Order Number" --map total="Grand Total" --default-country US',
-          'svc orders import orders_export.csv --preset shopify --initial-sync',
+          'svc orders import orders_export.csv --initial-sync                  # a shop export: its preset recognised from the header',
           'svc orders import export.csv --map-file my-shop.json --date-order DMY',
           'svc orders import orders.csv --resume                              # after Ctrl-C, a crash or a sleeping laptop',
         ],

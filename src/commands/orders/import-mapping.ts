@@ -1,8 +1,8 @@
 /**
  * Which mapping an `orders import` uses: `--preset NAME` or `--map-file FILE` (the same format),
  * with `--map` and `--set` on top; the options a mapping may carry (date order, date format, time
- * zone, delimiter, default country) unless given on the command line; and the stop, before
- * sending, when a file is a known export imported without its preset.
+ * zone, delimiter, default country) unless given on the command line; without either, the
+ * preset the header is recognised as (src/importer/presets/).
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Context } from '../../context.js';
@@ -10,9 +10,11 @@ import { normalizeCurrency } from '../../contract/currency.js';
 import { UsageError } from '../../errors.js';
 import { parseDateFormat, parseTimeZone, UTC_ZONE } from '../../importer/dates.js';
 import type { DateOrder, DateReading } from '../../importer/formats.js';
-import { detectPreset, loadMapFile, loadPreset, type MapFile, mapFileChoices } from '../../importer/map-file.js';
+import { loadMapFile, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, type ColumnLayout, ORDER_ALIASES, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
-import { shellQuote } from '../../io/shell-quote.js';
+import { NoContactColumnsError, noContactColumns } from '../../importer/presets/cannot.js';
+import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
+import { familyMapping, presetJson, recognise, recognisedMapping } from '../../importer/presets/recognise.js';
 import type { ImportInput } from '../bulk-import.js';
 import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 
@@ -56,19 +58,61 @@ export interface ImportMapping {
   constants: Map<string, string>;
 }
 
-/** The mapping file of the run (if any), the date order, format and zone, and the constants (flag first, then the file's). */
-export function loadImportMapping(opts: MappingFlags): ImportMapping {
+/**
+ * What the command line chose before the header is read: a preset family (`--preset NAME`), a
+ * mapping file, recognition turned off (`--preset none`), or nothing (recognise from the header).
+ */
+export interface MappingChoice {
+  family?: PresetFamily;
+  mapFile?: MapFile;
+  none: boolean;
+}
+
+/** `--preset NAME|none` or `--map-file FILE` (not both). */
+export function chooseMapping(opts: MappingFlags): MappingChoice {
   if (opts.preset !== undefined && opts.mapFile !== undefined)
     throw new UsageError(
       '--preset and --map-file do not go together',
       'a preset is a mapping file: copy it (svc orders presets show NAME) and adapt it',
     );
-  const mapFile =
-    opts.preset !== undefined
-      ? loadPreset(opts.preset, ORDER_MAPPING_SCHEMA)
-      : opts.mapFile !== undefined
-        ? loadMapFile(opts.mapFile, ORDER_MAPPING_SCHEMA)
-        : undefined;
+  if (opts.preset?.trim().toLowerCase() === 'none') return { none: true };
+  if (opts.preset !== undefined) return { family: loadFamily(opts.preset, ORDER_MAPPING_SCHEMA), none: false };
+  if (opts.mapFile !== undefined) return { mapFile: loadMapFile(opts.mapFile, ORDER_MAPPING_SCHEMA), none: false };
+  return { none: false };
+}
+
+/** The delimiter known before the header: the flag's, else a named preset's or mapping file's. */
+export function choiceDelimiter(choice: MappingChoice): string | undefined {
+  return choice.mapFile?.delimiter ?? choice.family?.base.delimiter;
+}
+
+/**
+ * The mapping file that reads this header: a named family's best variant, the mapping file, or,
+ * with no mapping and no --map, the preset the header is recognised as. Two presets fitting
+ * equally stop here (exit 2) naming both.
+ */
+export function mappingForHeader(
+  name: string,
+  header: readonly string[],
+  choice: MappingChoice,
+  maps: ReadonlyMap<string, string>,
+): MapFile | undefined {
+  if (choice.family) return familyMapping(choice.family, header);
+  if (choice.mapFile || choice.none || maps.size > 0) return choice.mapFile;
+  const found = recognise(header, ORDER_MAPPING_SCHEMA);
+  if (found.kind === 'one') return recognisedMapping(found.variant);
+  if (found.kind === 'tie') {
+    const names = found.candidates.map((c) => c.family.name);
+    throw new UsageError(
+      `${name} has a header that fits ${names.length} presets equally: ${found.candidates.map((c) => `${c.family.name} (${c.variant.label})`).join(', ')}`,
+      `name the one it is: ${names.map((n) => `--preset ${n}`).join(' or ')}; --preset none reads the columns by name`,
+    );
+  }
+  return undefined;
+}
+
+/** The date order, format and zone and the constants of a run: the flags first, then the mapping file's. */
+export function loadImportMapping(opts: MappingFlags, mapFile: MapFile | undefined): ImportMapping {
   let dateOrder = mapFile?.dateOrder;
   if (opts.dateOrder !== undefined) {
     const v = opts.dateOrder.trim().toUpperCase();
@@ -104,7 +148,8 @@ export function mappingDefaultCountry(given: CountryCode | undefined, mapFile: M
 
 /**
  * The column layout of the file: the mapping file's columns, `--map` over them, fields by name for
- * the rest. A known export's header without a mapping stops here (exit 2) with the option to add.
+ * the rest. A preset that cannot be imported, or a file with no e-mail and no phone column, stops
+ * here (exit 2) with the sentence saying why.
  */
 export function importLayout(
   name: string,
@@ -114,22 +159,21 @@ export function importLayout(
   delimiter: string,
   constants: ReadonlyMap<string, string> = mapFile?.set ?? new Map(),
 ): ColumnLayout {
-  if (!mapFile && maps.size === 0) {
-    const known = detectPreset(header, ORDER_MAPPING_SCHEMA);
-    if (known)
-      throw new UsageError(
-        `${name} has the header of a known export (preset ${known.name}: ${known.description ?? known.name}); its columns are not the order fields`,
-        `add --preset ${known.name} to import it as exported: svc orders import ${shellQuote(name)} --preset ${known.name} …  (svc orders presets show ${known.name} prints the mapping)`,
-      );
-  }
+  if (mapFile?.cannot && maps.size === 0) throw noContactColumns(name, mapFile);
   const choices = new Map<string, string | ColumnChoice>();
   for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
   for (const [field, column] of maps) choices.set(field, column);
-  return resolveColumns(header, choices, delimiter, mapFile?.countryColumns, {
-    constants,
-    packed: mapFile?.packedItems,
-    currencyFromSymbol: mapFile?.currencyFromSymbol,
-  });
+  try {
+    return resolveColumns(header, choices, delimiter, mapFile?.countryColumns, {
+      constants,
+      packed: mapFile?.packedItems,
+      numbered: mapFile?.numberedItems,
+      currencyFromSymbol: mapFile?.currencyFromSymbol,
+    });
+  } catch (err) {
+    if (err instanceof NoContactColumnsError) throw noContactColumns(name, mapFile, maps.size === 0);
+    throw err;
+  }
 }
 
 /** What a terminal's question says about each required order field. */
@@ -208,6 +252,8 @@ export function describeMapping(
   dates?: DateReading,
 ): string {
   const lines = [`mapping${mapFile ? ` (${mapFile.origin})` : ''}:`];
+  if (mapFile?.variant && !mapFile.variant.name.startsWith('default'))
+    lines.push(`  variant ${mapFile.variant.name}: ${mapFile.variant.label}`);
   for (const s of layout.sources)
     lines.push(s.value !== undefined ? `  ${s.field} = ${s.value}` : `  ${s.field} ← ${s.columns.join(', else ')}`);
   if (dates?.format) lines.push(`  dates read as ${JSON.stringify(dates.format.pattern)}`);
@@ -223,6 +269,7 @@ export function mappingJson(layout: ColumnLayout, mapFile: MapFile | undefined, 
   for (const s of layout.sources) fields[s.field] = s.value !== undefined ? { value: s.value } : { columns: s.columns };
   return {
     ...(mapFile ? { from: mapFile.origin } : {}),
+    ...(presetJson(mapFile) ? { preset: presetJson(mapFile) } : {}),
     fields,
     ...(dates?.format ? { date_format: dates.format.pattern } : {}),
     ...(dates?.order ? { date_order: dates.order } : {}),

@@ -10,8 +10,10 @@ import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { UsageError } from '../../errors.js';
 import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
+import type { MapFile } from '../../importer/map-file.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
+import { describePreset, presetJson } from '../../importer/presets/recognise.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import {
@@ -29,10 +31,13 @@ import { guardHistoricalOrders } from '../plan/guards.js';
 import { runOrdersPlan } from '../plan/orders.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
+  choiceDelimiter,
+  chooseMapping,
   describeMapping,
   loadImportMapping,
   type MappingFlags,
   mappingDefaultCountry,
+  mappingForHeader,
   mappingIdentity,
   mappingJson,
   mappingResumeArgs,
@@ -76,9 +81,11 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   checkPlanFlags(opts, args[0]);
   const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding } = input;
-  const { mapFile, dateOrder, dates, constants: givenConstants } = loadImportMapping(opts);
-  const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
+  const choice = chooseMapping(opts);
+  const delimiter = opts.delimiter === undefined ? choiceDelimiter(choice) : parseDelimiter(opts.delimiter);
   let maps = parseMaps(opts.map ?? []);
+  // Flags are checked before the file is opened; the mapping's own options once its header is read.
+  if (!choice.family && !choice.mapFile) loadImportMapping(opts, undefined);
   let defaultCountry: MappingOptions['defaultCountry'];
   if (opts.defaultCountry !== undefined) {
     defaultCountry = normalizeCountry(opts.defaultCountry);
@@ -87,7 +94,6 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         `--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(opts.defaultCountry)}`,
       );
   }
-  defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   // Nothing is opened before every output is known not to be the input or another output.
   await checkImportOutputs(input, opts, ctx);
@@ -98,10 +104,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // Everything that can be checked before a request: the token source, the header, the journal.
   const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const source = await openImportCsv(input, ctx, delimiter);
+  const fileName = input.fromStdin ? 'stdin' : file;
+  const mapFile = mappingForHeader(fileName, source.header, choice, maps);
+  const { dateOrder, dates, constants: givenConstants } = loadImportMapping(opts, mapFile);
+  defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
   const asked = await orderLayoutAsking({
     ctx,
     input,
-    name: input.fromStdin ? 'stdin' : file,
+    name: fileName,
     header: source.header,
     delimiter: source.delimiter,
     maps,
@@ -113,6 +123,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const { layout, constants } = asked;
   maps = asked.maps;
   warnIgnored(ctx, layout, mapFile);
+  const preset = describePreset(mapFile);
+  if (preset && opts.plan) ctx.out.info(preset);
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, dates, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
@@ -180,7 +192,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       }),
     counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
     command: (f, resume) => commandFor(f, opts, resume),
-    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note),
+    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note, mapFile),
   });
 }
 
@@ -190,6 +202,7 @@ function printSummary(
   reportPath: string | undefined,
   interrupted: boolean,
   rejects: RejectsNote | undefined,
+  mapFile: MapFile | undefined,
 ): void {
   const s = progress.summary;
   const fields: SummaryField[] = [
@@ -203,7 +216,10 @@ function printSummary(
   ];
   // Orders with line items: `lines` comes second on a terminal, last in JSON and TSV.
   if (s.lines !== undefined) fields.push(['lines', s.lines, undefined, 1]);
-  printSummaryFields(ctx, fields, interrupted, progress.lines, rejects, progress);
+  const preset = presetJson(mapFile);
+  printSummaryFields(ctx, fields, interrupted, progress.lines, rejects, progress, preset ? { preset } : undefined);
+  const said = describePreset(mapFile);
+  if (said && !ctx.settings.json) ctx.out.info(said);
   if (s.unconfirmed > 0) {
     ctx.out.info(
       `${s.unconfirmed} order(s) unconfirmed: an earlier attempt ended without an answer, so whether each was created or updated is unknown (the order is stored either way)${reportPath ? `; they are listed in ${reportPath}` : ''}`,

@@ -4,8 +4,9 @@
  */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { listPresets, type MapFile, presetText } from '../../importer/map-file.js';
+import type { MapFile } from '../../importer/map-file.js';
 import { ORDER_MAPPING_SCHEMA } from '../../importer/mapping.js';
+import { listPresets, presetText } from '../../importer/presets/family.js';
 import type { Column } from '../../io/output.js';
 
 type PresetRow = { name: string; description: string };
