@@ -56,6 +56,8 @@ export interface ColumnLayout extends FieldLayout<CsvField> {
   numbered?: { indexes: number[]; spec: NumberedItemsSpec };
   /** Without a currency column, a total's unambiguous symbol (`€`, `£`) gives the currency (Magento's grid). */
   currencyFromSymbol?: boolean;
+  /** A row with no line-item name and no SKU is its order's summary row (eBay's multi-item orders): no line item. */
+  summaryRows?: boolean;
 }
 
 /** What a mapping adds to the columns: constants, packed line items, the currency from the total's symbol. */
@@ -64,6 +66,8 @@ export interface LayoutExtras {
   packed?: PackedItemsSpec;
   numbered?: NumberedItemsSpec;
   currencyFromSymbol?: boolean;
+  /** A row with no line-item name and no SKU is its order's summary row (eBay's multi-item orders): no line item. */
+  summaryRows?: boolean;
 }
 
 export {
@@ -155,6 +159,7 @@ export function resolveColumns(
     const cols = numberedIndexes.map((i) => header[i] as string);
     out.sources.push({ field: 'line_items', columns: cols.length > 2 ? [`${cols[0]} … ${cols[cols.length - 1]}`] : cols });
   }
+  if (extras.summaryRows) out.summaryRows = true;
   if (extras.currencyFromSymbol && index.currency === undefined) {
     out.currencyFromSymbol = true;
     out.sources.push({ field: 'currency', columns: [], value: "the total's currency symbol" });
@@ -259,6 +264,8 @@ export function readLineItem(
   const quantity = get('line_item_quantity');
   const price = get('line_item_price');
   if (sku === undefined && name === undefined && quantity === undefined && price === undefined) return undefined;
+  // eBay's summary row of a multi-item order: its quantity and price are the items' sums.
+  if (layout.summaryRows && sku === undefined && name === undefined) return undefined;
   const item: Record<string, unknown> = {};
   if (sku !== undefined) item.sku = sku;
   if (name !== undefined) item.name = name;

@@ -169,6 +169,7 @@ export function importLayout(
       packed: mapFile?.packedItems,
       numbered: mapFile?.numberedItems,
       currencyFromSymbol: mapFile?.currencyFromSymbol,
+      summaryRows: mapFile?.summaryRows,
     });
   } catch (err) {
     if (err instanceof NoContactColumnsError) throw noContactColumns(name, mapFile, maps.size === 0);

@@ -9,6 +9,7 @@ import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { UsageError } from '../../errors.js';
+import { withoutFooter } from '../../importer/footer-lines.js';
 import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
 import type { MapFile } from '../../importer/map-file.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
@@ -103,9 +104,11 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
 
   // Everything that can be checked before a request: the token source, the header, the journal.
   const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
-  const source = await openImportCsv(input, ctx, delimiter);
+  const opened = await openImportCsv(input, ctx, delimiter);
   const fileName = input.fromStdin ? 'stdin' : file;
-  const mapFile = mappingForHeader(fileName, source.header, choice, maps);
+  const mapFile = mappingForHeader(fileName, opened.header, choice, maps);
+  // eBay's `N record(s) downloaded` and `Seller ID : …` end the file without being rows.
+  const source = withoutFooter(opened, mapFile?.footerPattern);
   const { dateOrder, dates, constants: givenConstants } = loadImportMapping(opts, mapFile);
   defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
   const asked = await orderLayoutAsking({
@@ -151,7 +154,10 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // Before any request: orders older than 30 days sent live need --initial-sync or --live.
   const toSend = await guardHistoricalOrders(
     ctx,
-    { resumable: input.resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    {
+      resumable: input.resumable,
+      reopen: async () => withoutFooter(await openImportCsv(input, ctx, source.delimiter), mapFile?.footerPattern),
+    },
     source,
     (s) => readOrderBatches(s, layout, mapping),
     opts,
