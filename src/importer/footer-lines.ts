@@ -13,11 +13,11 @@ function textOf(item: CsvItem, delimiter: string): string | undefined {
     ? undefined
     : cells
         .join(delimiter)
-        .replace(new RegExp(`(${escape(delimiter)})+$`), '')
+        .replace(new RegExp(`(${escapeRegExp(delimiter)})+$`), '')
         .trim();
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
