@@ -21,6 +21,11 @@ export type RecordProblem = {
 
 export type ParsedItem = ParsedRecord | RecordProblem;
 
+/** Longest record the reader takes (characters): a longer one is nearly always an unclosed quote swallowing the file. */
+export const MAX_RECORD_CHARS = 1024 * 1024;
+/** The same, as a person reads it. */
+export const MAX_RECORD_TEXT = '1 MiB';
+
 export interface RecordReaderOptions {
   delimiter: string;
   /** The file's line end when known (sniff.ts detectLineEnd); else Papa Parse finds it. */

@@ -10,27 +10,19 @@ import type { Readable } from 'node:stream';
 import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
 import { InputError } from '../bulk/errors.js';
 import { rejectsTrailer } from '../bulk/rejects.js';
-import type { CsvItem, CsvSource } from './csv-item.js';
-import { CsvRecordReader, type ParsedItem, type ParsedRecord } from './csv-parser.js';
+import type { CsvSource } from './csv-item.js';
+import { CsvRecordReader, MAX_RECORD_CHARS, MAX_RECORD_TEXT, type ParsedItem } from './csv-parser.js';
+import { type Header, rowsOf } from './csv-rows.js';
 import type { MixedLineEnd } from './line-ends.js';
-import { delimiterHint, detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';
+import { RecordQueue } from './record-queue.js';
+import { detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';
 import { StreamLineEnds } from './stream-line-ends.js';
 
 export type { CsvItem, CsvSource } from './csv-item.js';
 
 const SNIFF_BYTES = 64 * 1024;
-/**
- * Most rows in one batch. Large enough that the per-batch await costs nothing per row, small
- * enough that the rows turned into requests ahead of sending stay few.
- */
-const BATCH_ROWS = 64;
 /** Characters of text handed to the parser at a time (see writeSliced). */
 const SLICE_CHARS = 4096;
-/** Parsed records held ahead of the consumer before the input waits. */
-const AHEAD_RECORDS = 256;
-/** Longest row read (characters): a longer one is nearly always an unclosed quote swallowing the file. */
-const MAX_RECORD_CHARS = 1024 * 1024;
-const MAX_RECORD_TEXT = `${MAX_RECORD_CHARS / (1024 * 1024)} MiB`;
 
 /**
  * Where the header is and what follows the last record, for exports that do not start with their
@@ -108,75 +100,28 @@ async function readHead(iterator: Chunks): Promise<{ head: Buffer; ended: boolea
   return { head: Buffer.concat(chunks), ended };
 }
 
+/**
+ * The head holds the header line whole, its line end included (a CR last may be the start of a
+ * CRLF): the skipped lines, then a non-blank line and its end.
+ */
+function headComplete(text: string, skip: number): boolean {
+  if (!/\n|\r[\s\S]/.test(text)) return false;
+  const lines = text.split(/\r\n|\n|\r/);
+  for (let i = skip; i < lines.length - 1; i++) if ((lines[i] as string).trim() !== '') return true;
+  return false;
+}
+
 /** The line the delimiter is sniffed from: the first non-blank one after the skipped lines. */
 function headerLineOf(text: string, skip: number): string {
   const lines = text.split(/\r?\n|\r/).slice(skip);
   return lines.find((l) => l.trim() !== '') ?? '';
 }
 
-/**
- * The parser's records on one side, the consumer on the other: the input is read only while
- * fewer than AHEAD_RECORDS records wait, so a file is never loaded whole.
- */
-class RecordQueue {
-  private readonly held: ParsedItem[] = [];
-  private wakeReader: (() => void) | undefined;
-  private wakeFeeder: (() => void) | undefined;
-  ended = false;
-  failure: { error: unknown } | undefined;
-
-  push(items: ParsedItem[]): void {
-    for (const item of items) this.held.push(item);
-    if (items.length > 0) this.poke();
-  }
-  end(failure?: unknown): void {
-    if (failure !== undefined) this.failure ??= { error: failure };
-    this.ended = true;
-    this.poke();
-  }
-  /** Up to `max` items; waits only when none is held and the input goes on. */
-  async take(max: number): Promise<ParsedItem[] | null> {
-    for (;;) {
-      if (this.held.length > 0) {
-        const out = this.held.splice(0, max);
-        const feeder = this.wakeFeeder;
-        this.wakeFeeder = undefined;
-        feeder?.();
-        return out;
-      }
-      if (this.failure) throw this.failure.error;
-      if (this.ended) return null;
-      await new Promise<void>((resolve) => {
-        this.wakeReader = resolve;
-      });
-    }
-  }
-  /** Resolves when the consumer has room again. */
-  async room(): Promise<void> {
-    while (this.held.length >= AHEAD_RECORDS && !this.ended) {
-      await new Promise<void>((resolve) => {
-        this.wakeFeeder = resolve;
-      });
-    }
-  }
-  stop(): void {
-    this.ended = true;
-    const feeder = this.wakeFeeder;
-    this.wakeFeeder = undefined;
-    feeder?.();
-  }
-  private poke(): void {
-    const w = this.wakeReader;
-    this.wakeReader = undefined;
-    w?.();
-  }
-}
-
 async function openStream(input: Readable, opts: OpenCsvOptions, release: () => void): Promise<CsvSource> {
   let bytes = 0;
   const iterator = input[Symbol.asyncIterator]() as Chunks;
   const sniffed = await readHead(iterator);
-  const ended = sniffed.ended;
+  let ended = sniffed.ended;
   bytes += sniffed.head.length;
 
   const { encoding, bomBytes } = sniffEncoding(sniffed.head, opts.name, opts.encoding);
@@ -185,14 +130,25 @@ async function openStream(input: Readable, opts: OpenCsvOptions, release: () => 
   // A live input cannot be checked first (line-ends.ts): its line ends outside quotes become LF.
   const lineEnds = opts.live ? new StreamLineEnds(opts.onMixedLineEnd, opts.delimiter) : undefined;
   const decode = (text: string) => (lineEnds ? lineEnds.write(text) : text);
-  const headText = decode(decoder.write(head));
+  let headText = decode(decoder.write(head));
+  const skipLines = opts.skipLinesBeforeHeader ?? 0;
+  // The delimiter and the line end are told from the header line: read on until it is whole.
+  while (!ended && headText.length <= MAX_RECORD_CHARS && !headComplete(headText, skipLines)) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    const chunk = toBuffer(next.value);
+    bytes += chunk.length;
+    headText += decode(decoder.write(chunk));
+  }
   const empty = () =>
     new InputError(
       `${opts.name} is empty: expected a header line such as ${opts.exampleHeader ?? 'order_id,total,currency,order_date,email'}`,
     );
   if (headText.trim() === '' && ended) throw empty();
 
-  const skipLines = opts.skipLinesBeforeHeader ?? 0;
   const delimiter = opts.delimiter ?? detectDelimiter(headerLineOf(headText, skipLines));
   const lineEnd = detectLineEnd(headText);
   const reader = new CsvRecordReader({
@@ -274,8 +230,6 @@ async function openStream(input: Readable, opts: OpenCsvOptions, release: () => 
   };
 }
 
-type Header = { header: string[]; headerCells: string[]; trailer: number; line: number };
-
 /** The header record: the first non-blank one after the skipped lines that matches (CsvShape). */
 async function readHeader(
   queue: RecordQueue,
@@ -326,127 +280,4 @@ function headerProblem(name: string, problem: ParsedItem & { kind: 'problem' }):
       `${name}: a quoted field opened on line ${problem.line} (the header) is never closed, so no column could be read`,
     );
   return new InputError(`${name}: the header on line ${problem.line} is not readable CSV: ${problem.message}`);
-}
-
-/** The error item for a record the parser could not read. */
-function problemItem(p: ParsedItem & { kind: 'problem' }): CsvItem {
-  const line = p.line;
-  if (p.code === 'record_too_large')
-    return {
-      kind: 'error',
-      line,
-      code: 'record_too_large',
-      message: `the row starting on line ${line} runs past ${MAX_RECORD_TEXT} (a quote opened there and never closed, or a line that is not CSV), so the file could not be read from line ${line} on; fix that row and import again`,
-    };
-  if (p.code === 'unclosed_quote')
-    return {
-      kind: 'error',
-      line,
-      code: 'unclosed_quote',
-      message: `a quoted field opened on line ${line} is never closed, so lines ${line}–${p.lastLine} could not be read as rows; close the quote (or double it inside the field) and import again`,
-    };
-  const where = p.lastLine > line ? `lines ${line}–${p.lastLine}` : `line ${line}`;
-  return { kind: 'error', line, code: 'csv_error', message: `unreadable CSV on ${where}: ${p.message}` };
-}
-
-interface RowsContext {
-  queue: RecordQueue;
-  header: Header;
-  decoder: InputDecoder;
-  delimiter: string;
-  footer: RegExp | undefined;
-  feed: Promise<void>;
-  release: () => void;
-  stopAll: () => void;
-}
-
-type Invalid = InputDecoder['invalid'][number];
-
-/** A record as a row, or the error item saying why it is not one (null: a blank line). */
-function rowOf(r: ParsedRecord, ctx: RowsContext, invalidIn: (first: number, last: number) => Invalid | undefined): CsvItem | null {
-  const { header, delimiter } = ctx;
-  const width = header.header.length;
-  const bad = ctx.decoder.invalid.length > 0 ? invalidIn(r.line, r.lastLine) : undefined;
-  // A line of bare delimiters (spreadsheets add them) is a blank line.
-  if (r.record.every((c) => c.trim() === '')) return null;
-  if (bad !== undefined) return { kind: 'error', line: r.line, code: 'invalid_encoding', message: describeInvalid(bad), cells: r.record };
-  let cells = r.record;
-  if (header.trailer > 0 && cells.length === width + header.trailer) cells = cells.slice(0, width);
-  if (cells.length > width && cells.slice(width).every((c) => c.trim() === '')) cells = cells.slice(0, width);
-  if (cells.length !== width) {
-    return {
-      kind: 'error',
-      line: r.line,
-      code: 'ragged_row',
-      message: `line ${r.line} has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${width}${delimiterHint(cells.length, delimiter)}`,
-      cells,
-    };
-  }
-  return { kind: 'row', line: r.line, cells };
-}
-
-/** The rows after the header, in batches and one by one (either, once). */
-function rowsOf(ctx: RowsContext): Pick<CsvSource, 'batches' | 'items'> {
-  const { queue, decoder } = ctx;
-  /** The first invalid place on lines first..last, dropping those before (the decoder runs ahead of the parser). */
-  const invalidIn = (first: number, last: number) => {
-    let found: Invalid | undefined;
-    while (decoder.invalid.length > 0 && (decoder.invalid[0]?.line ?? 0) <= last) {
-      const bad = decoder.invalid.shift();
-      if (bad !== undefined && bad.line >= first) found ??= bad;
-    }
-    return found;
-  };
-  invalidIn(0, ctx.header.line);
-  /** Footer candidates held back until a record after them, or the end, says what they are. */
-  const footer: CsvItem[] = [];
-  const isFooter = (r: ParsedRecord) => ctx.footer?.test(r.record.join(ctx.delimiter).trim()) === true;
-
-  async function* batches(): AsyncGenerator<CsvItem[]> {
-    try {
-      for (;;) {
-        const got = await queue.take(BATCH_ROWS);
-        if (got === null) break;
-        const out: CsvItem[] = [];
-        for (const item of got) {
-          if (item.kind === 'problem') {
-            out.push(...footer.splice(0), problemItem(item));
-            continue;
-          }
-          const row = rowOf(item, ctx, invalidIn);
-          if (row === null) continue;
-          if (isFooter(item)) {
-            footer.push(row);
-            continue;
-          }
-          out.push(...footer.splice(0), row);
-        }
-        if (out.length > 0) yield out;
-      }
-      await ctx.feed;
-    } finally {
-      ctx.release();
-      // The consumer stopped early (an abort): stop reading instead of waiting for room that
-      // will never come.
-      if (!queue.ended) ctx.stopAll();
-    }
-  }
-
-  let taken = false;
-  const take = () => {
-    if (taken) throw new Error('the rows of a CSV source can be read only once');
-    taken = true;
-    return batches();
-  };
-  return {
-    batches: { [Symbol.asyncIterator]: () => take() },
-    items: {
-      [Symbol.asyncIterator]: () => {
-        const all = take();
-        return (async function* () {
-          for await (const batch of all) yield* batch;
-        })();
-      },
-    },
-  };
 }

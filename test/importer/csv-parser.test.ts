@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CsvRecordReader, type ParsedItem } from '../../src/importer/csv-parser.js';
+import { detectLineEnd } from '../../src/importer/sniff.js';
 
 async function readAll(pieces: string[], opts: { delimiter?: string; newline?: '\n' | '\r\n'; max?: number } = {}) {
   const reader = new CsvRecordReader({ delimiter: opts.delimiter ?? ',', newline: opts.newline, maxRecordChars: opts.max ?? 1 << 20 });
@@ -111,5 +112,19 @@ describe('CsvRecordReader', () => {
       { record: ['a', 'b'] },
       { record: ['1', '2,5'] },
     ]);
+  });
+});
+
+describe('detectLineEnd (the line end the parser is given; Papa Parse finds it when this cannot tell)', () => {
+  it("takes the header line's own line end, and leaves the parser alone when it cannot tell", () => {
+    expect(detectLineEnd('Name,Email\r\n#1,a@example.com\r\n')).toBe('\r\n');
+    expect(detectLineEnd('Name,Email\n#1,a@example.com\r\n')).toBe('\n');
+    // A bare CR ends lines (old Mac files): the parser finds it.
+    expect(detectLineEnd('Name,Email\r#1,a@example.com\r')).toBeUndefined();
+    // The CR is the last character read so far: its LF may be in the next read.
+    expect(detectLineEnd('Name,Email\r')).toBeUndefined();
+    // No line end yet, or a quote before it (a quoted header could hold a line break).
+    expect(detectLineEnd('Name,Email')).toBeUndefined();
+    expect(detectLineEnd('"Name",Email\r\n#1,x\r\n')).toBeUndefined();
   });
 });
