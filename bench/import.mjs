@@ -57,7 +57,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { exportOf, SHOP_PRESETS } from '../fixtures/shop-exports.mjs';
+import { MARKETPLACE_EXPORTS, exportOf as marketplaceExportOf } from '../fixtures/marketplace-exports.mjs';
+import { SHOP_PRESETS as SHOP_EXPORTS, exportOf as shopExportOf } from '../fixtures/shop-exports.mjs';
+
+/** The generated exports: the shops' and the marketplaces' (eBay, Stripe: `--preset ebay`, `ebay-uk`, `ebay-de`, `stripe`). */
+const SHOP_PRESETS = [...SHOP_EXPORTS, ...MARKETPLACE_EXPORTS];
+const exportOf = (name, n, opts) => (MARKETPLACE_EXPORTS.includes(name) ? marketplaceExportOf : shopExportOf)(name, n, opts);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
@@ -290,8 +295,11 @@ async function writeGeneratedChunks(path, n, prefix) {
   for (let done = 0, k = 0; done < n; k++) {
     const size = Math.min(GENERATED_CHUNK, n - done);
     // Each chunk its own order ids (the prefix), the header and BOM only once.
-    let text = exportOf(PRESET, size, { prefix: `${prefix}k${k}-` }).text;
-    if (k > 0) text = text.replace(/^\uFEFF?[^\n]*\n/, '');
+    const last = done + size >= n;
+    let text = MARKETPLACE_EXPORTS.includes(PRESET)
+      ? marketplaceExportOf(PRESET, size, { prefix: `${prefix}k${k}-`, head: k === 0, foot: last }).text
+      : exportOf(PRESET, size, { prefix: `${prefix}k${k}-` }).text;
+    if (k > 0 && !MARKETPLACE_EXPORTS.includes(PRESET)) text = text.replace(/^\uFEFF?[^\n]*\n/, '');
     if (!out.write(text)) await new Promise((r) => out.once('drain', r));
     done += size;
   }
@@ -309,7 +317,9 @@ function requestBody(i, prefix, n) {
   }
   return JSON.stringify(PRESET === 'shopify' ? shopifyBody(shopifyOrder(i, prefix, n)) : kind.body(kind.fields(i, prefix, n)));
 }
-const presetArgs = PRESET ? ['--preset', PRESET, ...(GENERATED ? exportOf(PRESET, 1).args : [])] : [];
+const presetArgs = PRESET
+  ? ['--preset', (GENERATED && exportOf(PRESET, 1).preset) || PRESET, ...(GENERATED ? exportOf(PRESET, 1).args : [])]
+  : [];
 const inputName = (tag) => join(work, `${KIND}-${tag}.${kind.file}`);
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */
