@@ -39,8 +39,9 @@
 // for autocannon (default 10), --same-work (autocannon sends N requests instead), --rounds R (default 2), --kind orders|contacts|events (default
 // orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
 // orders, one to three line items each, and autocannon sends the same orders), --preset
-// woocommerce|woocommerce-customer-order|bigcommerce|magento|squarespace (the exports of
-// fixtures/shop-exports.mjs, built in memory: short runs; autocannon sends their requests), --prof DIR (the
+// woocommerce|woocommerce-customer-order|bigcommerce|magento|squarespace|woocommerce-webtoffee|
+// woocommerce-aoe1|woocommerce-customer-order-date (the exports of fixtures/shop-exports.mjs, built
+// in memory, read with their preset: short runs; autocannon sends their requests), --prof DIR (the
 // import runs under `node --cpu-prof --cpu-prof-dir=DIR`; bench/profile-summary.mjs reads the
 // result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
 // checkout's), --ab PATH [--pairs K] [--node-opts "FLAGS"] (no autocannon: the imports of PATH (A)
@@ -58,11 +59,13 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { MARKETPLACE_EXPORTS, exportOf as marketplaceExportOf } from '../fixtures/marketplace-exports.mjs';
-import { SHOP_PRESETS as SHOP_EXPORTS, exportOf as shopExportOf } from '../fixtures/shop-exports.mjs';
+import { SHOP_PRESETS as SHOP_EXPORTS, exportOf as shopExportOf, presetOf as shopPresetOf } from '../fixtures/shop-exports.mjs';
 
 /** The generated exports: the shops' and the marketplaces' (eBay, Stripe: `--preset ebay`, `ebay-uk`, `ebay-de`, `stripe`). */
 const SHOP_PRESETS = [...SHOP_EXPORTS, ...MARKETPLACE_EXPORTS];
 const exportOf = (name, n, opts) => (MARKETPLACE_EXPORTS.includes(name) ? marketplaceExportOf : shopExportOf)(name, n, opts);
+/** The preset a generated export is imported with (a variant's fixture names its family). */
+const presetOf = (name) => (MARKETPLACE_EXPORTS.includes(name) ? marketplaceExportOf(name, 1).preset : shopPresetOf(name));
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
@@ -317,9 +320,7 @@ function requestBody(i, prefix, n) {
   }
   return JSON.stringify(PRESET === 'shopify' ? shopifyBody(shopifyOrder(i, prefix, n)) : kind.body(kind.fields(i, prefix, n)));
 }
-const presetArgs = PRESET
-  ? ['--preset', (GENERATED && exportOf(PRESET, 1).preset) || PRESET, ...(GENERATED ? exportOf(PRESET, 1).args : [])]
-  : [];
+const presetArgs = PRESET ? ['--preset', presetOf(PRESET), ...(GENERATED ? exportOf(PRESET, 1).args : [])] : [];
 const inputName = (tag) => join(work, `${KIND}-${tag}.${kind.file}`);
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */

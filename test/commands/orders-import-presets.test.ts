@@ -36,7 +36,19 @@ describe('svc orders import --preset shopify', () => {
     const r = await runCli(['orders', 'import', fixture, '--preset', 'shopify', '--initial-sync', '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(importSummary({ rows: 6, lines: 9, created: 6, preset: { name: 'shopify', recognised: false } }));
+    expect(JSON.parse(r.stdout)).toEqual(
+      importSummary({
+        rows: 6,
+        lines: 9,
+        created: 6,
+        preset: {
+          name: 'shopify',
+          variant: 'default',
+          label: 'Shopify orders export (Admin → Orders → Export), one row per line item',
+          recognised: false,
+        },
+      }),
+    );
     expect(await storedOrders()).toMatchInlineSnapshot(`
       {
         "#1001": {
@@ -169,7 +181,16 @@ describe('known exports, mapping files and presets', () => {
     const human = await runCli(['orders', 'import', '--live', fixture], { env: env() });
     expect(human.code).toBe(0);
     expect(human.stderr).toContain('preset shopify (recognised from the header)\n');
+    const plan = await runCli(['orders', 'import', fixture, '--plan'], { env: env() });
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain('preset shopify (recognised from the header)\n');
     await suite.reset();
+    // --map goes over the recognised preset's columns.
+    const mapped = await runCli(['orders', 'import', fixture, '--map', 'phone=Shipping Phone', '--dry-run', '--json'], { env: env() });
+    expect(JSON.parse(mapped.stdout).mapping).toMatchObject({
+      from: 'preset shopify (recognised from the header)',
+      fields: { order_id: { columns: ['Name'] }, phone: { columns: ['Shipping Phone'] } },
+    });
     const none = await runCli(['orders', 'import', fixture, '--preset', 'none', '--initial-sync'], { env: env() });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('the CSV header lacks the column');
@@ -229,8 +250,8 @@ describe('known exports, mapping files and presets', () => {
       [['--map-file', join(suite.tmp.dir, 'none.json')], /--map-file .*none.json: no such file/],
       [['--preset', 'shopify', '--map-file', mapFile], /--preset and --map-file do not go together/],
       [
-        ['--preset', 'prestashop'],
-        /no orders preset named "prestashop"[\s\S]*known presets: bigcommerce, magento, shopify, squarespace, woocommerce, woocommerce-customer-order/,
+        ['--preset', 'oscommerce'],
+        /no orders preset named "oscommerce"[\s\S]*known presets: amazon, bigcommerce, etsy, magento, prestashop, shopify, square, squarespace, woocommerce, woocommerce-analytics, woocommerce-customer-order, woocommerce-webtoffee \(or none: columns by name\)/,
       ],
       [['--preset', 'shopify', '--date-order', 'YMD'], /--date-order must be MDY .* or DMY/],
     ];
@@ -248,7 +269,7 @@ describe('known exports, mapping files and presets', () => {
     expect(list.stdout).toContain('shopify\tShopify orders export (Admin → Orders → Export), one row per line item\n');
     const json = await runCli(['orders', 'presets', '--json'], { env: env() });
     expect(JSON.parse(json.stdout)).toContainEqual({ name: 'shopify', description: expect.stringContaining('Shopify') });
-    expect(JSON.parse(json.stdout)).toHaveLength(6);
+    expect(JSON.parse(json.stdout)).toHaveLength(SHIPPED_PRESETS.length);
     const show = await runCli(['orders', 'presets', 'show', 'shopify'], { env: env() });
     expect(show.code).toBe(0);
     expect(show.stdout).toBe(readFileSync(presetFile, 'utf8'));

@@ -60,8 +60,10 @@ const SKIP: Record<string, string> = {
   'svc orders import export.csv --default-country DE --map order_id="Order Number" --map total=Amount --map currency=Curr --map order_date="Placed At" --map email="Customer E-Mail" --map phone=Mobile --initial-sync':
     "the reader's shop export",
   'shop-export | svc orders import - --map order_id="Order Number"': "`shop-export` stands for the reader's program",
-  'svc orders import orders_export.csv --preset shopify --initial-sync':
-    "the reader's Shopify export (fixtures/shopify-orders-export.csv runs in README.md)",
+  'svc orders import orders_export.csv --initial-sync':
+    "the reader's shop export (fixtures/*-orders-export.csv run in the shop systems' section)",
+  'svc orders import export.csv --preset woocommerce --set currency=EUR --initial-sync': "the reader's WooCommerce export",
+  'svc orders import export.csv --preset none --map order_id=No --dry-run': "the reader's export",
   'svc orders import woo-orders.csv --map-file woo-orders.json --dry-run': "the reader's WooCommerce export and mapping file",
   'svc orders import woo-orders.csv --map-file woo-orders.json --initial-sync': "the reader's WooCommerce export and mapping file",
   'svc contacts import subscribers.csv --dry-run': "the reader's CSV",

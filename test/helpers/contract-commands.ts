@@ -23,4 +23,17 @@ export const CONTRACT_COMMANDS = [
 ];
 
 /** The order presets svc ships (`svc orders presets`), in the order it lists them. */
-export const SHIPPED_PRESETS = ['bigcommerce', 'magento', 'shopify', 'squarespace', 'woocommerce', 'woocommerce-customer-order'];
+export const SHIPPED_PRESETS = [
+  'amazon',
+  'bigcommerce',
+  'etsy',
+  'magento',
+  'prestashop',
+  'shopify',
+  'square',
+  'squarespace',
+  'woocommerce',
+  'woocommerce-analytics',
+  'woocommerce-customer-order',
+  'woocommerce-webtoffee',
+];

@@ -88,7 +88,7 @@ export function choiceDelimiter(choice: MappingChoice): string | undefined {
 
 /**
  * The mapping file that reads this header: a named family's best variant, the mapping file, or,
- * with no mapping and no --map, the preset the header is recognised as. Two presets fitting
+ * without either, the preset the header is recognised as (`--map` then goes over its columns). Two presets fitting
  * equally stop here (exit 2) naming both.
  */
 export function mappingForHeader(
@@ -98,7 +98,7 @@ export function mappingForHeader(
   maps: ReadonlyMap<string, string>,
 ): MapFile | undefined {
   if (choice.family) return familyMapping(choice.family, header);
-  if (choice.mapFile || choice.none || maps.size > 0) return choice.mapFile;
+  if (choice.mapFile || choice.none) return choice.mapFile;
   const found = recognise(header, ORDER_MAPPING_SCHEMA);
   if (found.kind === 'one') return recognisedMapping(found.variant);
   if (found.kind === 'tie') {

@@ -121,7 +121,9 @@ export function parseFamily(text: string, name: string, schema: MappingSchema): 
   // The older single form: `"detect": { "header_includes": [...] }` is one unnamed variant.
   for (const [i, list] of (base.detect ?? []).entries()) {
     if (list.every((c) => GENERIC_COLUMNS.has(columnKey(c)))) fail(`"detect" lists only names every export shares`);
-    variants.push({ name: i === 0 ? 'default' : `default-${i + 1}`, label: base.description ?? name, detect: list, mapFile: base });
+    const vName = i === 0 ? 'default' : `default-${i + 1}`;
+    const label = base.description ?? name;
+    variants.push({ name: vName, label, detect: list, mapFile: { ...base, variant: { name: vName, label } } });
   }
   return { name, description: base.description ?? name, base, variants, sources };
 }

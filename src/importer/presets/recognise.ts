@@ -36,10 +36,14 @@ export function bestVariant(family: PresetFamily, header: readonly string[]): { 
 }
 
 /** The preset family and variant a header identifies, a tie, or none. */
-export function recognise(header: readonly string[], schema: MappingSchema): Recognition {
+export function recognise(
+  header: readonly string[],
+  schema: MappingSchema,
+  families: readonly PresetFamily[] = listFamilies(schema),
+): Recognition {
   let best: Array<{ family: PresetFamily; variant: PresetVariant }> = [];
   let top = 0;
-  for (const family of listFamilies(schema)) {
+  for (const family of families) {
     const found = bestVariant(family, header);
     if (!found || found.score < top) continue;
     if (found.score > top) best = [];
