@@ -33,9 +33,13 @@ export interface CompletionTree {
   helpTopics: string[];
 }
 
-/** Commander's fields the typings keep private: a hidden command. */
-function isHidden(cmd: CommandUnknownOpts): boolean {
-  return (cmd as unknown as { _hidden?: boolean })._hidden === true;
+/**
+ * The subcommands help lists (commander's documented `Help.visibleCommands`: hidden ones left
+ * out), without the help command, which completion offers as a flag.
+ */
+function visibleSubcommands(cmd: CommandUnknownOpts): CommandUnknownOpts[] {
+  const visible = new Set<unknown>(cmd.createHelp().visibleCommands(cmd));
+  return cmd.commands.filter((c) => visible.has(c) && c.name() !== 'help');
 }
 
 async function completionOf(target: Option | Argument, placeholder: string): Promise<ValueCompletion> {
@@ -52,7 +56,7 @@ async function completionOf(target: Option | Argument, placeholder: string): Pro
 export async function completionTree(program: CommandUnknownOpts, helpTopics: string[]): Promise<CompletionTree> {
   const nodes: CompletionNode[] = [];
   const walk = async (cmd: CommandUnknownOpts, path: string[]) => {
-    const subs = cmd.commands.filter((c) => !isHidden(c) && c.name() !== 'help');
+    const subs = visibleSubcommands(cmd);
     const options: CompletionOption[] = [];
     for (const o of cmd.options as readonly Option[]) {
       if (o.hidden) continue;
