@@ -3,7 +3,7 @@
  * options and arguments, and what each value completes to. Read from the same tree that parses
  * argv, so the scripts never drift from the commands.
  */
-import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { type Argument, type CommandUnknownOpts, Help, type Option } from '@commander-js/extra-typings';
 import { completionValuesOf } from '../loader.js';
 
 /** What a value completes to: fixed words, the stored profile names (at completion time), file names, or nothing. */
@@ -34,11 +34,12 @@ export interface CompletionTree {
 }
 
 /**
- * The subcommands help lists (commander's documented `Help.visibleCommands`: hidden ones left
- * out), without the help command, which completion offers as a flag.
+ * The subcommands commander's default help lists (its documented `Help.visibleCommands`: hidden
+ * ones left out), without the help command (svc's own is added below). The default Help, not
+ * the command's: svc's root help lists its commands itself and shows none through commander.
  */
 function visibleSubcommands(cmd: CommandUnknownOpts): CommandUnknownOpts[] {
-  const visible = new Set<unknown>(cmd.createHelp().visibleCommands(cmd));
+  const visible = new Set<unknown>(new Help().visibleCommands(cmd));
   return cmd.commands.filter((c) => visible.has(c) && c.name() !== 'help');
 }
 
