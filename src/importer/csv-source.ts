@@ -117,6 +117,74 @@ function headerLineOf(text: string, skip: number): string {
   return lines.find((l) => l.trim() !== '') ?? '';
 }
 
+/**
+ * Writes a decoded chunk in slices of about SLICE_CHARS, cut after a newline (never inside a
+ * character), waiting whenever the consumer has AHEAD_RECORDS records to take: the records
+ * parsed ahead of the reader stay about one slice; the rest waits as text.
+ */
+async function writeSliced(text: string, reader: CsvRecordReader, queue: RecordQueue): Promise<void> {
+  let at = 0;
+  while (at < text.length) {
+    let end = text.length;
+    if (end - at > SLICE_CHARS) {
+      const nl = text.indexOf('\n', at + SLICE_CHARS);
+      if (nl !== -1) end = nl + 1;
+    }
+    reader.write(at === 0 && end === text.length ? text : text.slice(at, end));
+    at = end;
+    await reader.parsed();
+    queue.push(reader.take());
+    if (reader.oversized || queue.ended) return;
+    await queue.room();
+  }
+}
+
+interface Feed {
+  input: Readable;
+  iterator: Chunks;
+  /** The text read to find the header, and whether that was the whole input. */
+  headText: string;
+  ended: boolean;
+  decoder: InputDecoder;
+  decode: (text: string) => string;
+  lineEnds: StreamLineEnds | undefined;
+  reader: CsvRecordReader;
+  queue: RecordQueue;
+  counted: (bytes: number) => void;
+}
+
+/** Reads the input to its end through the reader into the queue; stops at a record over the limit. */
+async function feedRest(f: Feed): Promise<void> {
+  const { reader, queue } = f;
+  try {
+    if (f.headText) await writeSliced(f.headText, reader, queue);
+    while (!f.ended && !reader.oversized && !queue.ended) {
+      const next = await f.iterator.next();
+      if (next.done) break;
+      const chunk = toBuffer(next.value);
+      f.counted(chunk.length);
+      const text = f.decode(f.decoder.write(chunk));
+      if (text) await writeSliced(text, reader, queue);
+    }
+    if (reader.oversized || queue.ended) {
+      // The rest cannot be parsed (or is not wanted): stop reading the input.
+      await f.iterator.return?.();
+      f.input.destroy();
+      queue.end();
+      return;
+    }
+    const rest = f.decode(f.decoder.end());
+    f.lineEnds?.end();
+    if (rest) await writeSliced(rest, reader, queue);
+    await reader.end();
+    queue.push(reader.take());
+    queue.end();
+  } catch (err) {
+    reader.stop();
+    queue.end(err);
+  }
+}
+
 async function openStream(input: Readable, opts: OpenCsvOptions, release: () => void): Promise<CsvSource> {
   let bytes = 0;
   const iterator = input[Symbol.asyncIterator]() as Chunks;
@@ -158,57 +226,7 @@ async function openStream(input: Readable, opts: OpenCsvOptions, release: () => 
   });
   const queue = new RecordQueue();
 
-  /**
-   * Writes a decoded chunk in slices of about SLICE_CHARS, cut after a newline (never inside a
-   * character), waiting whenever the consumer has AHEAD_RECORDS records to take: the records
-   * parsed ahead of the reader stay about one slice; the rest waits as text.
-   */
-  const writeSliced = async (text: string): Promise<void> => {
-    let at = 0;
-    while (at < text.length) {
-      let end = text.length;
-      if (end - at > SLICE_CHARS) {
-        const nl = text.indexOf('\n', at + SLICE_CHARS);
-        if (nl !== -1) end = nl + 1;
-      }
-      reader.write(at === 0 && end === text.length ? text : text.slice(at, end));
-      at = end;
-      await reader.parsed();
-      queue.push(reader.take());
-      if (reader.oversized || queue.ended) return;
-      await queue.room();
-    }
-  };
-
-  const feed = (async () => {
-    try {
-      if (headText) await writeSliced(headText);
-      while (!ended && !reader.oversized && !queue.ended) {
-        const next = await iterator.next();
-        if (next.done) break;
-        const chunk = toBuffer(next.value);
-        bytes += chunk.length;
-        const text = decode(decoder.write(chunk));
-        if (text) await writeSliced(text);
-      }
-      if (reader.oversized || queue.ended) {
-        // The rest cannot be parsed (or is not wanted): stop reading the input.
-        await iterator.return?.();
-        input.destroy();
-        queue.end();
-        return;
-      }
-      const rest = decode(decoder.end());
-      lineEnds?.end();
-      if (rest) await writeSliced(rest);
-      await reader.end();
-      queue.push(reader.take());
-      queue.end();
-    } catch (err) {
-      reader.stop();
-      queue.end(err);
-    }
-  })();
+  const feed = feedRest({ input, iterator, headText, ended, decoder, decode, lineEnds, reader, queue, counted: (n) => (bytes += n) });
 
   const stopAll = () => {
     queue.stop();
