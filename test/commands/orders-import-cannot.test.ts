@@ -49,6 +49,24 @@ describe('exports with no e-mail and no phone: recognised, and a plain "cannot" 
     expect(await suite.sb.admin.order('R-1')).toBeUndefined();
   });
 
+  it('in a file with e-mail and phone columns, an order whose cells are both empty is rejected (exit 4) naming its id', async () => {
+    const original = readFileSync(join(import.meta.dirname, '../../fixtures/woocommerce-webtoffee-orders-export.csv'), 'utf8');
+    const first = original.split('\n')[1] as string;
+    const cells = first.split(',');
+    const email = cells.find((c) => c.includes('@')) as string;
+    const phone = cells[30] as string;
+    expect(phone).toMatch(/^"?0\d/);
+    const file = join(suite.tmp.dir, 'webtoffee-no-contact.csv');
+    writeFileSync(file, original.replace(first, first.replaceAll(email, '').replace(`,${phone},`, ',,')));
+    const r = await runCli(['orders', 'import', file, '--initial-sync'], { env: env() });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(
+      'line 2 (5301): rejected invalid_row: email: order 5301 has no e-mail and no phone (the service ties each order to a contact by one of them)',
+    );
+    expect(await suite.sb.admin.order('5301')).toBeUndefined();
+    expect(await suite.sb.admin.order('5302')).toBeDefined();
+  });
+
   it('a header fitting two presets equally stops (exit 2) naming both, and --preset picks one', async () => {
     const etsy = exports.find((e) => e.name === 'etsy-sold-orders-us') as Cannot;
     const header = `${etsy.text.split('\n')[0]},amazon-order-id,merchant-order-id,fulfillment-channel,sales-channel`;

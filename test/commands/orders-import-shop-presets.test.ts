@@ -30,21 +30,25 @@ async function stored(o: Order) {
 }
 const instant = (d: string) => new Date(d.length === 10 ? `${d}T00:00:00Z` : d).toISOString();
 
-describe('shop exports imported as they come (--preset NAME)', () => {
+describe('shop exports imported as they come, recognised from the header', () => {
   it('the fixtures are what fixtures/shop-exports.mjs writes', () => {
     for (const preset of presets) expect(readFileSync(fixturePath(preset), 'utf8'), preset).toBe(generated(preset).text);
   });
 
   it.each(presets)(
-    '%s: the fixture imports with its preset; totals, currencies, dates with zones, E.164 phones, line items exact',
+    '%s: the fixture imports with no --preset (recognised), --initial-sync; totals, currencies, dates with zones, E.164 phones, line items exact',
     async (preset) => {
       const { orders, args } = generated(preset);
-      const r = await runCli(['orders', 'import', '--live', fixturePath(preset), '--preset', presetOf(preset), ...args, '--json'], {
-        env: env(),
-      });
+      const r = await runCli(['orders', 'import', fixturePath(preset), ...args, '--initial-sync', '--json'], { env: env() });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, created: 6, rejected: 0, failed: 0 });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        rows: 6,
+        created: 6,
+        rejected: 0,
+        failed: 0,
+        preset: { name: presetOf(preset), recognised: true },
+      });
       for (const o of orders) {
         const s = await stored(o);
         expect(s, `${preset} ${o.order_id}`).toEqual({ ...o, order_date: expect.any(String) });

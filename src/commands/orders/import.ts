@@ -102,8 +102,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // may grow it to 16) halves the scavenges and lowers the peak RSS (bulk/heap.ts).
   sizeYoungGeneration();
 
-  // Everything that can be checked before a request: the token source, the header, the journal.
-  const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
+  // Everything that can be checked before a request: the header (a file that cannot be imported
+  // says so first), the token source, the journal.
   const opened = await openImportCsv(input, ctx, delimiter);
   const fileName = input.fromStdin ? 'stdin' : file;
   const mapFile = mappingForHeader(fileName, opened.header, choice, maps);
@@ -128,6 +128,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   warnIgnored(ctx, layout, mapFile);
   const preset = describePreset(mapFile);
   if (preset && opts.plan) ctx.out.info(preset);
+  const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, dates, initialSync: opts.initialSync === true };
   const totalBytes = resumable ? statSync(file).size : undefined;
 
