@@ -3,7 +3,7 @@
 // Third-party packages stay external and are resolved from node_modules at run time, except
 // commander, which every start needs and which is cheaper to load inside the entry chunk (with
 // @commander-js/extra-typings, its typed re-export, through which the source imports it), and the
-// importer's packages (libphonenumber-js, csv-parse, csv-stringify, env-paths): ESM resolution of
+// importer's packages (libphonenumber-js, papaparse, csv-stringify, env-paths): ESM resolution of
 // their ~120 files one by one cost about 0.1 s of CPU at the start of every import
 // (docs/performance.md, "Third round"). They stay dependencies: their licences ship with them.
 // Every package is used through its published entry points (libphonenumber-js through
@@ -12,7 +12,7 @@ import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-const bundled = new Set(['commander', '@commander-js/extra-typings', 'libphonenumber-js', 'csv-parse', 'csv-stringify', 'env-paths']);
+const bundled = new Set(['commander', '@commander-js/extra-typings', 'libphonenumber-js', 'papaparse', 'csv-stringify', 'env-paths']);
 const external = Object.keys(pkg.dependencies).filter((name) => !bundled.has(name));
 
 // Build beside dist/ and swap it in, so a process running the old build (a test, a second

@@ -58,7 +58,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { exportOf, presetOf, SHOP_PRESETS } from '../fixtures/shop-exports.mjs';
+import { MARKETPLACE_EXPORTS, exportOf as marketplaceExportOf } from '../fixtures/marketplace-exports.mjs';
+import { SHOP_PRESETS as SHOP_EXPORTS, exportOf as shopExportOf, presetOf as shopPresetOf } from '../fixtures/shop-exports.mjs';
+
+/** The generated exports: the shops' and the marketplaces' (eBay, Stripe: `--preset ebay`, `ebay-uk`, `ebay-de`, `stripe`). */
+const SHOP_PRESETS = [...SHOP_EXPORTS, ...MARKETPLACE_EXPORTS];
+const exportOf = (name, n, opts) => (MARKETPLACE_EXPORTS.includes(name) ? marketplaceExportOf : shopExportOf)(name, n, opts);
+/** The preset a generated export is imported with (a variant's fixture names its family). */
+const presetOf = (name) => (MARKETPLACE_EXPORTS.includes(name) ? marketplaceExportOf(name, 1).preset : shopPresetOf(name));
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'svc.js');
@@ -291,8 +298,11 @@ async function writeGeneratedChunks(path, n, prefix) {
   for (let done = 0, k = 0; done < n; k++) {
     const size = Math.min(GENERATED_CHUNK, n - done);
     // Each chunk its own order ids (the prefix), the header and BOM only once.
-    let text = exportOf(PRESET, size, { prefix: `${prefix}k${k}-` }).text;
-    if (k > 0) text = text.replace(/^\uFEFF?[^\n]*\n/, '');
+    const last = done + size >= n;
+    let text = MARKETPLACE_EXPORTS.includes(PRESET)
+      ? marketplaceExportOf(PRESET, size, { prefix: `${prefix}k${k}-`, head: k === 0, foot: last }).text
+      : exportOf(PRESET, size, { prefix: `${prefix}k${k}-` }).text;
+    if (k > 0 && !MARKETPLACE_EXPORTS.includes(PRESET)) text = text.replace(/^\uFEFF?[^\n]*\n/, '');
     if (!out.write(text)) await new Promise((r) => out.once('drain', r));
     done += size;
   }

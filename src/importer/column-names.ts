@@ -177,6 +177,23 @@ function closeness(field: string, headerName: string, aliases: readonly string[]
   return 0;
 }
 
+/**
+ * The header's columns for a field, likeliest first (those a name or alias suggests, by how close),
+ * then the others in file order; `used` columns are left out. For a terminal's question.
+ */
+export function rankColumns(
+  field: string,
+  header: readonly string[],
+  used: ReadonlySet<number>,
+  aliases: readonly string[] = [],
+): Array<{ index: number; likely: boolean }> {
+  const scored = header.map((h, i) => ({ i, score: used.has(i) ? -1 : closeness(field, h, aliases) }));
+  return scored
+    .filter((c) => c.score >= 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map((c) => ({ index: c.i, likely: c.score > 0 }));
+}
+
 /** A column name as the shell reads it back: "Grand Total" in double quotes unless it needs single ones. */
 function quoteColumn(column: string): string {
   if (/^[\w.-]+$/.test(column)) return column;

@@ -27,6 +27,12 @@ export const CONTACT_MAPPING_SCHEMA = { kind: 'contacts', fields: CONTACT_CSV_FI
 
 export type ContactLayout = FieldLayout<ContactCsvField>;
 
+/** Words contact exports use for e-mail and phone (for the `--map` a missing column's message proposes). */
+export const CONTACT_ALIASES: Partial<Record<string, readonly string[]>> = {
+  email: ['mail', 'e_mail'],
+  phone: ['mobile', 'tel', 'telephone', 'cell', 'sms'],
+};
+
 /**
  * Finds each field's column(s) (mapping.ts resolveFieldColumns: `--map` and a mapping file's
  * choices, then columns named like a field); an email or a phone column is required.
@@ -40,7 +46,7 @@ export function resolveContactColumns(
   return resolveFieldColumns(header, choices, delimiter, countryColumns, {
     fields: CONTACT_CSV_FIELDS,
     missing: (index) => (index.email === undefined && index.phone === undefined ? ['email or phone'] : []),
-    aliases: { email: ['mail', 'e_mail'], phone: ['mobile', 'tel', 'telephone', 'cell', 'sms'] },
+    aliases: CONTACT_ALIASES,
   });
 }
 

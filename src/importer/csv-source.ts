@@ -2,51 +2,68 @@
  * Streams a CSV file as rows with their physical line numbers, never loading the file: sniffs the
  * encoding (UTF-8 with or without BOM, UTF-16LE with BOM; UTF-16BE and BOM-less UTF-16 are refused
  * with a clear message) and the delimiter (`,` `;` or tab, from the header line), then parses with
- * csv-parse. Ragged rows and an unclosed quote become error items naming the line: never a crash.
+ * Papa Parse (csv-parser.ts). Ragged rows, an unclosed quote and a record over 1 MiB become error
+ * items naming the line: never a crash. A header below other lines and footer lines that are not
+ * records are read as a preset declares them (CsvShape).
  */
 import type { Readable } from 'node:stream';
 import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
 import { InputError } from '../bulk/errors.js';
 import { rejectsTrailer } from '../bulk/rejects.js';
-import type { CsvItem, CsvSource } from './csv-item.js';
-import { countNewlines, LIVE_FLUSH_MS, LineCountingParser, type ParsedRecord } from './csv-parser.js';
+import type { CsvSource } from './csv-item.js';
+import { CsvRecordReader, MAX_RECORD_CHARS, MAX_RECORD_TEXT, type ParsedItem } from './csv-parser.js';
+import { type Header, rowsOf } from './csv-rows.js';
 import type { MixedLineEnd } from './line-ends.js';
-import { delimiterHint, detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';
+import { RecordQueue } from './record-queue.js';
+import { detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';
 import { StreamLineEnds } from './stream-line-ends.js';
 
 export type { CsvItem, CsvSource } from './csv-item.js';
 
 const SNIFF_BYTES = 64 * 1024;
-/**
- * Most rows in one batch. Large enough that the per-batch await costs nothing per row, small
- * enough that the rows turned into requests ahead of sending stay few (the parser keeps the rest
- * of a 64 KiB chunk as parsed records, which are smaller).
- */
-const BATCH_ROWS = 64;
 /** Characters of text handed to the parser at a time (see writeSliced). */
 const SLICE_CHARS = 4096;
-/** Longest row read (characters): a longer one is nearly always an unclosed quote swallowing the file. */
-const MAX_RECORD_CHARS = 1024 * 1024;
+
+/**
+ * Where the header is and what follows the last record, for exports that do not start with their
+ * header or end with their last record (a preset declares it; docs/importer.md "The CSV file").
+ */
+export interface CsvShape {
+  /** Lines before the header that are not part of the table (a title, a report date). */
+  skipLinesBeforeHeader?: number;
+  /**
+   * The header is the first record (after the skipped lines) for which this is true; the records
+   * before it are not read. When none is, the input is refused naming `headerDescription`.
+   */
+  headerMatch?: (cells: string[]) => boolean;
+  /** What headerMatch looks for, for the refusal ("a line with Order Number and Buyer Email"). */
+  headerDescription?: string;
+  /**
+   * Lines at the end that are not records (eBay's `12 record(s) downloaded`): a record whose cells,
+   * joined by the delimiter and trimmed, match it and that only blank lines or other such lines
+   * follow. A matching line with a record after it is read as any line is.
+   */
+  footerPattern?: RegExp;
+}
+
+export interface OpenCsvOptions extends CsvShape {
+  delimiter?: string;
+  name: string;
+  encoding?: InputEncoding;
+  signal?: AbortSignal;
+  /** The input is live (a terminal, pipe or FIFO): rows are parsed as their lines arrive. */
+  live?: boolean;
+  /** The header shown when the input is empty (the verb's own columns). */
+  exampleHeader?: string;
+  /** A live input's first line whose end differs from the header's (each line is read as written: stream-line-ends.ts). */
+  onMixedLineEnd?: (mixed: MixedLineEnd) => void;
+}
 
 /**
  * Opens a CSV stream: reads the header (throws InputError when the input is empty or not text
  * this importer can read), and returns the rows as an async iterable.
  */
-export async function openCsv(
-  input: Readable,
-  opts: {
-    delimiter?: string;
-    name: string;
-    encoding?: InputEncoding;
-    signal?: AbortSignal;
-    /** The input is live (a terminal, pipe or FIFO): rows are parsed as their lines arrive. */
-    live?: boolean;
-    /** The header shown when the input is empty (the verb's own columns). */
-    exampleHeader?: string;
-    /** A live input's first line whose end differs from the header's (each line is read as written: stream-line-ends.ts). */
-    onMixedLineEnd?: (mixed: MixedLineEnd) => void;
-  },
-): Promise<CsvSource> {
+export async function openCsv(input: Readable, opts: OpenCsvOptions): Promise<CsvSource> {
   // Ctrl-C must not wait for the next line of a terminal, pipe or FIFO: the input is destroyed,
   // which ends a read in progress with the abort.
   const onAbort = () => input.destroy(new DOMException('interrupted while reading the input', 'AbortError'));
@@ -61,336 +78,224 @@ export async function openCsv(
   }
 }
 
-async function openStream(input: Readable, opts: Parameters<typeof openCsv>[1], release: () => void): Promise<CsvSource> {
+type Chunks = AsyncIterator<Buffer | string>;
+const toBuffer = (c: Buffer | string) => (typeof c === 'string' ? Buffer.from(c) : c);
+
+/** The first chunk(s) of the input, until a newline or 64 KiB. */
+async function readHead(iterator: Chunks): Promise<{ head: Buffer; ended: boolean }> {
+  const chunks: Buffer[] = [];
   let bytes = 0;
-  const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  const toBuffer = (c: Buffer | string) => (typeof c === 'string' ? Buffer.from(c) : c);
-  // Sniff: gather the first chunk(s) until a newline or 64 KiB.
-  const headChunks: Buffer[] = [];
-  let headBytes = 0;
   let ended = false;
-  while (headBytes < SNIFF_BYTES) {
+  while (bytes < SNIFF_BYTES) {
     const next = await iterator.next();
     if (next.done) {
       ended = true;
       break;
     }
     const chunk = toBuffer(next.value);
-    headChunks.push(chunk);
-    headBytes += chunk.length;
+    chunks.push(chunk);
     bytes += chunk.length;
     if (chunk.includes(0x0a)) break;
   }
-  let head = Buffer.concat(headChunks);
+  return { head: Buffer.concat(chunks), ended };
+}
 
-  const { encoding, bomBytes } = sniffEncoding(head, opts.name, opts.encoding);
-  head = head.subarray(bomBytes);
+/**
+ * The head holds the header line whole, its line end included (a CR last may be the start of a
+ * CRLF): the skipped lines, then a non-blank line and its end.
+ */
+function headComplete(text: string, skip: number): boolean {
+  if (!/\n|\r[\s\S]/.test(text)) return false;
+  const lines = text.split(/\r\n|\n|\r/);
+  for (let i = skip; i < lines.length - 1; i++) if ((lines[i] as string).trim() !== '') return true;
+  return false;
+}
+
+/** The line the delimiter is sniffed from: the first non-blank one after the skipped lines. */
+function headerLineOf(text: string, skip: number): string {
+  const lines = text.split(/\r?\n|\r/).slice(skip);
+  return lines.find((l) => l.trim() !== '') ?? '';
+}
+
+/**
+ * Writes a decoded chunk in slices of about SLICE_CHARS, cut after a newline (never inside a
+ * character), waiting whenever the consumer has AHEAD_RECORDS records to take: the records
+ * parsed ahead of the reader stay about one slice; the rest waits as text.
+ */
+async function writeSliced(text: string, reader: CsvRecordReader, queue: RecordQueue): Promise<void> {
+  let at = 0;
+  while (at < text.length) {
+    let end = text.length;
+    if (end - at > SLICE_CHARS) {
+      const nl = text.indexOf('\n', at + SLICE_CHARS);
+      if (nl !== -1) end = nl + 1;
+    }
+    reader.write(at === 0 && end === text.length ? text : text.slice(at, end));
+    at = end;
+    await reader.parsed();
+    queue.push(reader.take());
+    if (reader.oversized || queue.ended) return;
+    await queue.room();
+  }
+}
+
+interface Feed {
+  input: Readable;
+  iterator: Chunks;
+  /** The text read to find the header, and whether that was the whole input. */
+  headText: string;
+  ended: boolean;
+  decoder: InputDecoder;
+  decode: (text: string) => string;
+  lineEnds: StreamLineEnds | undefined;
+  reader: CsvRecordReader;
+  queue: RecordQueue;
+  counted: (bytes: number) => void;
+}
+
+/** Reads the input to its end through the reader into the queue; stops at a record over the limit. */
+async function feedRest(f: Feed): Promise<void> {
+  const { reader, queue } = f;
+  try {
+    if (f.headText) await writeSliced(f.headText, reader, queue);
+    while (!f.ended && !reader.oversized && !queue.ended) {
+      const next = await f.iterator.next();
+      if (next.done) break;
+      const chunk = toBuffer(next.value);
+      f.counted(chunk.length);
+      const text = f.decode(f.decoder.write(chunk));
+      if (text) await writeSliced(text, reader, queue);
+    }
+    if (reader.oversized || queue.ended) {
+      // The rest cannot be parsed (or is not wanted): stop reading the input.
+      await f.iterator.return?.();
+      f.input.destroy();
+      queue.end();
+      return;
+    }
+    const rest = f.decode(f.decoder.end());
+    f.lineEnds?.end();
+    if (rest) await writeSliced(rest, reader, queue);
+    await reader.end();
+    queue.push(reader.take());
+    queue.end();
+  } catch (err) {
+    reader.stop();
+    queue.end(err);
+  }
+}
+
+async function openStream(input: Readable, opts: OpenCsvOptions, release: () => void): Promise<CsvSource> {
+  let bytes = 0;
+  const iterator = input[Symbol.asyncIterator]() as Chunks;
+  const sniffed = await readHead(iterator);
+  let ended = sniffed.ended;
+  bytes += sniffed.head.length;
+
+  const { encoding, bomBytes } = sniffEncoding(sniffed.head, opts.name, opts.encoding);
+  const head = sniffed.head.subarray(bomBytes);
   const decoder = new InputDecoder(encoding, { startOffset: bomBytes });
   // A live input cannot be checked first (line-ends.ts): its line ends outside quotes become LF.
   const lineEnds = opts.live ? new StreamLineEnds(opts.onMixedLineEnd, opts.delimiter) : undefined;
-  const headText = lineEnds ? lineEnds.write(decoder.write(head)) : decoder.write(head);
+  const decode = (text: string) => (lineEnds ? lineEnds.write(text) : text);
+  let headText = decode(decoder.write(head));
+  const skipLines = opts.skipLinesBeforeHeader ?? 0;
+  // The delimiter and the line end are told from the header line: read on until it is whole.
+  while (!ended && headText.length <= MAX_RECORD_CHARS && !headComplete(headText, skipLines)) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    const chunk = toBuffer(next.value);
+    bytes += chunk.length;
+    headText += decode(decoder.write(chunk));
+  }
   const empty = () =>
     new InputError(
       `${opts.name} is empty: expected a header line such as ${opts.exampleHeader ?? 'order_id,total,currency,order_date,email'}`,
     );
   if (headText.trim() === '' && ended) throw empty();
 
-  const firstLine = headText.split(/\r?\n/, 1)[0] ?? '';
-  const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
-
+  const delimiter = opts.delimiter ?? detectDelimiter(headerLineOf(headText, skipLines));
   const lineEnd = detectLineEnd(headText);
-  const parser = new LineCountingParser({
+  const reader = new CsvRecordReader({
     delimiter,
-    lineEnd,
-    bom: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    max_record_size: MAX_RECORD_CHARS,
+    newline: lineEnd ?? (opts.live ? '\n' : undefined),
+    maxRecordChars: MAX_RECORD_CHARS,
   });
-  const skipped: Array<{ message: string; code: string; lines: number }> = [];
-  /**
-   * A record reached MAX_RECORD_CHARS: csv-parse cannot go on after that (every later write fails
-   * the same way), so the input is no longer read, later errors are ignored, and the record
-   * becomes one error item at the end, naming the line it starts on and saying that the rest of
-   * the file was not read. Nearly always an opened quote that is never closed.
-   */
-  let oversized = false;
-  parser.on('skip', (err: Error & { code?: string; lines?: number }) => {
-    if (oversized) return;
-    if (err.code === 'CSV_MAX_RECORD_SIZE') oversized = true;
-    skipped.push({ message: err.message, code: err.code ?? 'csv_error', lines: err.lines ?? 0 });
-  });
+  const queue = new RecordQueue();
 
-  const drained = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        parser.off('drain', done);
-        parser.off('close', done);
-        resolve();
-      };
-      parser.on('drain', done);
-      parser.on('close', done);
-    });
-  /**
-   * Writes a decoded chunk in slices of about SLICE_CHARS, cut after a newline (never inside a
-   * character). The parser turns a write into records all at once and holds them until they are
-   * read: a whole 64 KiB chunk would be some 1,400 records living long enough for the garbage
-   * collector to copy and promote them, which cost more CPU than parsing them. Slices keep the
-   * parsed records ahead of the reader to about one slice; the rest waits as text.
-   */
-  const writeSliced = async (text: string): Promise<void> => {
-    let at = 0;
-    while (at < text.length) {
-      let end = text.length;
-      if (end - at > SLICE_CHARS) {
-        const nl = text.indexOf('\n', at + SLICE_CHARS);
-        if (nl !== -1) end = nl + 1;
-      }
-      const piece = at === 0 && end === text.length ? text : text.slice(at, end);
-      at = end;
-      if (!parser.write(piece)) await drained();
-      if (parser.destroyed || oversized) return;
-    }
-  };
+  const feed = feedRest({ input, iterator, headText, ended, decoder, decode, lineEnds, reader, queue, counted: (n) => (bytes += n) });
 
-  /** The line end the parser may hold back (the text written last ended with it), for a live input. */
-  let held: string | undefined;
-  const nextChunk = async () => {
-    if (!opts.live || held === undefined) return iterator.next();
-    const timer = setInterval(() => {
-      if (held !== undefined && parser.flushHeld(held)) held = undefined;
-    }, LIVE_FLUSH_MS);
-    try {
-      return await iterator.next();
-    } finally {
-      clearInterval(timer);
-    }
-  };
-  const noteHeld = (text: string) => {
-    if (opts.live) held = text.endsWith('\r\n') ? '\r\n' : text.endsWith('\n') ? '\n' : undefined;
-  };
-
-  const feed = (async () => {
-    try {
-      if (headText) {
-        await writeSliced(headText);
-        noteHeld(headText);
-      }
-      if (!ended) {
-        for (;;) {
-          if (parser.destroyed) return;
-          const next = await nextChunk();
-          if (next.done) break;
-          const chunk = toBuffer(next.value);
-          bytes += chunk.length;
-          const text = lineEnds ? lineEnds.write(decoder.write(chunk)) : decoder.write(chunk);
-          if (text) {
-            await writeSliced(text);
-            noteHeld(text);
-          }
-          if (parser.destroyed) return;
-          if (oversized) {
-            // The rest cannot be parsed: stop reading the input and end the rows here.
-            await iterator.return?.();
-            input.destroy();
-            parser.end();
-            return;
-          }
-        }
-      }
-      const rest = lineEnds ? lineEnds.write(decoder.end()) : decoder.end();
-      lineEnds?.end();
-      if (rest && !oversized) parser.write(rest);
-      parser.end();
-    } catch (err) {
-      parser.destroy(err as Error);
-    }
-  })();
-
-  // The parser is read in paused mode: every record it holds is taken at once (read() until
-  // null), then one wait for 'readable', 'end' or an error. Its async iterator would cost a
-  // promise and a microtask per record.
-  let failure: { error: unknown } | undefined;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  parser.on('readable', poke);
-  parser.on('end', poke);
-  parser.on('close', poke);
-  parser.on('error', (error) => {
-    failure ??= { error };
-    poke();
-  });
-  /**
-   * Resolves at the parser's next 'readable', 'end', 'close' or 'error'. Call it only right after
-   * read() returned null (which arms 'readable'), with no await in between.
-   */
-  const parserMoved = () =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-  /** The next record, or null at the end; waits only when the parser holds none. */
-  const nextRecord = async (): Promise<ParsedRecord | null> => {
-    for (;;) {
-      const r = parser.read() as ParsedRecord | null;
-      if (r !== null) return r;
-      if (failure) throw failure.error;
-      if (parser.errored) throw parser.errored;
-      if (parser.readableEnded || parser.destroyed) return null;
-      await parserMoved();
-    }
-  };
-
-  const first = await nextRecord();
-  if (first === null) {
-    await feed;
-    if (oversized)
-      throw new InputError(
-        `${opts.name}: the header line is longer than ${MAX_RECORD_CHARS / (1024 * 1024)} MiB, so no column could be read`,
-        'is it a CSV file? A quote opened and never closed, or a file of another kind, reads as one endless line',
-      );
-    throw empty();
-  }
-  const badHeader = decoder.invalid[0];
-  if (badHeader !== undefined && badHeader.line <= first.lines) {
-    parser.destroy();
+  const stopAll = () => {
+    queue.stop();
+    reader.stop();
     input.destroy();
-    throw new InputError(`${opts.name}: ${describeInvalid(badHeader, 'the header line')}`);
-  }
-  // A rejects file imported again: its own trailing columns are not the data's.
-  const trailer = rejectsTrailer(first.record);
-  const headerCells = trailer > 0 ? first.record.slice(0, -trailer) : first.record;
-  const header = headerCells.map((h) => h.trim());
-  let lastEndLine = first.lines;
-
-  /** The first invalid place on lines first..last, dropping those before (the decoder runs ahead of the parser). */
-  const invalidIn = (first: number, last: number) => {
-    let found: (typeof decoder.invalid)[number] | undefined;
-    while (decoder.invalid.length > 0 && (decoder.invalid[0]?.line ?? 0) <= last) {
-      const bad = decoder.invalid.shift();
-      if (bad !== undefined && bad.line >= first) found ??= bad;
-    }
-    return found;
   };
-
-  async function* batches(): AsyncGenerator<CsvItem[]> {
-    // The parser reads ahead, so its 'skip' events can arrive before records that precede them:
-    // place each error before the first record that starts after it. An unclosed quote swallows
-    // the rest of the input, so it always comes last.
-    const flushSkipped = function* (beforeLine: number): Generator<CsvItem> {
-      for (let i = 0; i < skipped.length; ) {
-        const s = skipped[i] as (typeof skipped)[number];
-        const atEnd = beforeLine === Number.POSITIVE_INFINITY;
-        const last = s.code === 'CSV_QUOTE_NOT_CLOSED' || s.code === 'CSV_MAX_RECORD_SIZE';
-        if (last ? !atEnd : s.lines >= beforeLine) {
-          i++;
-          continue;
-        }
-        skipped.splice(i, 1);
-        if (s.code === 'CSV_MAX_RECORD_SIZE') {
-          const line = lastEndLine + 1;
-          yield {
-            kind: 'error',
-            line,
-            code: 'record_too_large',
-            message: `the row starting on line ${line} runs past ${MAX_RECORD_CHARS / (1024 * 1024)} MiB (most likely a quote opened there and never closed), so the file could not be read from line ${line} on; fix that row and import again`,
-          };
-        } else if (s.code === 'CSV_QUOTE_NOT_CLOSED') {
-          const line = lastEndLine + 1;
-          yield {
-            kind: 'error',
-            line,
-            code: 'unclosed_quote',
-            message: `a quoted field opened on line ${line} is never closed, so lines ${line}–${s.lines} could not be read as rows; close the quote (or double it inside the field) and import again`,
-          };
-        } else yield { kind: 'error', line: s.lines, code: 'csv_error', message: `unreadable CSV on line ${s.lines}: ${s.message}` };
-      }
-    };
-    try {
-      for (;;) {
-        const out: CsvItem[] = [];
-        let ended = false;
-        while (out.length < BATCH_ROWS) {
-          const next = parser.read() as ParsedRecord | null;
-          if (next === null) {
-            if (failure) throw failure.error;
-            // destroy(err) sets `errored` at once; its 'error' event comes a tick later.
-            if (parser.errored) throw parser.errored;
-            ended = parser.readableEnded || parser.destroyed;
-            break;
-          }
-          const { record, lines } = next;
-          const line = lines - countNewlines(record);
-          if (skipped.length > 0) for (const s of flushSkipped(line)) out.push(s);
-          lastEndLine = lines;
-          const bad = decoder.invalid.length > 0 ? invalidIn(line, lines) : undefined;
-          // A line of bare delimiters (spreadsheets add them) is a blank line.
-          if (record.every((c) => c.trim() === '')) continue;
-          if (bad !== undefined) {
-            out.push({ kind: 'error', line, code: 'invalid_encoding', message: describeInvalid(bad), cells: record });
-            continue;
-          }
-          let cells = record;
-          if (trailer > 0 && cells.length === header.length + trailer) cells = cells.slice(0, header.length);
-          if (cells.length > header.length && cells.slice(header.length).every((c) => c.trim() === ''))
-            cells = cells.slice(0, header.length);
-          if (cells.length !== header.length) {
-            out.push({
-              kind: 'error',
-              line,
-              code: 'ragged_row',
-              message: `line ${line} has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${header.length}${delimiterHint(cells.length, delimiter)}`,
-              cells,
-            });
-            continue;
-          }
-          out.push({ kind: 'row', line, cells });
-        }
-        if (ended) for (const s of flushSkipped(Number.POSITIVE_INFINITY)) out.push(s);
-        if (out.length > 0) yield out;
-        if (ended) break;
-        // Nothing at hand: wait for the parser (records, the end or an error).
-        if (out.length === 0) await parserMoved();
-      }
-      await feed;
-    } finally {
-      release();
-      // The consumer stopped early (an abort): stop reading instead of waiting for a drain that
-      // will never come.
-      if (!parser.destroyed && !parser.readableEnded) {
-        parser.destroy();
-        input.destroy();
-      }
-    }
-  }
-
-  let taken = false;
-  const take = () => {
-    if (taken) throw new Error('the rows of a CSV source can be read only once');
-    taken = true;
-    return batches();
-  };
+  const header = await readHeader(queue, opts, decoder, stopAll, empty, feed);
+  const source = rowsOf({ queue, header, decoder, delimiter, footer: opts.footerPattern, feed, release, stopAll });
   return {
-    header,
-    headerCells,
+    header: header.header,
+    headerCells: header.headerCells,
     bom: bomBytes > 0,
     lineEnd: lineEnds?.expected === 'CRLF' ? '\r\n' : (lineEnd ?? '\n'), // a rejects file ends its lines as the input's header
     delimiter,
     encoding,
-    batches: { [Symbol.asyncIterator]: () => take() },
-    items: {
-      [Symbol.asyncIterator]: () => {
-        const all = take();
-        return (async function* () {
-          for await (const batch of all) yield* batch;
-        })();
-      },
-    },
+    batches: source.batches,
+    items: source.items,
     bytesRead: () => bytes,
   };
+}
+
+/** The header record: the first non-blank one after the skipped lines that matches (CsvShape). */
+async function readHeader(
+  queue: RecordQueue,
+  opts: OpenCsvOptions,
+  decoder: InputDecoder,
+  stopAll: () => void,
+  empty: () => Error,
+  feed: Promise<void>,
+): Promise<Header> {
+  const skip = opts.skipLinesBeforeHeader ?? 0;
+  let passed = 0;
+  for (;;) {
+    const got = await queue.take(1);
+    const item = got?.[0];
+    if (item === undefined) {
+      await feed;
+      if (passed > 0 && opts.headerMatch)
+        throw new InputError(`${opts.name}: no line is the header${opts.headerDescription ? ` (${opts.headerDescription})` : ''}`);
+      throw empty();
+    }
+    if (item.kind === 'problem') {
+      stopAll();
+      throw headerProblem(opts.name, item);
+    }
+    if (item.lastLine <= skip || item.record.every((c) => c.trim() === '')) continue;
+    passed++;
+    if (opts.headerMatch && !opts.headerMatch(item.record.map((c) => c.trim()))) continue;
+    const bad = decoder.invalid[0];
+    if (bad !== undefined && bad.line <= item.lastLine) {
+      stopAll();
+      throw new InputError(`${opts.name}: ${describeInvalid(bad, 'the header line')}`);
+    }
+    // A rejects file imported again: its own trailing columns are not the data's.
+    const trailer = rejectsTrailer(item.record);
+    const headerCells = trailer > 0 ? item.record.slice(0, -trailer) : item.record;
+    return { header: headerCells.map((h) => h.trim()), headerCells, trailer, line: item.lastLine };
+  }
+}
+
+function headerProblem(name: string, problem: ParsedItem & { kind: 'problem' }): InputError {
+  if (problem.code === 'record_too_large')
+    return new InputError(
+      `${name}: the header line is longer than ${MAX_RECORD_TEXT}, so no column could be read`,
+      'is it a CSV file? A quote opened and never closed, or a file of another kind, reads as one endless line',
+    );
+  if (problem.code === 'unclosed_quote')
+    return new InputError(
+      `${name}: a quoted field opened on line ${problem.line} (the header) is never closed, so no column could be read`,
+    );
+  return new InputError(`${name}: the header on line ${problem.line} is not readable CSV: ${problem.message}`);
 }

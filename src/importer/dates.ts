@@ -13,6 +13,8 @@ export interface ZoneReader {
   offsetAt(year: number, month: number, day: number, hour: number, minute: number, second: number): string;
 }
 
+import { fullYear, monthByName } from './month-names.js';
+
 const UTC_NAMES = new Set(['utc', 'z', 'gmt', 'etc/utc', 'etc/gmt', '+00:00', '+0000', '+00']);
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -86,17 +88,44 @@ export function parseTimeZone(value: string): ZoneReader | Error {
 
 export const UTC_ZONE: ZoneReader = { name: 'UTC', offsetAt: () => 'Z' };
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-/** Month names and abbreviations (`jun`, `june`, `sept`, `jun.`) → 1–12: one lookup per cell. */
-const MONTH_NUMBER = new Map<string, number>();
-MONTHS.forEach((m, i) => {
-  for (const name of [m, m.slice(0, 3), `${m.slice(0, 3)}.`]) MONTH_NUMBER.set(name, i + 1);
-});
-MONTH_NUMBER.set('sept', 9).set('sept.', 9);
+const MONTH_WORD = '(\\p{L}{3,9}\\.?)';
+const TIME_PART = '(?:[ T]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?)?';
+/** `Jun-10-24`, `Jun-10-2024 14:03:22` (eBay US: month first). */
+const MONTH_FIRST = new RegExp(`^${MONTH_WORD}[- ](\\d{1,2})(?:-|,? )(\\d{2}|\\d{4})${TIME_PART}$`, 'u');
+/** `10-Jun-24`, `10-Dez-25`, `10 Jun 2024` (eBay UK and DE: day first). */
+const DAY_FIRST = new RegExp(`^(\\d{1,2})[- ]${MONTH_WORD}[- ](\\d{2}|\\d{4})${TIME_PART}$`, 'u');
 
-/** A month by its English name or abbreviation (`Jun`, `June`, `Sept`), 1–12, or 0. */
-function monthByName(name: string): number {
-  return MONTH_NUMBER.get(name.toLowerCase()) ?? 0;
+/**
+ * A date whose month is a name, so day and month cannot be mixed up: `Jun-10-24` (eBay US),
+ * `10-Jun-24`, `10-Dez-25` (eBay UK, DE), `Jun 10, 2024`, `10 Jun 2024`, each with an optional time
+ * (`14:03` or `14:03:22`, taken in `zone`). Undefined when the value is not of this form; an
+ * Error when it is but names no month or no calendar date.
+ */
+export function readNamedMonthDate(value: string, zone: ZoneReader): string | Error | undefined {
+  const v = value.trim();
+  let parts: Array<string | undefined> | undefined;
+  const first = MONTH_FIRST.exec(v);
+  if (first) parts = [first[2], first[1], first[3], first[4], first[5], first[6]];
+  const dayFirst = first ? null : DAY_FIRST.exec(v);
+  if (dayFirst) parts = [dayFirst[1], dayFirst[2], dayFirst[3], dayFirst[4], dayFirst[5], dayFirst[6]];
+  if (!parts) return undefined;
+  const [day, monthName, year, hh, mm, ss] = parts as [string, string, string, string?, string?, string?];
+  const month = monthByName(monthName);
+  if (month === 0)
+    return new Error(`${JSON.stringify(v.slice(0, 40))}: no month is named ${JSON.stringify(monthName)} (English or German month names)`);
+  return composeDate(
+    v,
+    {
+      year: fullYear(year),
+      month,
+      day: Number(day),
+      hour: hh === undefined ? undefined : Number(hh),
+      minute: mm === undefined ? 0 : Number(mm),
+      second: ss === undefined ? 0 : Number(ss),
+      frac: '',
+    },
+    zone,
+  );
 }
 
 type Token =
@@ -147,8 +176,8 @@ const TOKENS: readonly Token[] = [
 const TOKEN_PATTERN: Record<Token, string> = {
   YYYY: '(\\d{4})',
   YY: '(\\d{2})',
-  MMMM: '([A-Za-z]+)',
-  MMM: '([A-Za-z]{3,4}\\.?)',
+  MMMM: '(\\p{L}+)',
+  MMM: '(\\p{L}{3,4}\\.?)',
   MM: '(\\d{2})',
   M: '(\\d{1,2})',
   DD: '(\\d{2})',
@@ -212,14 +241,14 @@ export function parseDateFormat(pattern: string): DateFormat | Error {
       return new Error(
         `--date-format ${JSON.stringify(p)}: "${ch}" is no date token (tokens: YYYY YY MMMM MMM MM M DD D HH H hh h mm m ss s SSS A Z)`,
       );
-    else source += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     i++;
   }
   const has = (...t: Token[]) => t.some((x) => order.includes(x));
   if (!has('YYYY', 'YY') || !has('MMMM', 'MMM', 'MM', 'M') || !has('DD', 'D'))
     return new Error(`--date-format ${JSON.stringify(p)} needs a year (YYYY or YY), a month (M, MM, MMM or MMMM) and a day (D or DD)`);
   if (has('h', 'hh') && !has('A', 'a')) return new Error(`--date-format ${JSON.stringify(p)}: a 12-hour hour (h, hh) needs AM/PM (A)`);
-  const re = new RegExp(`^\\s*${source}\\s*$`);
+  const re = new RegExp(`^\\s*${source}\\s*$`, 'u');
   return {
     pattern: p,
     read(value, zone) {
@@ -241,8 +270,7 @@ export function parseDateFormat(pattern: string): DateFormat | Error {
             year = Number(v);
             break;
           case 'YY':
-            // Two-digit years: 00–69 are 2000–2069, 70–99 are 1970–1999.
-            year = Number(v) + (Number(v) < 70 ? 2000 : 1900);
+            year = fullYear(v);
             break;
           case 'MMMM':
           case 'MMM':
@@ -283,7 +311,8 @@ export function parseDateFormat(pattern: string): DateFormat | Error {
             break;
         }
       });
-      if (month === 0) return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English month names)`);
+      if (month === 0)
+        return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English or German month names)`);
       if (hour !== undefined && pm !== undefined) {
         if (hour < 1 || hour > 12) return new Error(`${JSON.stringify(value.slice(0, 40))}: a 12-hour time has hours 1 to 12`);
         hour = (hour % 12) + (pm ? 12 : 0);

@@ -49,10 +49,38 @@ function describeColumns(header: readonly string[], columns: number[]): string {
   return columns.map((i) => `${JSON.stringify(header[i])} (column ${i + 1})`).join(', ');
 }
 
+/** Several columns could be one field and nothing picks one: a terminal may ask which (commands/mapping-questions.ts). */
+export class AmbiguousColumnError extends InputError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly field: string,
+    /** The candidates' indexes in the header. */
+    readonly columns: readonly number[],
+  ) {
+    super(message, hint);
+  }
+}
+
+/** Required fields no column holds (`"email or phone"` when either will do): a terminal may ask for each. */
+export class MissingColumnsError extends InputError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly missing: readonly string[],
+    /** Columns the mapping already gives a field. */
+    readonly used: readonly number[] = [],
+  ) {
+    super(message, hint);
+  }
+}
+
 export function ambiguous(header: readonly string[], field: string, columns: number[]): InputError {
-  return new InputError(
+  return new AmbiguousColumnError(
     `the CSV header has ${columns.length} columns that could be ${field}: ${describeColumns(header, columns)}`,
     `pick one by its number: --map ${field}=#${(columns[0] as number) + 1}`,
+    field,
+    columns,
   );
 }
 
@@ -138,11 +166,13 @@ export function resolveFieldColumns<F extends string>(
         ? `one column ${JSON.stringify(header[0]?.slice(0, 80))}`
         : `columns ${header.map((h) => JSON.stringify(h)).join(', ')}`;
     const d = delimiter === '\t' ? 'tab' : JSON.stringify(delimiter);
-    throw new InputError(
+    throw new MissingColumnsError(
       `the CSV header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (read ${shown} with delimiter ${d})`,
       header.length === 1
         ? 'is the delimiter right? give it with --delimiter'
         : `name the columns after the fields, or map them: ${suggestMaps(missing, header, used, spec.aliases)}`,
+      missing,
+      [...used],
     );
   }
   const ignored = header.filter((_, i) => !used.has(i));

@@ -5,7 +5,7 @@
  */
 import { normalizeCurrency } from '../contract/currency.js';
 import { isDateOnly, isRfc3339DateTime } from '../contract/formats.js';
-import { type DateFormat, describeExcelSerial, excelSerial, UTC_ZONE, type ZoneReader } from './dates.js';
+import { type DateFormat, describeExcelSerial, excelSerial, readNamedMonthDate, UTC_ZONE, type ZoneReader } from './dates.js';
 
 /** How a numeric date such as 03/04/2024 is read: month first (US) or day first. */
 export type DateOrder = 'MDY' | 'DMY';
@@ -94,7 +94,9 @@ export function normalizeDecimalText(value: string, delimiter: string): string |
   }
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(v)) v = v.replace(/,/g, '');
   else if (/^\d{1,3}(\.\d{3})+,\d+$/.test(v)) v = v.replace(/\./g, '').replace(',', '.');
-  else if (delimiter !== ',' && /^\d+,\d+$/.test(v)) v = v.replace(',', '.');
+  // One or two digits after a comma cannot be a group of thousands: a decimal comma in any file
+  // (in a comma-separated one the cell was quoted: Stripe's `"0,25"`); three stay ambiguous.
+  else if ((delimiter !== ',' && /^\d+,\d+$/.test(v)) || /^\d+,\d{1,2}$/.test(v)) v = v.replace(',', '.');
   return v;
 }
 
@@ -152,16 +154,58 @@ const SYMBOLS: Record<string, readonly string[]> = {
 
 const MONEY = /^(?:([^\d\s.,-]+)\s*)?([\d][\d.,\s\u00a0\u202f']*)(?:\s*([^\d\s.,-][^\d\s,-]*))?$/;
 
+/** A minus sign: ASCII, or the typographic one (U+2212) spreadsheets and some locales write. */
+const MINUS = /[-\u2212]/;
+/** `US $1,299.00`, `AU $12.00`, `C $5`: eBay's site prefixes, with a space before the dollar. */
+const SPACED_DOLLAR = /^([A-Z]{1,2}) \$/;
+
+/**
+ * The sign of an amount written either way, and the amount without it: `-12.00`, `−12.00`,
+ * `-$12.00`, `$-12.00`, `US $-5`, `-12,00 €`, `(12.00)`, `($12.00)`, `$(12.00)`. An Error when both
+ * spellings are used at once (`(-12.00)`) or a sign is somewhere else.
+ */
+function splitSign(value: string): { negative: boolean; text: string } | Error {
+  let v = value;
+  let parens = false;
+  const wrapped = /^([^\d\s()]*)\s*\((.*)\)\s*([^\d\s()]*)$/.exec(v);
+  if (wrapped) {
+    parens = true;
+    v = `${wrapped[1]}${(wrapped[2] as string).trim()}${wrapped[3] ? ` ${wrapped[3]}` : ''}`;
+  }
+  const at = v.search(MINUS);
+  if (at < 0) return { negative: parens, text: v };
+  const before = v.slice(0, at);
+  // A minus first, or right after a currency mark (`$-12.00`, `US$ -5`, `€ -3,50`).
+  if (before.trim() !== '' && !/^[^\d.,]+$/.test(before)) return { negative: false, text: value };
+  const text = `${before.trim()}${v.slice(at + 1).trimStart()}`;
+  if (parens || MINUS.test(text))
+    return new Error(`${JSON.stringify(value.slice(0, 40))} is written negative twice: write -12.00 or (12.00)`);
+  return { negative: true, text };
+}
+
 /**
  * A money amount with an optional currency mark before or after it (`$1,234.50`, `1.234,50 €`,
- * `EUR 12.00`, `12.00 eur`): the amount as a plain decimal, and an error when the mark does not
- * agree with `currency` (the row's). Text that is neither a known symbol nor a code is returned as
- * it is, for the contract to reject as no decimal.
+ * `US $1,299.00`, `EUR 12.00`, `12.00 eur`) and an optional sign either way (`-12.00`, `(12.00)`,
+ * `-$12.00`, `$-12.00`): the amount as a plain decimal (`-12.00` when negative), and an error when
+ * the mark does not agree with `currency` (the row's). Text that is neither a known symbol nor a
+ * code is returned as it is, for the contract to reject as no decimal.
  */
 export function parseMoney(value: string, delimiter: string, currency: string | undefined): string | Error {
   const v = value.trim();
   const first = v.charCodeAt(0);
   // The common case: a bare number.
+  if (first >= 48 && first <= 57 && /\d$/.test(v)) return normalizeDecimalText(v, delimiter);
+  const signed = splitSign(v.replace(SPACED_DOLLAR, '$1$$'));
+  if (signed instanceof Error) return signed;
+  const amount = unsignedMoney(signed.text, delimiter, currency);
+  if (!signed.negative || amount instanceof Error) return amount;
+  // Text the contract will refuse stays as written; a negative zero is zero.
+  if (!/^\d+(\.\d+)?$/.test(amount)) return v;
+  return /^[0.]+$/.test(amount) ? amount : `-${amount}`;
+}
+
+function unsignedMoney(v: string, delimiter: string, currency: string | undefined): string | Error {
+  const first = v.charCodeAt(0);
   if (first >= 48 && first <= 57 && /\d$/.test(v)) return normalizeDecimalText(v, delimiter);
   const m = MONEY.exec(v);
   if (!m || (m[1] !== undefined && m[3] !== undefined)) return normalizeDecimalText(v, delimiter);
@@ -184,11 +228,25 @@ export function parseMoney(value: string, delimiter: string, currency: string | 
 }
 
 /**
+ * An amount that must not be negative (an order's total, an item's price): parseMoney, and a
+ * negative amount refused with the form it was written in (`"(12.00)" is negative (-12.00)`).
+ */
+export function parseAmount(value: string, delimiter: string, currency: string | undefined): string | Error {
+  const amount = parseMoney(value, delimiter, currency);
+  if (typeof amount === 'string' && amount.startsWith('-'))
+    return new Error(
+      `${JSON.stringify(value.trim().slice(0, 40))} is negative (${amount}): an order's amounts are zero or more (a refund or credit note is no order)`,
+    );
+  return amount;
+}
+
+/**
  * The currencies the mark beside an amount may stand for (`€12.00` → EUR, `$12.00` → the
  * dollars and pesos, `12.00 CHF` → CHF); undefined for a bare number or an unknown mark.
  */
 export function currenciesOfMark(value: string): readonly string[] | undefined {
-  const m = MONEY.exec(value.trim());
+  const signed = splitSign(value.trim().replace(SPACED_DOLLAR, '$1$$'));
+  const m = signed instanceof Error ? null : MONEY.exec(signed.text);
   if (!m || (m[1] !== undefined && m[3] !== undefined)) return undefined;
   const mark = m[1] ?? m[3];
   if (mark === undefined) return undefined;
@@ -207,7 +265,7 @@ const pad = (s: string) => s.padStart(2, '0');
 /** The message for an order date that is none of the accepted forms. */
 function badDate(value: string): Error {
   return new Error(
-    `must be a date YYYY-MM-DD or an RFC 3339 date-time such as 2024-03-01T14:30:00+01:00, got ${JSON.stringify(value.slice(0, 40))}`,
+    `must be a date YYYY-MM-DD, an RFC 3339 date-time such as 2024-03-01T14:30:00+01:00 or a date with its month named (Jun-10-24, 10-Jun-24), got ${JSON.stringify(value.slice(0, 40))}`,
   );
 }
 
@@ -262,5 +320,5 @@ export function normalizeOrderDate(value: string, reading?: DateOrder | DateRead
   // A time without seconds before an offset (2024-03-01T14:30+02:00).
   v = v.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/i, '$1:00$2');
   if (isRfc3339DateTime(v)) return v;
-  return badDate(value);
+  return readNamedMonthDate(value, r.zone ?? UTC_ZONE) ?? badDate(value);
 }

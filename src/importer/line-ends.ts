@@ -1,5 +1,5 @@
 /**
- * A CSV file must keep one kind of line end. csv-parse takes the header's (CRLF, LF or CR) as the
+ * A CSV file must keep one kind of line end. The parser takes the header's (CRLF, LF or CR) as the
  * only record end, so a file mixing them (a CRLF header, then LF, CR and CRLF lines: files
  * concatenated, or edited by two tools) had its records merged: three orders became one rejected
  * "ragged" row and two order ids never appeared in the report. Such a file is refused before
@@ -23,7 +23,7 @@ export interface MixedLineEnd {
 const CR = 0x0d;
 const LF = 0x0a;
 const QUOTE = 0x22;
-/** Bytes after which a quote opens a quoted cell (csv-parse with relax_quotes: only at a cell's start). */
+/** Bytes after which a quote opens a quoted cell (as the CSV parser reads them: only at a cell's start). */
 const CELL_STARTS = new Set([0x2c, 0x3b, 0x09, 0x7c, LF, CR]);
 
 const CHUNK = 1024 * 1024;

@@ -56,6 +56,10 @@ export interface MapFile {
   packedItems?: PackedItemsSpec;
   /** Without a currency column, the total's symbol gives the currency when it names one only. */
   currencyFromSymbol: boolean;
+  /** A row with no line-item name and no SKU is its order's summary row (eBay): it adds no line item. */
+  summaryRows: boolean;
+  /** Lines at the end that are not records (`"footer_pattern"`, a regular expression): footer-lines.ts. */
+  footerPattern?: RegExp;
   /** Fields whose columns the export may lack (`"optional_columns"`): absent, the field is not read. */
   optional: Set<string>;
   /** Header names that together identify a known export (presets); any one of the lists. */
@@ -88,6 +92,8 @@ const KEYS = [
   'timezone',
   'line_items_column',
   'currency_from_symbol',
+  'summary_rows',
+  'footer_pattern',
   'optional_columns',
   'numbered_items',
 ] as const;
@@ -154,6 +160,7 @@ export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: 
     origin,
     set: new Map(),
     currencyFromSymbol: false,
+    summaryRows: false,
     optional: new Set(),
   };
   if (cannot) out.cannot = cannot;
@@ -246,6 +253,18 @@ function readExtras(d: Record<string, unknown>, out: MapFile, schema: MappingSch
       if (!out.columns.has(f)) fail(`"optional_columns" names ${JSON.stringify(f)}, which "columns" does not map`);
       out.optional.add(f);
     }
+  }
+  if (d.footer_pattern !== undefined) {
+    if (typeof d.footer_pattern !== 'string' || d.footer_pattern.trim() === '') fail('"footer_pattern" must be a regular expression');
+    try {
+      out.footerPattern = new RegExp(d.footer_pattern as string, 'i');
+    } catch (err) {
+      fail(`"footer_pattern": ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (d.summary_rows !== undefined) {
+    if (typeof d.summary_rows !== 'boolean') fail('"summary_rows" must be true or false');
+    out.summaryRows = d.summary_rows as boolean;
   }
   if (d.currency_from_symbol !== undefined) {
     if (typeof d.currency_from_symbol !== 'boolean') fail('"currency_from_symbol" must be true or false');

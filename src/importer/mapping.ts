@@ -19,7 +19,7 @@ import {
   phoneCountry,
   resolveFieldColumns,
 } from './field-columns.js';
-import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseBoolean, parseMoney } from './formats.js';
+import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseAmount, parseBoolean } from './formats.js';
 import { type NumberedItemsSpec, numberedColumns, readNumberedItems } from './numbered-items.js';
 import { type PackedItemsSpec, readPackedItems } from './packed-items.js';
 import { mayHoldContact, NoContactColumnsError } from './presets/cannot.js';
@@ -38,7 +38,7 @@ export const ORDER_MAPPING_SCHEMA = {
 } as const;
 const REQUIRED_COLUMNS = ORDER_REQUIRED_FIELDS;
 /** Words shop exports use for the required order fields (for the `--map` a missing column's message proposes). */
-const ORDER_ALIASES: FieldSpec<CsvField>['aliases'] = {
+export const ORDER_ALIASES: FieldSpec<CsvField>['aliases'] = {
   order_id: ['order', 'number', 'no', 'nr', 'reference', 'ref', 'increment'],
   total: ['amount', 'sum', 'grand', 'price', 'value', 'revenue'],
   currency: ['cur', 'ccy', 'iso'],
@@ -56,6 +56,8 @@ export interface ColumnLayout extends FieldLayout<CsvField> {
   numbered?: { indexes: number[]; spec: NumberedItemsSpec };
   /** Without a currency column, a total's unambiguous symbol (`€`, `£`) gives the currency (Magento's grid). */
   currencyFromSymbol?: boolean;
+  /** A row with no line-item name and no SKU is its order's summary row (eBay's multi-item orders): no line item. */
+  summaryRows?: boolean;
 }
 
 /** What a mapping adds to the columns: constants, packed line items, the currency from the total's symbol. */
@@ -64,6 +66,8 @@ export interface LayoutExtras {
   packed?: PackedItemsSpec;
   numbered?: NumberedItemsSpec;
   currencyFromSymbol?: boolean;
+  /** A row with no line-item name and no SKU is its order's summary row (eBay's multi-item orders): no line item. */
+  summaryRows?: boolean;
 }
 
 export {
@@ -155,6 +159,7 @@ export function resolveColumns(
     const cols = numberedIndexes.map((i) => header[i] as string);
     out.sources.push({ field: 'line_items', columns: cols.length > 2 ? [`${cols[0]} … ${cols[cols.length - 1]}`] : cols });
   }
+  if (extras.summaryRows) out.summaryRows = true;
   if (extras.currencyFromSymbol && index.currency === undefined) {
     out.currencyFromSymbol = true;
     out.sources.push({ field: 'currency', columns: [], value: "the total's currency symbol" });
@@ -188,7 +193,7 @@ export function readOrderFields(
   if (currency === undefined && layout.currencyFromSymbol && total !== undefined) currency = currencyFromTotal(total, errors);
   if (currency !== undefined) body.currency = currency.trim();
   if (total !== undefined) {
-    const t = parseMoney(total, opts.delimiter, currency);
+    const t = parseAmount(total, opts.delimiter, currency);
     if (t instanceof Error) errors.push({ field: 'total', message: t.message });
     else body.total = t;
   }
@@ -259,12 +264,14 @@ export function readLineItem(
   const quantity = get('line_item_quantity');
   const price = get('line_item_price');
   if (sku === undefined && name === undefined && quantity === undefined && price === undefined) return undefined;
+  // eBay's summary row of a multi-item order: its quantity and price are the items' sums.
+  if (layout.summaryRows && sku === undefined && name === undefined) return undefined;
   const item: Record<string, unknown> = {};
   if (sku !== undefined) item.sku = sku;
   if (name !== undefined) item.name = name;
   if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
   if (price !== undefined) {
-    const p = parseMoney(price, delimiter, typeof currency === 'string' ? currency : undefined);
+    const p = parseAmount(price, delimiter, typeof currency === 'string' ? currency : undefined);
     if (p instanceof Error) errors?.push({ field: `line_items[${itemIndex}].price`, message: p.message });
     else item.price = p;
   }

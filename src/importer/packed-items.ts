@@ -6,7 +6,7 @@
  * A mapping file describes the cell (`line_items_column`); each item becomes one line item.
  */
 import type { FieldError } from '../contract/errors.js';
-import { parseMoney } from './formats.js';
+import { parseAmount } from './formats.js';
 
 /** The item fields a packed cell can give; `total` is the line's total, read as price × quantity. */
 export const PACKED_ITEM_FIELDS = ['sku', 'name', 'quantity', 'price', 'total'] as const;
@@ -77,11 +77,11 @@ export function itemOf(
   if (name !== undefined) item.name = name;
   if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
   if (price !== undefined) {
-    const p = parseMoney(price, delimiter, currency);
+    const p = parseAmount(price, delimiter, currency);
     if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
     else item.price = p;
   } else if (total !== undefined && typeof item.quantity === 'number' && item.quantity >= 1) {
-    const t = parseMoney(total, delimiter, currency);
+    const t = parseAmount(total, delimiter, currency);
     const p = t instanceof Error ? t : unitPrice(t, item.quantity);
     if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
     else item.price = p;

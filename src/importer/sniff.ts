@@ -74,9 +74,9 @@ export function sniffEncoding(head: Buffer, name: string, given: InputEncoding |
 }
 
 /**
- * The file's line end as csv-parse would find it (the first CR or LF of the header line): `\r\n`
- * or `\n`. Undefined when it cannot tell from `head` (no line end yet, a CR at its very end, a
- * quote before the first line end) or when lines end with a bare CR: csv-parse then finds it alone.
+ * The file's line end, told by the first CR or LF of the header line: `\r\n` or `\n`. Undefined
+ * when it cannot tell from `head` (no line end yet, a CR at its very end, a quote before the first
+ * line end) or when lines end with a bare CR: the parser then finds it from the text it is given.
  */
 export function detectLineEnd(head: string): '\n' | '\r\n' | undefined {
   const lf = head.indexOf('\n');

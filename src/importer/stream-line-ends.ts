@@ -1,6 +1,6 @@
 /**
  * Line ends of an input read as a stream (stdin, a pipe, a FIFO): it cannot be checked before
- * the import as a file is (line-ends.ts refuses a file that mixes them), and csv-parse takes the
+ * the import as a file is (line-ends.ts refuses a file that mixes them), and the parser takes the
  * header's line end as the only record end, so `cat mixed.csv | svc orders import -` merged
  * records (a CRLF header, then LF, CR and CRLF lines: 4 orders read as 2 rows). Here each line
  * is read as written: every line end outside a quoted cell (CRLF, LF or a bare CR) becomes LF
@@ -8,7 +8,7 @@
  * inside a quoted cell are the cell's own and stay as they are. The first line whose end differs
  * from the header's is remembered, for a warning.
  *
- * Quoting as csv-parse reads it with relax_quotes (and as line-ends.ts scans): a quote opens a
+ * Quoting as the CSV parser reads it (and as line-ends.ts scans): a quote opens a
  * quoted cell only at a cell's start (after a delimiter, a line end or the input's start); inside,
  * a doubled quote is a quote. A text without a quote (most chunks of most files) is read with
  * native searches for its line ends; one with quotes, character by character.

@@ -251,7 +251,7 @@ describe('known exports, mapping files and presets', () => {
       [['--preset', 'shopify', '--map-file', mapFile], /--preset and --map-file do not go together/],
       [
         ['--preset', 'oscommerce'],
-        /no orders preset named "oscommerce"[\s\S]*known presets: amazon, bigcommerce, etsy, magento, prestashop, shopify, square, squarespace, woocommerce, woocommerce-analytics, woocommerce-customer-order, woocommerce-webtoffee \(or none: columns by name\)/,
+        /no orders preset named "oscommerce"[\s\S]*known presets: amazon, bigcommerce, ebay, etsy, magento, prestashop, shopify, square, squarespace, stripe, woocommerce, woocommerce-analytics, woocommerce-customer-order, woocommerce-webtoffee \(or none: columns by name\)/,
       ],
       [['--preset', 'shopify', '--date-order', 'YMD'], /--date-order must be MDY .* or DMY/],
     ];

@@ -1,217 +1,130 @@
 /**
- * The CSV parser (csv-parser.ts): the same records as csv-parse's own, without a Buffer per field,
- * and lines without a quote split without csv-parse, with the same records, lines and errors.
+ * The CSV parser (csv-parser.ts, Papa Parse through `Papa.parse(readable, { chunk })`): the same
+ * records and physical lines as csv-parse reads from the same text, however the text is cut;
+ * an unclosed quote and a record over the limit named at the line where they start.
  */
-import { Parser } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineCountingParser, type ParsedRecord } from '../../src/importer/csv-parser.js';
+import { CsvRecordReader, type ParsedItem } from '../../src/importer/csv-parser.js';
 import { detectLineEnd } from '../../src/importer/sniff.js';
 
-const OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_error: true };
-
-function parse<T>(parser: Parser, input: string | Buffer, chunk: number): Promise<T[]> {
-  return new Promise((resolve, reject) => {
-    const out: T[] = [];
-    parser.on('data', (r: T) => out.push(r));
-    parser.on('error', reject);
-    parser.on('end', () => resolve(out));
-    const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input, 'utf8');
-    for (let i = 0; i < bytes.length; i += chunk) parser.write(bytes.subarray(i, i + chunk));
-    parser.end();
-  });
-}
-
-const SAMPLE = Buffer.concat([
-  Buffer.from([0xef, 0xbb, 0xbf]),
-  Buffer.from(
-    'Name,Email,Note,,Total\r\n#1001,a@example.com,"quoted, with comma",,1.00\r\n#1002,,"multi\nline ""q""",x,\r\n,,,,\r\n#1003,é€😀@example.com,naïve,"",12\r\n',
-    'utf8',
-  ),
-]);
-
-describe('LineCountingParser field decoding', () => {
-  for (const chunk of [1, 3, 7, 4096]) {
-    it(`gives csv-parse's records, empty fields, quotes, multi-byte characters and a BOM included (chunks of ${chunk} bytes)`, async () => {
-      const expected = await parse<string[]>(new Parser(OPTIONS), SAMPLE, chunk);
-      const got = await parse<ParsedRecord>(new LineCountingParser(OPTIONS), SAMPLE, chunk);
-      expect(got.map((r) => r.record)).toEqual(expected);
-      expect(expected[1]).toEqual(['#1001', 'a@example.com', 'quoted, with comma', '', '1.00']);
-      expect(expected.at(-1)).toEqual(['#1003', 'é€😀@example.com', 'naïve', '', '12']);
-    });
+async function readAll(pieces: string[], opts: { delimiter?: string; newline?: '\n' | '\r\n'; max?: number } = {}) {
+  const reader = new CsvRecordReader({ delimiter: opts.delimiter ?? ',', newline: opts.newline, maxRecordChars: opts.max ?? 1 << 20 });
+  const items: ParsedItem[] = [];
+  for (const p of pieces) {
+    reader.write(p);
+    await reader.parsed();
+    items.push(...reader.take());
   }
-
-  it('decodes a field without a Buffer view of it (its own toString on the parser’s field buffer)', () => {
-    const parser = new LineCountingParser(OPTIONS);
-    const field = (parser as unknown as { state: { field: { toString: unknown } } }).state.field;
-    expect(Object.hasOwn(field, 'toString')).toBe(true);
-  });
-});
-
-/** Runs a parser over pieces (strings or bytes): its records, its 'skip' errors and a stream error. */
-type Run = { records: ParsedRecord[]; skips: Array<[string | undefined, number | undefined, string | undefined]>; error?: string };
-
-function run(parser: LineCountingParser, pieces: Array<string | Buffer>) {
-  return new Promise<Run>((resolve) => {
-    const records: ParsedRecord[] = [];
-    const skips: Array<[string | undefined, number | undefined, string | undefined]> = [];
-    parser.on('skip', (err: { code?: string; lines?: number; message?: string }) => skips.push([err.code, err.lines, err.message]));
-    parser.on('data', (r: ParsedRecord) => records.push(r));
-    parser.on('error', (err) => resolve({ records, skips, error: String(err) }));
-    parser.on('end', () => resolve({ records, skips }));
-    for (const p of pieces) parser.write(p);
-    parser.end();
-  });
+  await reader.end();
+  items.push(...reader.take());
+  return items;
 }
 
-/**
- * What the reader uses of a run: csv-parse cannot go on after a record over its size limit (and
- * reports it once per write it was given), so csv-source stops at the first such error.
- */
-function untilOversized(run: Run): Run {
-  const at = run.skips.findIndex(([code]) => code === 'CSV_MAX_RECORD_SIZE');
-  if (at === -1) return run;
-  const line = run.skips[at]?.[1] ?? 0;
-  return { records: run.records.filter((r) => r.lines < line), skips: run.skips.slice(0, at + 1) };
+/** Cuts text at the given points (whole UTF-16 code points: the reader is given decoded text). */
+function cut(text: string, cuts: number[]): string[] {
+  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let at = 0;
+  for (let p of [...points, text.length]) {
+    if (/[\uD800-\uDBFF]/.test(text.charAt(p - 1))) p++;
+    if (p <= at) continue;
+    pieces.push(text.slice(at, p));
+    at = p;
+  }
+  return pieces;
 }
 
-const LIMITED = { ...OPTIONS, delimiter: ',', max_record_size: 60 };
+const cell = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9 .@-]{0,8}$/),
+  fc.constantFrom('a,b', 'say "hi"', 'two\nlines', 'é😀', '', ' x ', 'a;b', 'a"b'),
+);
+const quote = (c: string) => (/[",\r\n]/.test(c) && !/^[^",\r\n]*"[^",\r\n]*$/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
 
-describe('LineCountingParser lines without a quote (split, not read by csv-parse)', () => {
-  /** Text whose lines mix plain cells with quotes, stray CRs and LFs, long cells and blank lines. */
-  const text = fc
-    .array(
-      fc.oneof(
-        { weight: 8, arbitrary: fc.constantFrom('a', 'bc', ',', ',', '', 'é', '😀', ' ') },
-        { weight: 2, arbitrary: fc.constantFrom('"', '""', '"x,y"', ',"q"') },
-        // Whole quoted cells (split here too) and quotes that are not (left to csv-parse).
-        { weight: 3, arbitrary: fc.constantFrom(',"ab",', '"é😀"', ',"",', '"a"b', 'a"b"', ' "c"', '"d" ', '"e""f"', ',"g,h",') },
-        { weight: 3, arbitrary: fc.constantFrom('\r\n', '\n') },
-        { weight: 1, arbitrary: fc.constantFrom('\r', 'x'.repeat(70)) },
-      ),
-      { maxLength: 80 },
-    )
-    .map((parts) => parts.join(''));
-
-  it('gives what csv-parse alone gives: records, physical lines and errors, for any input and chunking', async () => {
+describe('CsvRecordReader', () => {
+  it('gives the records csv-parse gives, at their physical lines, for any cutting of the text', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('h1,h2\r\n', 'h1,h2\n', 'h,"q"\r\n'),
-        text,
-        fc.array(fc.nat(200), { maxLength: 6 }),
+        fc.array(fc.array(cell, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 25 }),
+        fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'),
         fc.boolean(),
-        async (header, body, cuts, bytes) => {
-          const input = header + body;
-          const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
-          const pieces: Array<string | Buffer> = [];
-          let at = 0;
-          for (let p of [...points, input.length]) {
-            // Text is written in whole characters (csv-source cuts after a line end); bytes anywhere.
-            if (!bytes && /[\uD800-\uDBFF]/.test(input.charAt(p - 1))) p++;
-            if (p <= at) continue;
-            const piece = input.slice(at, p);
-            at = p;
-            if (piece !== '') pieces.push(bytes ? Buffer.from(piece) : piece);
-          }
-          const expected = await run(new LineCountingParser(LIMITED), pieces);
-          const got = await run(new LineCountingParser({ ...LIMITED, lineEnd: detectLineEnd(input) }), pieces);
-          expect(untilOversized(got)).toEqual(untilOversized(expected));
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (rows, eol, quoteAll, cuts) => {
+          // A line break inside a cell is the file's own line end (a file keeps one kind: line-ends.ts).
+          const lines = rows.map((r) =>
+            r
+              .map((c) => c.replace(/\n/g, eol))
+              .map((c) => (quoteAll ? `"${c.replace(/"/g, '""')}"` : quote(c)))
+              .join(','),
+          );
+          const text = lines.join(eol) + eol;
+          const expected = parse(text, { relax_column_count: true, relax_quotes: true, record_delimiter: eol }) as string[][];
+          // The physical line each record ends on (csv-parse's own count takes a CRLF inside quotes for two).
+          let line = 0;
+          const lastLines = rows.map((r) => {
+            line += 1 + r.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+            return line;
+          });
+          const items = await readAll(cut(text, cuts), { newline: eol });
+          const records = items.filter((i) => i.kind === 'record');
+          expect(items.filter((i) => i.kind === 'problem')).toEqual([]);
+          expect(records.map((r) => r.record)).toEqual(expected);
+          expect(records.map((r) => r.lastLine)).toEqual(lastLines);
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: 300 },
     );
   });
 
-  it('splits quote-free lines itself: csv-parse reads only the header and the lines with a quote', async () => {
-    const parser = new LineCountingParser({ ...OPTIONS, delimiter: ',', lineEnd: '\r\n' });
-    const { records } = await run(parser, ['Name,Note\r\n#1,plain\r\n', '\r\n#2,"quoted ""one""",\r\n#3,', 'after\r\n#4,last']);
-    expect(records).toEqual([
-      { record: ['Name', 'Note'], lines: 1 },
-      { record: ['#1', 'plain'], lines: 2 },
-      { record: ['#2', 'quoted "one"', ''], lines: 4 },
-      { record: ['#3', 'after'], lines: 5 },
-      { record: ['#4', 'last'], lines: 6 },
+  it('names the line where a quote that is never closed opens, and the last line it swallowed', async () => {
+    const items = await readAll(['id,note\n1,ok\n2,"open\n3,x\n', '4,y\n']);
+    expect(items).toEqual([
+      { kind: 'record', record: ['id', 'note'], line: 1, lastLine: 1 },
+      { kind: 'record', record: ['1', 'ok'], line: 2, lastLine: 2 },
+      expect.objectContaining({ kind: 'problem', code: 'unclosed_quote', line: 3, lastLine: 5 }),
     ]);
-    // csv-parse's own record count (its documented info): the header and the quoted line only.
-    expect(parser.info.records).toBe(2);
   });
-  it('splits lines whose quotes only wrap whole cells too (a quoted delimiter included); a doubled quote or a space goes to csv-parse', async () => {
-    const parser = new LineCountingParser({ ...OPTIONS, delimiter: ',', lineEnd: '\n' });
-    const { records } = await run(parser, [
-      'ID,Name,Total\n"1","Ann","9.50"\n2,"",3\n"3","Lee, Bo","1"\n"4","say ""hi""",2\n5, "x",1\n"6","Zoë",7\n',
+
+  it('refuses a quoted field that goes on after its closing quote, naming the lines it spans, and reads on', async () => {
+    const items = await readAll(['id,note\n1,"a"b"\n2,c\n3,"x"y,\nz"\n4,d\n']);
+    expect(items.slice(1)).toEqual([
+      expect.objectContaining({ kind: 'problem', code: 'csv_error', line: 2, lastLine: 2 }),
+      { kind: 'record', record: ['2', 'c'], line: 3, lastLine: 3 },
+      expect.objectContaining({ kind: 'problem', code: 'csv_error', line: 4, lastLine: 5 }),
+      { kind: 'record', record: ['4', 'd'], line: 6, lastLine: 6 },
     ]);
-    expect(records).toEqual([
-      { record: ['ID', 'Name', 'Total'], lines: 1 },
-      { record: ['1', 'Ann', '9.50'], lines: 2 },
-      { record: ['2', '', '3'], lines: 3 },
-      { record: ['3', 'Lee, Bo', '1'], lines: 4 },
-      { record: ['4', 'say "hi"', '2'], lines: 5 },
-      { record: ['5', ' "x"', '1'], lines: 6 },
-      { record: ['6', 'Zoë', '7'], lines: 7 },
+  });
+
+  it('stops at a record over the limit, at the line it starts on, whatever follows', async () => {
+    const items = await readAll(['id,note\n1,ok\n\n', `2,${'x'.repeat(50)}`, 'y'.repeat(50), '\n3,z\n'], { max: 80 });
+    expect(items).toEqual([
+      { kind: 'record', record: ['id', 'note'], line: 1, lastLine: 1 },
+      { kind: 'record', record: ['1', 'ok'], line: 2, lastLine: 2 },
+      { kind: 'record', record: [''], line: 3, lastLine: 3 },
+      expect.objectContaining({ kind: 'problem', code: 'record_too_large', line: 4 }),
     ]);
-    // csv-parse read the header and the two lines whose quotes do not just wrap a cell.
-    expect(parser.info.records).toBe(3);
+  });
+
+  it('reads tab- and semicolon-separated text', async () => {
+    expect(await readAll(['a\tb\n1\t"x\ty"\n'], { delimiter: '\t' })).toMatchObject([{ record: ['a', 'b'] }, { record: ['1', 'x\ty'] }]);
+    expect(await readAll(['a;b\r\n1;2,5\r\n'], { delimiter: ';', newline: '\r\n' })).toMatchObject([
+      { record: ['a', 'b'] },
+      { record: ['1', '2,5'] },
+    ]);
   });
 });
 
-describe('detectLineEnd (the line end the quote-free path splits at, as csv-parse finds it)', () => {
-  it("takes the header line's own line end, and leaves csv-parse alone when it cannot tell", () => {
+describe('detectLineEnd (the line end the parser is given; Papa Parse finds it when this cannot tell)', () => {
+  it("takes the header line's own line end, and leaves the parser alone when it cannot tell", () => {
     expect(detectLineEnd('Name,Email\r\n#1,a@example.com\r\n')).toBe('\r\n');
     expect(detectLineEnd('Name,Email\n#1,a@example.com\r\n')).toBe('\n');
-    // A bare CR ends lines (old Mac files): csv-parse reads the file alone.
+    // A bare CR ends lines (old Mac files): the parser finds it.
     expect(detectLineEnd('Name,Email\r#1,a@example.com\r')).toBeUndefined();
     // The CR is the last character read so far: its LF may be in the next read.
     expect(detectLineEnd('Name,Email\r')).toBeUndefined();
     // No line end yet, or a quote before it (a quoted header could hold a line break).
     expect(detectLineEnd('Name,Email')).toBeUndefined();
     expect(detectLineEnd('"Name",Email\r\n#1,x\r\n')).toBeUndefined();
-  });
-});
-
-/**
- * The quote-free splitter and the in-place field decoding read csv-parse's undocumented state
- * (`state.quoting`, `state.stop`, `state.field` with its `buf`, `length` and `toString`). csv-parse
- * is pinned to an exact version in package.json; these checks fail the day an upgrade changes what
- * the reader relies on, before it silently misreads a file.
- */
-describe('csv-parse internals the reader relies on', () => {
-  it('csv-parse is pinned to the exact version installed', async () => {
-    const { readFileSync } = await import('node:fs');
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    const installed = JSON.parse(readFileSync(new URL('../../node_modules/csv-parse/package.json', import.meta.url), 'utf8'));
-    expect(pkg.dependencies['csv-parse']).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(installed.version).toBe(pkg.dependencies['csv-parse']);
-  });
-
-  it('a parser has state.quoting and state.stop (booleans) and state.field, a buffer with buf, length and toString(encoding)', async () => {
-    const parser = new Parser(OPTIONS) as unknown as {
-      state: { quoting: unknown; stop: unknown; field: { buf: unknown; length: unknown; toString: (e?: string) => unknown } };
-      write(s: string): void;
-    };
-    expect(parser.state.quoting).toBe(false);
-    expect(parser.state.stop).toBe(false);
-    expect(Buffer.isBuffer(parser.state.field.buf)).toBe(true);
-    expect(parser.state.field.length).toBe(0);
-    parser.write('h1,h2\nab,"cdefgh');
-    await new Promise((r) => setImmediate(r));
-    // Inside a quoted field: quoting; the field a Buffer view and its length.
-    expect(parser.state.quoting).toBe(true);
-    expect(typeof parser.state.field.length).toBe('number');
-    expect(Buffer.isBuffer(parser.state.field.buf)).toBe(true);
-    parser.write('"\nx,y\nz,w\n');
-    await new Promise((r) => setImmediate(r));
-    expect(parser.state.quoting).toBe(false);
-    // The method replaced in place (decodeFieldsInPlace) turns the bytes up to length into a string.
-    expect(String(Object.getPrototypeOf(parser.state.field).toString)).toContain('this.buf.slice(0, this.length).toString(encoding)');
-  });
-
-  it('a parser that stops (here at its `to` record) sets state.stop', async () => {
-    const parser = new Parser({ ...OPTIONS, to: 1 }) as unknown as Parser & { state: { stop: boolean } };
-    parser.on('error', () => undefined);
-    parser.on('data', () => undefined);
-    expect(parser.state.stop).toBe(false);
-    parser.write('a,b\nc,d\ne,f\n');
-    await new Promise((r) => setImmediate(r));
-    expect(parser.state.stop).toBe(true);
   });
 });

@@ -70,7 +70,9 @@ describe('mapping', () => {
   it('keeps totals exact, with decimal commas and thousands separators', () => {
     expect(normalizeDecimalText(' 49.90 ', ',')).toBe('49.90');
     expect(normalizeDecimalText('49,90', ';')).toBe('49.90');
-    expect(normalizeDecimalText('49,90', ',')).toBe('49,90');
+    // In a comma-separated file the cell was quoted: two decimals after a comma are no thousands.
+    expect(normalizeDecimalText('49,90', ',')).toBe('49.90');
+    expect(normalizeDecimalText('49,900', ',')).toBe('49900');
     expect(normalizeDecimalText('1,234.50', ',')).toBe('1234.50');
     expect(normalizeDecimalText('1.234,50', ';')).toBe('1234.50');
     expect(normalizeDecimalText('1 234,50', ';')).toBe('1234.50');

@@ -3,7 +3,7 @@
  * options and arguments, and what each value completes to. Read from the same tree that parses
  * argv, so the scripts never drift from the commands.
  */
-import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { type Argument, type CommandUnknownOpts, Help, type Option } from '@commander-js/extra-typings';
 import { completionValuesOf } from '../loader.js';
 
 /** What a value completes to: fixed words, the stored profile names (at completion time), file names, or nothing. */
@@ -33,9 +33,14 @@ export interface CompletionTree {
   helpTopics: string[];
 }
 
-/** Commander's fields the typings keep private: a hidden command. */
-function isHidden(cmd: CommandUnknownOpts): boolean {
-  return (cmd as unknown as { _hidden?: boolean })._hidden === true;
+/**
+ * The subcommands commander's default help lists (its documented `Help.visibleCommands`: hidden
+ * ones left out), without the help command (svc's own is added below). The default Help, not
+ * the command's: svc's root help lists its commands itself and shows none through commander.
+ */
+function visibleSubcommands(cmd: CommandUnknownOpts): CommandUnknownOpts[] {
+  const visible = new Set<unknown>(new Help().visibleCommands(cmd));
+  return cmd.commands.filter((c) => visible.has(c) && c.name() !== 'help');
 }
 
 async function completionOf(target: Option | Argument, placeholder: string): Promise<ValueCompletion> {
@@ -52,7 +57,7 @@ async function completionOf(target: Option | Argument, placeholder: string): Pro
 export async function completionTree(program: CommandUnknownOpts, helpTopics: string[]): Promise<CompletionTree> {
   const nodes: CompletionNode[] = [];
   const walk = async (cmd: CommandUnknownOpts, path: string[]) => {
-    const subs = cmd.commands.filter((c) => !isHidden(c) && c.name() !== 'help');
+    const subs = visibleSubcommands(cmd);
     const options: CompletionOption[] = [];
     for (const o of cmd.options as readonly Option[]) {
       if (o.hidden) continue;

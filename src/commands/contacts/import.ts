@@ -11,7 +11,7 @@ import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { UsageError } from '../../errors.js';
-import { CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
+import { CONTACT_ALIASES, CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
 import {
   CONTACT_REPORT_COLUMNS,
   type ContactDryRun,
@@ -39,9 +39,16 @@ import {
 } from '../bulk-import.js';
 import type { RejectsNote } from '../bulk-rejects.js';
 import { importArgs, runCsvImport } from '../import-run.js';
+import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 import { runContactsPlan } from '../plan/contacts.js';
 import { guardUnsuppress } from '../plan/guards.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
+
+/** What a terminal's question says about the contact fields one of which is required. */
+const CONTACT_QUESTIONS: Record<string, FieldQuestion> = {
+  email: { what: "the contact's e-mail address" },
+  phone: { what: "the contact's phone number" },
+};
 
 export interface ContactImportOptions extends ImportIoOptions, PlanFlags {
   concurrency?: number;
@@ -118,10 +125,37 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
 
   const source = await openImportCsv(input, ctx, delimiter);
   // A mapping file's choices first; --map replaces a field's.
-  const choices = new Map<string, string | ColumnChoice>();
-  for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
-  for (const [field, column] of maps) choices.set(field, column);
-  const layout = resolveContactColumns(source.header, choices, source.delimiter, mapFile?.countryColumns);
+  const choicesOf = (m: ReadonlyMap<string, string>) => {
+    const choices = new Map<string, string | ColumnChoice>();
+    for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
+    for (const [field, column] of m) choices.set(field, column);
+    return choices;
+  };
+  // On a terminal, a header without an e-mail or phone column is asked about (mapping-questions.ts).
+  const answers = await layoutWithQuestions({
+    ctx,
+    input,
+    kind: 'contacts',
+    header: source.header,
+    delimiter: source.delimiter,
+    fields: CONTACT_QUESTIONS,
+    aliases: CONTACT_ALIASES,
+    maps,
+    sets: new Map(),
+    mapFileInUse: mapFile !== undefined,
+    layout: (m) => resolveContactColumns(source.header, choicesOf(m), source.delimiter, mapFile?.countryColumns),
+    reuse: (how) =>
+      commandFor(
+        file,
+        'mapFile' in how
+          ? { ...opts, map: [], preset: undefined, mapFile: how.mapFile }
+          : { ...opts, map: [...(opts.map ?? []), ...how.map] },
+        false,
+      ),
+  });
+  const layout = answers.layout;
+  if (answers.asked) opts.map = [...answers.maps].map(([f, c]) => `${f}=${c}`);
+  const choices = choicesOf(answers.maps);
   if (layout.ignored.length > 0 && !mapFile?.ignoreUnmapped)
     ctx.log.warn(
       `ignoring column${layout.ignored.length > 1 ? 's' : ''} ${layout.ignored.map((c) => JSON.stringify(c)).join(', ')} (not contact fields)`,

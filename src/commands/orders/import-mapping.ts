@@ -6,14 +6,17 @@
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Context } from '../../context.js';
+import { normalizeCurrency } from '../../contract/currency.js';
 import { UsageError } from '../../errors.js';
 import { parseDateFormat, parseTimeZone, UTC_ZONE } from '../../importer/dates.js';
 import type { DateOrder, DateReading } from '../../importer/formats.js';
 import { loadMapFile, type MapFile, mapFileChoices } from '../../importer/map-file.js';
-import { type ColumnChoice, type ColumnLayout, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
+import { type ColumnChoice, type ColumnLayout, ORDER_ALIASES, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
 import { NoContactColumnsError, noContactColumns } from '../../importer/presets/cannot.js';
 import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
 import { familyMapping, presetJson, recognise, recognisedMapping } from '../../importer/presets/recognise.js';
+import type { ImportInput } from '../bulk-import.js';
+import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 
 export interface MappingFlags {
   preset?: string;
@@ -166,11 +169,69 @@ export function importLayout(
       packed: mapFile?.packedItems,
       numbered: mapFile?.numberedItems,
       currencyFromSymbol: mapFile?.currencyFromSymbol,
+      summaryRows: mapFile?.summaryRows,
     });
   } catch (err) {
     if (err instanceof NoContactColumnsError) throw noContactColumns(name, mapFile, maps.size === 0);
     throw err;
   }
+}
+
+/** What a terminal's question says about each required order field. */
+const ORDER_QUESTIONS: Record<string, FieldQuestion> = {
+  order_id: { what: "the order's number or id" },
+  total: { what: "the order's total, the amount paid" },
+  currency: {
+    what: 'its ISO code: EUR, USD…',
+    constant: 'EUR',
+    check: (v) => (normalizeCurrency(v) ? true : `${JSON.stringify(v)} is no ISO 4217 currency code (EUR, USD, GBP…)`),
+  },
+  order_date: { what: 'when the order was placed' },
+  email: { what: "the buyer's e-mail address" },
+  phone: { what: "the buyer's phone number" },
+};
+
+/**
+ * importLayout, asking on a terminal for the fields the header does not give (mapping-questions.ts).
+ * Answers join `opts.map` and `opts.set`, so the journal and the resume command carry them.
+ */
+export async function orderLayoutAsking(args: {
+  ctx: Context;
+  input: ImportInput;
+  name: string;
+  header: readonly string[];
+  delimiter: string;
+  maps: Map<string, string>;
+  constants: Map<string, string>;
+  mapFile: MapFile | undefined;
+  opts: MappingFlags & { map?: string[] };
+  /** The `svc orders import` command for these options (commandFor). */
+  command(opts: MappingFlags & { map?: string[] }): string;
+}): Promise<{ layout: ColumnLayout; maps: Map<string, string>; constants: Map<string, string> }> {
+  const { opts } = args;
+  const answers = await layoutWithQuestions({
+    ctx: args.ctx,
+    input: args.input,
+    kind: 'orders',
+    header: args.header,
+    delimiter: args.delimiter,
+    fields: ORDER_QUESTIONS,
+    aliases: ORDER_ALIASES,
+    maps: args.maps,
+    sets: args.constants,
+    mapFileInUse: args.mapFile !== undefined,
+    layout: (m, c) => importLayout(args.name, args.header, new Map(m), args.mapFile, args.delimiter, c),
+    reuse: (how) =>
+      'mapFile' in how
+        ? args.command({ ...opts, map: [], set: [], preset: undefined, mapFile: how.mapFile })
+        : args.command({ ...opts, map: [...(opts.map ?? []), ...how.map], set: [...(opts.set ?? []), ...how.set] }),
+  });
+  if (answers.asked) {
+    opts.map = [...answers.maps].map(([f, c]) => `${f}=${c}`);
+    const given = new Set((opts.set ?? []).map((s) => s.slice(0, s.indexOf('=')).trim()));
+    for (const [f, v] of answers.sets) if (!args.constants.has(f) && !given.has(f)) opts.set = [...(opts.set ?? []), `${f}=${v}`];
+  }
+  return { layout: answers.layout, maps: answers.maps, constants: answers.sets };
 }
 
 /** The ignored columns' warning, unless the mapping expects them. */

@@ -9,6 +9,7 @@ import type { BulkProgress } from '../../bulk/run.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { UsageError } from '../../errors.js';
+import { withoutFooter } from '../../importer/footer-lines.js';
 import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
 import type { MapFile } from '../../importer/map-file.js';
 import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
@@ -34,7 +35,6 @@ import {
   choiceDelimiter,
   chooseMapping,
   describeMapping,
-  importLayout,
   loadImportMapping,
   type MappingFlags,
   mappingDefaultCountry,
@@ -42,6 +42,7 @@ import {
   mappingIdentity,
   mappingJson,
   mappingResumeArgs,
+  orderLayoutAsking,
   warnIgnored,
 } from './import-mapping.js';
 import { printDryRun } from './import-output.js';
@@ -83,7 +84,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const { file, resumable, encoding } = input;
   const choice = await chooseMapping(opts, ctx.signal);
   const delimiter = opts.delimiter === undefined ? choiceDelimiter(choice) : parseDelimiter(opts.delimiter);
-  const maps = parseMaps(opts.map ?? []);
+  let maps = parseMaps(opts.map ?? []);
   // Flags are checked before the file is opened; the mapping's own options once its header is read.
   if (!choice.family && !choice.mapFile) loadImportMapping(opts, undefined);
   let defaultCountry: MappingOptions['defaultCountry'];
@@ -103,12 +104,27 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
 
   // Everything that can be checked before a request: the header (a file that cannot be imported
   // says so first), the token source, the journal.
-  const source = await openImportCsv(input, ctx, delimiter);
+  const opened = await openImportCsv(input, ctx, delimiter);
   const fileName = input.fromStdin ? 'stdin' : file;
-  const mapFile = mappingForHeader(fileName, source.header, choice, maps);
-  const { dateOrder, dates, constants } = loadImportMapping(opts, mapFile);
+  const mapFile = mappingForHeader(fileName, opened.header, choice, maps);
+  // eBay's `N record(s) downloaded` and `Seller ID : …` end the file without being rows.
+  const source = withoutFooter(opened, mapFile?.footerPattern);
+  const { dateOrder, dates, constants: givenConstants } = loadImportMapping(opts, mapFile);
   defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
-  const layout = importLayout(fileName, source.header, maps, mapFile, source.delimiter, constants);
+  const asked = await orderLayoutAsking({
+    ctx,
+    input,
+    name: fileName,
+    header: source.header,
+    delimiter: source.delimiter,
+    maps,
+    constants: givenConstants,
+    mapFile,
+    opts,
+    command: (o) => commandFor(file, { ...opts, ...o }, false),
+  });
+  const { layout, constants } = asked;
+  maps = asked.maps;
   warnIgnored(ctx, layout, mapFile);
   const preset = describePreset(mapFile);
   if (preset && opts.plan) ctx.out.info(preset);
@@ -139,7 +155,10 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // Before any request: orders older than 30 days sent live need --initial-sync or --live.
   const toSend = await guardHistoricalOrders(
     ctx,
-    { resumable: input.resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    {
+      resumable: input.resumable,
+      reopen: async () => withoutFooter(await openImportCsv(input, ctx, source.delimiter), mapFile?.footerPattern),
+    },
     source,
     (s) => readOrderBatches(s, layout, mapping),
     opts,

@@ -72,6 +72,8 @@ const VARIANT_KEYS = new Set([
   'delimiter',
   'set',
   'currency_from_symbol',
+  'summary_rows',
+  'footer_pattern',
   'cannot',
 ]);
 

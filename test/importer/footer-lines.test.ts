@@ -1,0 +1,35 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { openCsv } from '../../src/importer/csv-source.js';
+import { withoutFooter } from '../../src/importer/footer-lines.js';
+
+const EBAY_FOOTER = /^\d+\s*(,\s*)?record\(s\) downloaded|^seller id\s*:/i;
+
+async function rows(text: string, pattern = EBAY_FOOTER) {
+  const source = withoutFooter(await openCsv(Readable.from([text]), { name: 't.csv' }), pattern);
+  const out: Array<[string, number, string]> = [];
+  for await (const item of source.items) out.push([item.kind, item.line, item.kind === 'row' ? item.cells.join('|') : item.code]);
+  return out;
+}
+
+describe('footer lines of an export', () => {
+  it("eBay's `N record(s) downloaded` and `Seller ID : …` at the end are no rows", async () => {
+    const text = 'a,b,c\n1,2,3\n4,5,6\n\n2,record(s) downloaded,from Jun-01-24 to Jun-30-24\nSeller ID : shop_1\n';
+    expect(await rows(text)).toEqual([
+      ['row', 2, '1|2|3'],
+      ['row', 3, '4|5|6'],
+    ]);
+  });
+
+  it('a line like a footer with a record after it is read as any line is (here: a ragged row)', async () => {
+    const text = 'a,b,c\n1,2,3\nSeller ID : shop_1\n4,5,6\n';
+    const got = await rows(text);
+    expect(got.map((r) => r[0])).toEqual(['row', 'error', 'row']);
+    expect(got[1]).toEqual(['error', 3, 'ragged_row']);
+  });
+
+  it('without a pattern the source is untouched', async () => {
+    const source = await openCsv(Readable.from(['a\n1\n']), { name: 't.csv' });
+    expect(withoutFooter(source, undefined)).toBe(source);
+  });
+});
