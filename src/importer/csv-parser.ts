@@ -155,14 +155,16 @@ export class CsvRecordReader {
     const errors = new Map<number, ParseError>();
     for (const e of results.errors) if (e.row !== undefined && !errors.has(e.row)) errors.set(e.row, e);
     const rows = results.data;
+    // A file whose lines end with a bare CR (old Mac files) has CRs in its quoted cells too.
+    const lineBreak = results.meta.linebreak === '\r' ? '\r' : '\n';
     for (let i = 0; i < rows.length; i++) {
       const record = rows[i] as string[];
       const line = this.nextLine;
-      const breaks = countLineBreaks(record);
+      const breaks = countLineBreaks(record, lineBreak);
       this.nextLine = line + breaks + 1;
       const error = errors.get(i);
       if (error === undefined) this.items.push({ kind: 'record', record, line, lastLine: line + breaks });
-      else this.items.push(problemOf(error, line, line + breaks - (endsWithBreak(record) ? 1 : 0)));
+      else this.items.push(problemOf(error, line, line + breaks - (endsWithBreak(record, lineBreak) ? 1 : 0)));
     }
     this.cursor = results.meta.cursor;
   }
@@ -190,15 +192,15 @@ function problemOf(error: ParseError, line: number, lastLine: number): RecordPro
 }
 
 /** Line breaks inside a record's cells (a quoted cell may hold them): the lines it spans, less one. */
-export function countLineBreaks(cells: string[]): number {
+export function countLineBreaks(cells: string[], lineBreak: '\n' | '\r' = '\n'): number {
   let n = 0;
   for (const c of cells) {
-    for (let i = c.indexOf('\n'); i !== -1; i = c.indexOf('\n', i + 1)) n++;
+    for (let i = c.indexOf(lineBreak); i !== -1; i = c.indexOf(lineBreak, i + 1)) n++;
   }
   return n;
 }
 
 /** A record whose last cell runs to the input's end, its last line end included (an unclosed quote). */
-function endsWithBreak(cells: string[]): boolean {
-  return cells.at(-1)?.endsWith('\n') ?? false;
+function endsWithBreak(cells: string[], lineBreak: '\n' | '\r'): boolean {
+  return cells.at(-1)?.endsWith(lineBreak) ?? false;
 }

@@ -106,6 +106,15 @@ describe('CsvRecordReader', () => {
     ]);
   });
 
+  it('counts the lines of a file whose lines end with a bare CR, quoted line breaks included', async () => {
+    const items = await readAll(['id,note\r1,"two\rlines"\r2,x\r']);
+    expect(items.filter((i) => i.kind === 'record' && i.record[0] !== '')).toEqual([
+      { kind: 'record', record: ['id', 'note'], line: 1, lastLine: 1 },
+      { kind: 'record', record: ['1', 'two\rlines'], line: 2, lastLine: 3 },
+      { kind: 'record', record: ['2', 'x'], line: 4, lastLine: 4 },
+    ]);
+  });
+
   it('reads tab- and semicolon-separated text', async () => {
     expect(await readAll(['a\tb\n1\t"x\ty"\n'], { delimiter: '\t' })).toMatchObject([{ record: ['a', 'b'] }, { record: ['1', 'x\ty'] }]);
     expect(await readAll(['a;b\r\n1;2,5\r\n'], { delimiter: ';', newline: '\r\n' })).toMatchObject([
