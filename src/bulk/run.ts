@@ -62,11 +62,12 @@ export interface OutcomeLines {
   rejected: number[];
   failed: number[];
   unconfirmed: number[];
+  unmatched: number[];
 }
 
 export interface BulkProgress<O extends string = Outcome> {
   summary: RunSummary<O>;
-  /** The line where each rejected, failed or unconfirmed row starts (resumed rows included). */
+  /** The line where each rejected, failed, unconfirmed or unmatched row starts (resumed rows included). */
   lines: OutcomeLines;
   /** Requests answered 429 so far (each retry counts). */
   rateLimited: number;
@@ -134,15 +135,21 @@ export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> 
   resume?: ResumeState;
   /** Outages waited out (--max-outage; default 15 min). */
   outage?: Partial<Omit<OutageOptions, 'onExceeded'>>;
+  /**
+   * Masks secrets in the words of a row's outcome (the run's redactor): a service may echo a
+   * request's Authorization header in its error message, which then goes to the journal, the
+   * report, the rejects file and every line a command prints about the row.
+   */
+  redact?: (text: string) => string;
 }
 
 /** What every adapter hands the run unchanged: the stop signal, the outputs and the journal. */
-export type RunWiring = Pick<BulkRunOptions<WorkItem>, 'outage' | 'signal' | 'report' | 'rejects' | 'journal' | 'resume'>;
+export type RunWiring = Pick<BulkRunOptions<WorkItem>, 'outage' | 'signal' | 'report' | 'rejects' | 'journal' | 'resume' | 'redact'>;
 
 /** The run's wiring out of an adapter's options (the fields of RunWiring, nothing else). */
 export function wiringOf(opts: RunWiring): RunWiring {
-  const { outage, signal, report, rejects, journal, resume } = opts;
-  return { outage, signal, report, rejects, journal, resume };
+  const { outage, signal, report, rejects, journal, resume, redact } = opts;
+  return { outage, signal, report, rejects, journal, resume, redact };
 }
 
 /** The longest outage a bulk run waits out by default. */
@@ -163,7 +170,7 @@ export interface BulkRunResult<O extends string = Outcome> {
   stats: SchedulerStats;
   rateLimited: number;
   requests: number;
-  /** The first rejected or failed rows (input order), for a short listing. */
+  /** The first rejected, failed or unmatched rows (input order), for a short listing. */
   problems: RowResult<O>[];
 }
 
@@ -188,7 +195,7 @@ async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): 
   }
 }
 
-/** Rejected/failed rows kept for the end-of-run message (the report has all of them). */
+/** Rejected, failed and unmatched rows kept for the end-of-run message (the report has all of them). */
 const MAX_PROBLEMS_KEPT = 10;
 
 /** The result of a row rejected before sending (unreadable or invalid). */
@@ -240,7 +247,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   });
   const progress: BulkProgress<O> = {
     summary,
-    lines: { rejected: [], failed: [], unconfirmed: [] },
+    lines: { rejected: [], failed: [], unconfirmed: [], unmatched: [] },
     rateLimited: 0,
     requests: 0,
     scheduler: () => scheduler.stats(),
@@ -254,12 +261,17 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   if (opts.countLines) summary.lines = 0;
 
   const problems: RowResult<O>[] = [];
+  const redact = opts.redact;
   const finish = (r: RowResult<O>, work: W, fromJournal: boolean) => {
+    if (redact !== undefined) {
+      if (r.message !== undefined) r.message = redact(r.message);
+      if (r.errorField !== undefined) r.errorField = redact(r.errorField);
+    }
     countOutcome(summary, r.outcome);
     const o: string = r.outcome;
-    if (o === 'rejected' || o === 'failed' || o === 'unconfirmed') progress.lines[o].push(r.line);
+    if (o === 'rejected' || o === 'failed' || o === 'unconfirmed' || o === 'unmatched') progress.lines[o].push(r.line);
     opts.tally?.(r, work);
-    if ((o === 'rejected' || o === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
+    if ((o === 'rejected' || o === 'failed' || o === 'unmatched') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
@@ -326,6 +338,13 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     },
   );
 
+  /**
+   * Whether a row an earlier run finished is sent again: one that failed (the service never took
+   * it, retries gave up), and one whose answer could not be tied to it (`unmatched`) unless the
+   * verb must never send a row twice (events: it stays as it is).
+   */
+  const sendAgain = (outcome: string) => outcome === 'failed' || (outcome === 'unmatched' && !opts.possiblySent);
+
   async function* sendable(): AsyncGenerator<W[]> {
     const rows = opts.rows[Symbol.asyncIterator]();
     for (;;) {
@@ -342,8 +361,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       const out: W[] = [];
       for (const work of next.value) {
         const previous = opts.resume?.done.get(work.seq);
-        // A row that failed (the service never took it, retries gave up) is sent again.
-        if (previous && previous.outcome !== 'failed') {
+        if (previous && !sendAgain(previous.outcome)) {
           opts.resume?.done.delete(work.seq);
           finish(previous as RowResult<O>, work, true);
           continue;

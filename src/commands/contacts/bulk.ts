@@ -157,6 +157,7 @@ export async function runIds(ctx: Context, list: IdList, verb: IdsVerb, opts: Id
     rejects,
     journal,
     resume,
+    redact: (text) => ctx.redactor.redact(text),
     outage: { maxOutageMs: ctx.settings.maxOutageMs },
   });
   const p = job.progress;

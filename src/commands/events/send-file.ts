@@ -145,6 +145,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     rejects,
     journal,
     resume,
+    redact: (text) => ctx.redactor.redact(text),
     // The ids go to the report only: without one, answers are not parsed.
     ids: report !== undefined,
     onRetry: (info, line) => logRetry(ctx, info, line),
