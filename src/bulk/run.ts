@@ -14,34 +14,12 @@ import type { Journal, ResumeState } from './journal.js';
 import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
 import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary } from './outcome.js';
 import { RecentRate } from './rate-window.js';
-import type { OriginalRow, RejectsWriter } from './rejects.js';
+import type { RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
 import { createScheduler, type SchedulerStats } from './scheduler.js';
+import { rejectedRow, type WorkItem } from './work-item.js';
 
-/** One input row (or group of lines) on its way through a run. */
-export interface WorkItem {
-  /** Position among the rows (1-based, contiguous). */
-  seq: number;
-  /** Physical line where the row starts. */
-  line: number;
-  /** Data lines it spans (1 for a plain row). */
-  lines: number;
-  /** The row's id in the report (order_id, e-mail…), empty when it has none. */
-  id: string;
-  /** The report's id cells when it has several (RowResult.ids), for a row rejected before sending. */
-  ids?: string[];
-  /** Known before sending: the row cannot be sent (unreadable or invalid); `field` is the first field it names. */
-  problem?: RowProblem;
-  /** The row as read, kept when the run writes a rejects file. */
-  original?: OriginalRow;
-}
-
-/** Why a row cannot be sent. */
-export interface RowProblem {
-  code: string;
-  message: string;
-  field?: string;
-}
+export { type RowProblem, rejectedRow, type WorkItem } from './work-item.js';
 
 /** What a row's request may use: the run's abort signal and a retry callback that feeds AIMD. */
 export interface SendContext {
@@ -197,21 +175,6 @@ async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): 
 
 /** Rejected, failed and unmatched rows kept for the end-of-run message (the report has all of them). */
 const MAX_PROBLEMS_KEPT = 10;
-
-/** The result of a row rejected before sending (unreadable or invalid). */
-export function rejectedRow(work: WorkItem, problem: RowProblem): RowResult<Outcome> {
-  const r: RowResult<Outcome> = {
-    seq: work.seq,
-    line: work.line,
-    id: work.id,
-    outcome: 'rejected',
-    errorCode: problem.code,
-    message: problem.message,
-  };
-  if (problem.field !== undefined) r.errorField = problem.field;
-  if (work.ids) r.ids = work.ids;
-  return r;
-}
 
 /** Creates a run; `progress` can be read while `run()` works. */
 export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
