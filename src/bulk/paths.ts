@@ -171,5 +171,14 @@ export function inputKind(path: string, what: string): 'file' | 'stream' {
     throw new InputError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${what} ${path}: ${errnoReason(err)}`);
   }
   if (stat.isDirectory()) throw new InputError(`${path} is a folder, not a file`);
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (err) {
+    // Before anything is opened or sent: an unreadable file is the user's to fix (exit 2).
+    throw new InputError(
+      `cannot read ${what} ${path}: ${errnoReason(err)}`,
+      "check the file's permissions (ls -l), or give a readable copy",
+    );
+  }
   return stat.isFile() ? 'file' : 'stream';
 }
