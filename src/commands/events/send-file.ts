@@ -84,7 +84,10 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   if (opts.unconfirmedOut !== undefined) outputs.push({ what: '--unconfirmed-out', path: opts.unconfirmedOut });
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   outputs.push(...journalOutput(journalPath, opts));
-  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs, JOURNAL_PATH_RULES);
+  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs, {
+    ...JOURNAL_PATH_RULES,
+    standard: ctx.io.standardFiles?.(),
+  });
   if (file !== '-' && (encoding ?? 'utf-8') === 'utf-8' && statSync(file).isFile()) {
     // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
     const bad = await findInvalidUtf8(file, ctx.signal);
