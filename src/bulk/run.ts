@@ -9,7 +9,7 @@
 import { setMaxListeners } from 'node:events';
 import type { HeaderBag } from '../client/response.js';
 import type { RetryInfo } from '../client/types.js';
-import { isFatalForRun } from './classify.js';
+import { classifyError, isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
 import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
 import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary } from './outcome.js';
@@ -33,6 +33,12 @@ export interface SendContext {
    * (default true): the request may go again after an attempt that may have been applied.
    */
   reach<T>(request: () => Promise<T>, repeatable?: boolean): Promise<T>;
+  /**
+   * An attempt of this row's request that may have reached the service without an answer came
+   * before the one `reach` returns (an outage waited out: the service killed while it wrote): a
+   * 200 is then `unconfirmed`, not `updated`, as after the client's own retries.
+   */
+  mayHaveApplied(): boolean;
 }
 
 /** The physical lines of the rows with each outcome a user must look at (in finishing order; sort to print). */
@@ -251,6 +257,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
 
   const scheduler = createScheduler<W, RowResult<O>>(
     (work, ctx) => {
+      let maybeApplied = false;
       const sendCtx: SendContext = {
         signal: ctx.signal,
         onRetry(info) {
@@ -263,7 +270,17 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
           if (info.status === 429) ctx.throttle(info.delayMs);
         },
         onRateHeaders: ctx.rateHeaders,
-        reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
+        reach: (request, repeatable) => {
+          // The gate sends the request afresh after an outage: the client's own note that an
+          // earlier attempt may have been applied would be lost with the attempt that failed.
+          const noted = () =>
+            request().catch((err: unknown) => {
+              if (classifyError(err).maybeApplied) maybeApplied = true;
+              throw err;
+            });
+          return gate.call(noted, ctx.signal, repeatable ?? true);
+        },
+        mayHaveApplied: () => maybeApplied,
       };
       const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
       let sent: Promise<RowResult<O>>;
