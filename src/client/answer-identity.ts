@@ -126,6 +126,15 @@ export function eventAnswerId(bytes: Buffer, body: () => unknown): string | unde
   return typeof id === 'string' ? id : undefined;
 }
 
+/**
+ * An event's answer without an id: accepted when it is empty or JSON (a service may answer 200
+ * with no id), refused when it is text that is not JSON (a captive portal's or a proxy's page).
+ */
+export function eventAnswerShapeMismatch(body: unknown): string | undefined {
+  if (typeof body !== 'string' || body.trim() === '') return undefined;
+  return `the answer is not the service's (not JSON: ${JSON.stringify(body.slice(0, 40))})`;
+}
+
 /** 32-bit FNV-1a of a string's UTF-16 code units, from a given basis. */
 function fnv(text: string, basis: number): number {
   let h = basis;
