@@ -6,8 +6,13 @@
 /**
  * The outcomes of an upsert-like row (orders, contacts): every row ends in exactly one. `skipped`
  * is contacts import's (an existing contact left alone by `--if-exists skip`); orders never have it.
+ * `unconfirmed`: the service answered this row (a 200 after an earlier attempt without an answer),
+ * so it is stored, created or updated unknown. `unmatched`: the answer could not be tied to this
+ * row (another row's answer, a stale one, a page that is not the service's): whether the service
+ * stored it is unknown, so the run ends with exit 4, keeps its journal and `--resume` sends the
+ * row again where the write is idempotent.
  */
-export const OUTCOMES = ['created', 'updated', 'skipped', 'unconfirmed', 'rejected', 'failed'] as const;
+export const OUTCOMES = ['created', 'updated', 'skipped', 'unconfirmed', 'unmatched', 'rejected', 'failed'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcome of one input row (or one order made of several lines). */
@@ -37,9 +42,9 @@ export interface RowResult<O extends string = Outcome> {
 
 /**
  * The outcomes every verb shares, beside its own words for success (created, accepted, deleted…):
- * the engine lists these rows' lines, writes them to a rejects file and sets exit 4 on the last two.
+ * the engine lists these rows' lines, writes them to a rejects file and sets exit 4 on the last three.
  */
-export const PROBLEM_OUTCOMES = ['unconfirmed', 'rejected', 'failed'] as const;
+export const PROBLEM_OUTCOMES = ['unconfirmed', 'unmatched', 'rejected', 'failed'] as const;
 export type ProblemOutcome = (typeof PROBLEM_OUTCOMES)[number];
 
 /**
@@ -64,6 +69,8 @@ export interface Summary {
   /** Contacts import only (always 0 for orders, whose summary does not show it). */
   skipped: number;
   unconfirmed: number;
+  /** Rows whose answer could not be tied to them (exit 4; sent again by --resume). */
+  unmatched: number;
   rejected: number;
   failed: number;
   resumed: number;
@@ -72,7 +79,7 @@ export interface Summary {
 }
 
 export function emptySummary(): Summary {
-  return { rows: 0, created: 0, updated: 0, skipped: 0, unconfirmed: 0, rejected: 0, failed: 0, resumed: 0 };
+  return { rows: 0, created: 0, updated: 0, skipped: 0, unconfirmed: 0, unmatched: 0, rejected: 0, failed: 0, resumed: 0 };
 }
 
 /** Adds one finished row to the summary. */

@@ -129,7 +129,7 @@ function unwritable(output: PathUse, id: Identity | undefined, createFolders: bo
 export function checkRunPaths(
   inputs: PathUse[],
   outputs: PathUse[],
-  opts: { createFolders?: string[]; regularFiles?: string[] } = {},
+  opts: { createFolders?: string[]; regularFiles?: string[]; standard?: StandardFile[] } = {},
 ): void {
   for (const o of outputs) {
     if (o.path.trim() === '') throw new InputError(`${o.what} needs a file name`);
@@ -147,6 +147,7 @@ export function checkRunPaths(
           `give ${o.what} another file`,
         );
       }
+      refuseStandard(o, id, opts.standard);
       const other = seen.find((s) => s.id.key === id.key);
       if (other) {
         throw new InputError(
@@ -161,6 +162,27 @@ export function checkRunPaths(
   }
 }
 
+/** A file svc's own standard output or error writes to (device:inode), e.g. `> out`. */
+export interface StandardFile {
+  name: 'stdout' | 'stderr';
+  key: string;
+}
+
+/**
+ * An output that is the file or pipe stdout or stderr already writes to (`--report /dev/stdout >
+ * out`): the summary and messages would be written over it or into it. A device (a terminal,
+ * /dev/null) is left alone.
+ */
+function refuseStandard(o: PathUse, id: Identity, standard: StandardFile[] | undefined): void {
+  if (!id.stat || !(id.stat.isFile() || id.stat.isFIFO())) return;
+  const std = standard?.find((s) => s.key === id.key);
+  if (!std) return;
+  throw new InputError(
+    `${o.what} ${o.path} is where svc's ${std.name} goes: the summary and messages would be written into it`,
+    `give ${o.what} a file of its own (the summary stays on stdout; --json makes it machine-readable)`,
+  );
+}
+
 /** What an input is: a regular file can be read twice (fingerprint, resume); a FIFO or device only once. */
 export function inputKind(path: string, what: string): 'file' | 'stream' {
   let stat: Stats;
@@ -171,5 +193,14 @@ export function inputKind(path: string, what: string): 'file' | 'stream' {
     throw new InputError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${what} ${path}: ${errnoReason(err)}`);
   }
   if (stat.isDirectory()) throw new InputError(`${path} is a folder, not a file`);
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (err) {
+    // Before anything is opened or sent: an unreadable file is the user's to fix (exit 2).
+    throw new InputError(
+      `cannot read ${what} ${path}: ${errnoReason(err)}`,
+      "check the file's permissions (ls -l), or give a readable copy",
+    );
+  }
   return stat.isFile() ? 'file' : 'stream';
 }

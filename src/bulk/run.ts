@@ -9,39 +9,17 @@
 import { setMaxListeners } from 'node:events';
 import type { HeaderBag } from '../client/response.js';
 import type { RetryInfo } from '../client/types.js';
-import { isFatalForRun } from './classify.js';
+import { classifyError, isFatalForRun } from './classify.js';
 import type { Journal, ResumeState } from './journal.js';
 import { OutageGate, type OutageOptions, type OutageState } from './outage.js';
 import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, type RunSummary } from './outcome.js';
 import { RecentRate } from './rate-window.js';
-import type { OriginalRow, RejectsWriter } from './rejects.js';
+import type { RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
 import { createScheduler, type SchedulerStats } from './scheduler.js';
+import { rejectedRow, type WorkItem } from './work-item.js';
 
-/** One input row (or group of lines) on its way through a run. */
-export interface WorkItem {
-  /** Position among the rows (1-based, contiguous). */
-  seq: number;
-  /** Physical line where the row starts. */
-  line: number;
-  /** Data lines it spans (1 for a plain row). */
-  lines: number;
-  /** The row's id in the report (order_id, e-mail…), empty when it has none. */
-  id: string;
-  /** The report's id cells when it has several (RowResult.ids), for a row rejected before sending. */
-  ids?: string[];
-  /** Known before sending: the row cannot be sent (unreadable or invalid); `field` is the first field it names. */
-  problem?: RowProblem;
-  /** The row as read, kept when the run writes a rejects file. */
-  original?: OriginalRow;
-}
-
-/** Why a row cannot be sent. */
-export interface RowProblem {
-  code: string;
-  message: string;
-  field?: string;
-}
+export { type RowProblem, rejectedRow, type WorkItem } from './work-item.js';
 
 /** What a row's request may use: the run's abort signal and a retry callback that feeds AIMD. */
 export interface SendContext {
@@ -55,6 +33,12 @@ export interface SendContext {
    * (default true): the request may go again after an attempt that may have been applied.
    */
   reach<T>(request: () => Promise<T>, repeatable?: boolean): Promise<T>;
+  /**
+   * An attempt of this row's request that may have reached the service without an answer came
+   * before the one `reach` returns (an outage waited out: the service killed while it wrote): a
+   * 200 is then `unconfirmed`, not `updated`, as after the client's own retries.
+   */
+  mayHaveApplied(): boolean;
 }
 
 /** The physical lines of the rows with each outcome a user must look at (in finishing order; sort to print). */
@@ -62,11 +46,12 @@ export interface OutcomeLines {
   rejected: number[];
   failed: number[];
   unconfirmed: number[];
+  unmatched: number[];
 }
 
 export interface BulkProgress<O extends string = Outcome> {
   summary: RunSummary<O>;
-  /** The line where each rejected, failed or unconfirmed row starts (resumed rows included). */
+  /** The line where each rejected, failed, unconfirmed or unmatched row starts (resumed rows included). */
   lines: OutcomeLines;
   /** Requests answered 429 so far (each retry counts). */
   rateLimited: number;
@@ -134,15 +119,21 @@ export interface BulkRunOptions<W extends WorkItem, O extends string = Outcome> 
   resume?: ResumeState;
   /** Outages waited out (--max-outage; default 15 min). */
   outage?: Partial<Omit<OutageOptions, 'onExceeded'>>;
+  /**
+   * Masks secrets in the words of a row's outcome (the run's redactor): a service may echo a
+   * request's Authorization header in its error message, which then goes to the journal, the
+   * report, the rejects file and every line a command prints about the row.
+   */
+  redact?: (text: string) => string;
 }
 
 /** What every adapter hands the run unchanged: the stop signal, the outputs and the journal. */
-export type RunWiring = Pick<BulkRunOptions<WorkItem>, 'outage' | 'signal' | 'report' | 'rejects' | 'journal' | 'resume'>;
+export type RunWiring = Pick<BulkRunOptions<WorkItem>, 'outage' | 'signal' | 'report' | 'rejects' | 'journal' | 'resume' | 'redact'>;
 
 /** The run's wiring out of an adapter's options (the fields of RunWiring, nothing else). */
 export function wiringOf(opts: RunWiring): RunWiring {
-  const { outage, signal, report, rejects, journal, resume } = opts;
-  return { outage, signal, report, rejects, journal, resume };
+  const { outage, signal, report, rejects, journal, resume, redact } = opts;
+  return { outage, signal, report, rejects, journal, resume, redact };
 }
 
 /** The longest outage a bulk run waits out by default. */
@@ -163,7 +154,7 @@ export interface BulkRunResult<O extends string = Outcome> {
   stats: SchedulerStats;
   rateLimited: number;
   requests: number;
-  /** The first rejected or failed rows (input order), for a short listing. */
+  /** The first rejected, failed or unmatched rows (input order), for a short listing. */
   problems: RowResult<O>[];
 }
 
@@ -188,23 +179,8 @@ async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): 
   }
 }
 
-/** Rejected/failed rows kept for the end-of-run message (the report has all of them). */
+/** Rejected, failed and unmatched rows kept for the end-of-run message (the report has all of them). */
 const MAX_PROBLEMS_KEPT = 10;
-
-/** The result of a row rejected before sending (unreadable or invalid). */
-export function rejectedRow(work: WorkItem, problem: RowProblem): RowResult<Outcome> {
-  const r: RowResult<Outcome> = {
-    seq: work.seq,
-    line: work.line,
-    id: work.id,
-    outcome: 'rejected',
-    errorCode: problem.code,
-    message: problem.message,
-  };
-  if (problem.field !== undefined) r.errorField = problem.field;
-  if (work.ids) r.ids = work.ids;
-  return r;
-}
 
 /** Creates a run; `progress` can be read while `run()` works. */
 export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
@@ -240,7 +216,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   });
   const progress: BulkProgress<O> = {
     summary,
-    lines: { rejected: [], failed: [], unconfirmed: [] },
+    lines: { rejected: [], failed: [], unconfirmed: [], unmatched: [] },
     rateLimited: 0,
     requests: 0,
     scheduler: () => scheduler.stats(),
@@ -254,12 +230,17 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   if (opts.countLines) summary.lines = 0;
 
   const problems: RowResult<O>[] = [];
+  const redact = opts.redact;
   const finish = (r: RowResult<O>, work: W, fromJournal: boolean) => {
+    if (redact !== undefined) {
+      if (r.message !== undefined) r.message = redact(r.message);
+      if (r.errorField !== undefined) r.errorField = redact(r.errorField);
+    }
     countOutcome(summary, r.outcome);
     const o: string = r.outcome;
-    if (o === 'rejected' || o === 'failed' || o === 'unconfirmed') progress.lines[o].push(r.line);
+    if (o === 'rejected' || o === 'failed' || o === 'unconfirmed' || o === 'unmatched') progress.lines[o].push(r.line);
     opts.tally?.(r, work);
-    if ((o === 'rejected' || o === 'failed') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
+    if ((o === 'rejected' || o === 'failed' || o === 'unmatched') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
@@ -276,6 +257,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
 
   const scheduler = createScheduler<W, RowResult<O>>(
     (work, ctx) => {
+      let maybeApplied = false;
       const sendCtx: SendContext = {
         signal: ctx.signal,
         onRetry(info) {
@@ -288,7 +270,17 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
           if (info.status === 429) ctx.throttle(info.delayMs);
         },
         onRateHeaders: ctx.rateHeaders,
-        reach: (request, repeatable) => gate.call(request, ctx.signal, repeatable ?? true),
+        reach: (request, repeatable) => {
+          // The gate sends the request afresh after an outage: the client's own note that an
+          // earlier attempt may have been applied would be lost with the attempt that failed.
+          const noted = () =>
+            request().catch((err: unknown) => {
+              if (classifyError(err).maybeApplied) maybeApplied = true;
+              throw err;
+            });
+          return gate.call(noted, ctx.signal, repeatable ?? true);
+        },
+        mayHaveApplied: () => maybeApplied,
       };
       const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
       let sent: Promise<RowResult<O>>;
@@ -326,6 +318,13 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     },
   );
 
+  /**
+   * Whether a row an earlier run finished is sent again: one that failed (the service never took
+   * it, retries gave up), and one whose answer could not be tied to it (`unmatched`) unless the
+   * verb must never send a row twice (events: it stays as it is).
+   */
+  const sendAgain = (outcome: string) => outcome === 'failed' || (outcome === 'unmatched' && !opts.possiblySent);
+
   async function* sendable(): AsyncGenerator<W[]> {
     const rows = opts.rows[Symbol.asyncIterator]();
     for (;;) {
@@ -342,8 +341,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       const out: W[] = [];
       for (const work of next.value) {
         const previous = opts.resume?.done.get(work.seq);
-        // A row that failed (the service never took it, retries gave up) is sent again.
-        if (previous && previous.outcome !== 'failed') {
+        if (previous && !sendAgain(previous.outcome)) {
           opts.resume?.done.delete(work.seq);
           finish(previous as RowResult<O>, work, true);
           continue;

@@ -8,7 +8,9 @@
  *   as such) are the ones sent; a contact patch: its `id` is the one in the path;
  * - an event: the answer's `id` was not answered before in this run (AnswerLedger), unless both
  *   requests carried the same `event_id` (the sandbox's deduplication answers the first id again).
- * Each check returns why the answer does not match, or undefined. Pure: no I/O.
+ * Only the answer's own (top-level) fields count: an answer that names the request in a nested
+ * field is another request's answer. Each check returns why the answer does not match, or
+ * undefined. Pure: no I/O.
  */
 
 /** The object of an answer, bare or wrapped as {"data": {...}}. */
@@ -26,16 +28,32 @@ function shown(v: unknown): string {
 }
 
 /**
- * An order's answer. `bytes` first: the answer's JSON holding `"order_id":"<sent>"` is taken as
- * is (inside a JSON string quotes are escaped, so the sequence is the field itself); otherwise the
- * body is parsed (`body()`) and compared.
+ * An order's answer: its own top-level `order_id` is the one sent (an answer naming the order only
+ * in a nested field, or in another field's string, is another answer). The usual answer is read
+ * from its text without parsing (`topLevelString`); any doubt is parsed (`body()`) and compared.
  */
 export function orderAnswerMismatch(orderId: unknown, bytes: Buffer, body: () => unknown): string | undefined {
   const sent = String(orderId);
-  if (bytes.includes(`"order_id":${JSON.stringify(sent)}`)) return undefined;
+  if (topLevelString(bytes.toString('utf8'), 'order_id') === sent) return undefined;
   const answered = objectOf(body())?.order_id;
-  if (answered !== undefined && answered !== null && String(answered) === sent) return undefined;
+  if (answered !== undefined && answered !== null && typeof answered !== 'object' && String(answered) === sent) return undefined;
   return `sent order_id ${JSON.stringify(sent)}, answered ${shown(answered)}`;
+}
+
+/**
+ * A string field of the answer's own object, read from its text without parsing: the value when
+ * `"name":"` occurs once, with no other object opened before it (the field is the top-level
+ * object's, not a nested one's) and no escape in the value; otherwise undefined (the caller
+ * parses). A `{` inside an earlier string only sends the caller to the parser, never the other way.
+ */
+export function topLevelString(text: string, name: string): string | undefined {
+  const key = `"${name}":"`;
+  const at = text.indexOf(key);
+  if (at < 0) return undefined;
+  const open = text.indexOf('{');
+  const second = text.indexOf('{', open + 1);
+  if (open < 0 || open > at || (second >= 0 && second < at)) return undefined;
+  return soleField(text, name);
 }
 
 /**
@@ -73,7 +91,10 @@ export function createdContactMismatch(sent: { email?: unknown; phone?: unknown 
   const phone = typeof sent.phone === 'string' && E164.test(sent.phone) ? sent.phone : undefined;
   if (email !== undefined || phone !== undefined) {
     const text = bytes.toString('utf8');
-    if ((email === undefined || soleField(text, 'email') === email) && (phone === undefined || soleField(text, 'phone') === phone))
+    if (
+      (email === undefined || topLevelString(text, 'email') === email) &&
+      (phone === undefined || topLevelString(text, 'phone') === phone)
+    )
       return undefined;
   }
   const c = objectOf(body());
@@ -99,10 +120,19 @@ export function contactIdMismatch(id: string, body: unknown): string | undefined
 
 /** The `id` of an event's answer, read from its bytes without parsing when it has the usual shape. */
 export function eventAnswerId(bytes: Buffer, body: () => unknown): string | undefined {
-  const fast = soleStringField(bytes, 'id');
+  const fast = topLevelString(bytes.toString('utf8'), 'id');
   if (fast !== undefined) return fast;
   const id = objectOf(body())?.id;
   return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * An event's answer without an id: accepted when it is empty or JSON (a service may answer 200
+ * with no id), refused when it is text that is not JSON (a captive portal's or a proxy's page).
+ */
+export function eventAnswerShapeMismatch(body: unknown): string | undefined {
+  if (typeof body !== 'string' || body.trim() === '') return undefined;
+  return `the answer is not the service's (not JSON: ${JSON.stringify(body.slice(0, 40))})`;
 }
 
 /** 32-bit FNV-1a of a string's UTF-16 code units, from a given basis. */

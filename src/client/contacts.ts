@@ -28,10 +28,22 @@ export async function listContacts(
   filter: ContactListFilter & { limit?: number; cursor?: string },
   opts?: CallOptions,
 ): Promise<ContactPageResult> {
-  const { cursor, limit, ...rest } = filter;
-  let path: string;
-  if (cursor && isCursorUrl(cursor)) path = pipeline.sameOriginPath(cursor);
-  else path = `/v1/contacts${queryString({ ...rest, limit, cursor })}`;
+  const path = pagePath(filter, pipeline);
+  const page = await contactPage(pipeline, path, opts);
+  try {
+    return { data: page.data, nextCursor: page.nextCursor() };
+  } catch (err) {
+    if (!(err instanceof IncompleteListingError)) throw err;
+    return { data: page.data, nextCursor: null, invalidCursor: err };
+  }
+}
+
+/** One page of contacts; its next cursor read when asked (it may be one the client does not understand). */
+async function contactPage(
+  pipeline: RequestPipeline,
+  path: string,
+  opts?: CallOptions,
+): Promise<{ data: Contact[]; nextCursor(): string | null }> {
   const res = await sendIdempotent(pipeline, 'GET', path, 'GET /v1/contacts', opts);
   const data = extractList<Contact>(res.body);
   if (data === undefined) {
@@ -40,7 +52,13 @@ export async function listContacts(
       `the listing is incomplete: the service answered a page of contacts that is not a list (expected "data", "contacts" or an array; got ${describeNonList(res.body)})`,
     );
   }
-  return { data, nextCursor: extractNextCursor(res.body, res.headers) };
+  return { data, nextCursor: () => extractNextCursor(res.body, res.headers) };
+}
+
+function pagePath(filter: ContactListFilter & { limit?: number; cursor?: string }, pipeline: RequestPipeline): string {
+  const { cursor, limit, ...rest } = filter;
+  if (cursor && isCursorUrl(cursor)) return pipeline.sameOriginPath(cursor);
+  return `/v1/contacts${queryString({ ...rest, limit, cursor })}`;
 }
 
 /**
@@ -59,9 +77,18 @@ export class CursorGuard {
     }
     this.seen.add(cursor);
   }
+
+  /** Throws the page's cursor the client does not understand (with what was listed before it), if any. */
+  checkPage(page: ContactPageResult, listed: number): void {
+    const err = page.invalidCursor;
+    if (err) throw new IncompleteListingError(err.code, `${err.message}, after ${listed} contact${listed === 1 ? '' : 's'}`);
+  }
 }
 
-/** Every page of a listing, one at a time; a page that is no list or a repeated cursor fails it (IncompleteListingError). */
+/**
+ * Every page of a listing, one at a time; a page that is no list, a repeated cursor or one that is
+ * not a string fails it (IncompleteListingError) after the pages before.
+ */
 export async function* paginateContacts(
   pipeline: RequestPipeline,
   filter: ContactListFilter,
@@ -73,10 +100,13 @@ export async function* paginateContacts(
   for (;;) {
     const page = await listContacts(pipeline, { ...filter, limit: opts?.pageSize, cursor }, opts);
     listed += page.data.length;
+    // The page first: a cursor that cannot be followed fails the listing after what it holds.
     if (page.data.length > 0) yield page.data;
-    if (!page.nextCursor) return;
-    guard.check(page.nextCursor, listed);
-    cursor = page.nextCursor;
+    guard.checkPage(page, listed);
+    const next = page.nextCursor;
+    if (!next) return;
+    guard.check(next, listed);
+    cursor = next;
   }
 }
 

@@ -131,12 +131,14 @@ export class UnsendableRequestError extends Error {
 }
 
 /**
- * A listing that cannot go on: a page that is no list, or a next-page cursor seen before (which
- * would loop forever). What was already printed stays; the message says the listing is incomplete.
+ * A listing that cannot go on: a page that is no list, a next-page cursor seen before (which
+ * would loop forever), or one the client does not understand (a number, an object: following it
+ * is guesswork, ending there would cut the list short). What was already printed stays; the
+ * message says the listing is incomplete.
  */
 export class IncompleteListingError extends Error {
-  readonly code: 'invalid_page' | 'repeated_cursor';
-  constructor(code: 'invalid_page' | 'repeated_cursor', message: string) {
+  readonly code: 'invalid_page' | 'repeated_cursor' | 'invalid_cursor';
+  constructor(code: 'invalid_page' | 'repeated_cursor' | 'invalid_cursor', message: string) {
     super(message);
     this.name = 'IncompleteListingError';
     this.code = code;

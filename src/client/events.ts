@@ -1,6 +1,6 @@
 /** The events endpoint: POST /v1/events, not idempotent (retried only when certainly not processed). */
 import type { EventAccepted, EventInput } from '../contract/types.js';
-import { type AnswerLedger, eventAnswerId } from './answer-identity.js';
+import { type AnswerLedger, eventAnswerId, eventAnswerShapeMismatch } from './answer-identity.js';
 import type { RequestPipeline } from './pipeline.js';
 import type { ApiResult, CallOptions } from './types.js';
 
@@ -14,7 +14,7 @@ export function sendEvent(
   const eventId = (event as { event_id?: unknown }).event_id;
   return pipeline.sendJson<EventAccepted>('POST', '/v1/events', 'POST /v1/events', event, 'non_idempotent', opts, undefined, (answer) => {
     const id = eventAnswerId(answer.bytes, answer.body);
-    if (id === undefined) return undefined;
+    if (id === undefined) return eventAnswerShapeMismatch(answer.body());
     return ledger.note(id, typeof eventId === 'string' ? eventId : undefined);
   });
 }

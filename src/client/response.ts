@@ -4,7 +4,7 @@
  * several places, single objects bare or wrapped.
  */
 import type { FieldError } from '../contract/errors.js';
-import type { ApiErrorInit } from './errors.js';
+import { type ApiErrorInit, IncompleteListingError } from './errors.js';
 
 /** Response headers as the pool gives them (lower-case names; repeated headers as arrays, as in Node). */
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -150,23 +150,33 @@ export function linkNext(link: string | string[] | undefined): string | undefine
   return undefined;
 }
 
+/** Where a next-page cursor may be, in the order they are read (open-points.md). */
+const CURSOR_PLACES: ReadonlyArray<readonly string[]> = [
+  ['next_cursor'],
+  ['next'],
+  ['links', 'next'],
+  ['meta', 'next_cursor'],
+  ['paging', 'cursors', 'after'],
+  ['paging', 'next'],
+];
+
 /**
  * The next page: `next_cursor`, `next`, `links.next`, `meta.next_cursor`, `paging.cursors.after`,
- * else the `Link` header's rel="next". Null on the last page. The value is either an opaque
- * cursor or a URL (absolute or starting with "/"), which the client then follows as is.
+ * else the `Link` header's rel="next". Null on the last page (each absent, null or ""). The value
+ * is either an opaque cursor or a URL (absolute or starting with "/"), which the client then
+ * follows as is. A cursor of another type (a number, an object, a boolean) is not understood:
+ * IncompleteListingError naming it, rather than a list that ends short without a word.
  */
 export function extractNextCursor(body: unknown, headers: HeaderBag): string | null {
-  const candidates = [
-    at(body, 'next_cursor'),
-    at(body, 'next'),
-    at(body, 'links', 'next'),
-    at(body, 'meta', 'next_cursor'),
-    at(body, 'paging', 'cursors', 'after'),
-    at(body, 'paging', 'next'),
-  ];
-  for (const c of candidates) {
-    const s = str(c);
-    if (s) return s;
+  for (const place of CURSOR_PLACES) {
+    const c = at(body, ...place);
+    if (c === undefined || c === null || c === '') continue;
+    if (typeof c === 'string') return c;
+    const shown = JSON.stringify(c) ?? String(c);
+    throw new IncompleteListingError(
+      'invalid_cursor',
+      `the listing is incomplete: the next-page cursor ${place.join('.')} is ${Array.isArray(c) ? 'an array' : typeof c === 'object' ? 'an object' : `a ${typeof c}`} (${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}), not a string svc can send back`,
+    );
   }
   return linkNext(headers.link) ?? null;
 }

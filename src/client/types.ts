@@ -2,8 +2,10 @@
  * The API client's public surface. Commands and the importer code against this interface;
  * client/ implements it on undici (transport.ts). Knows nothing of terminals.
  */
+
 import type { Operation } from '../contract/scopes.js';
 import type { Contact, ContactListFilter, ContactWrite, EventAccepted, EventInput, Order, OrderInput } from '../contract/types.js';
+import type { IncompleteListingError } from './errors.js';
 import type { HeaderBag } from './response.js';
 
 /** Where the client reports what it does; the CLI wires this to --debug and warnings. */
@@ -88,6 +90,11 @@ export interface ApiResult<T> {
 export interface ContactPageResult {
   data: Contact[];
   nextCursor: string | null;
+  /**
+   * The page named a next page with a cursor the client does not understand (a number, an
+   * object): the listing cannot go on past this page (CursorGuard.checkPage throws it).
+   */
+  invalidCursor?: IncompleteListingError;
 }
 
 export interface RawRequest {

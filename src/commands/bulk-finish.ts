@@ -19,7 +19,8 @@ import { reportHint } from './report-hint.js';
  * Runs an import job to its end and turns the result into the command's exit: the report and the
  * journal closed (removed when the run finished), the summary printed, then a fatal stop (its
  * error, after how to resume), a run failing mid-way (exit 1 with the summary and how to go on),
- * an interruption (130), or rows rejected or failed (listed, exit 4).
+ * an interruption (130), or rows rejected, failed or unmatched (listed, exit 4; the journal kept
+ * for the failed and unmatched ones, which --resume sends again).
  */
 export async function finishImport<O extends string = Outcome>(args: {
   ctx: Context;
@@ -63,9 +64,10 @@ export async function finishImport<O extends string = Outcome>(args: {
     failure ??= err;
   }
   const note = args.rejects && args.reimportCommand ? rejectsNote(args.rejects, args.reimportCommand) : undefined;
-  // Failed rows keep the journal: --resume sends them (and only them) again.
+  // Failed and unmatched rows keep the journal: --resume sends them (and only them) again.
   const s = result.summary as unknown as Summary;
-  const failedKept = complete && failure === undefined && s.failed > 0 && journal !== undefined;
+  const unmatched = s.unmatched ?? 0;
+  const failedKept = complete && failure === undefined && (s.failed > 0 || unmatched > 0) && journal !== undefined;
   if (complete && failure === undefined && !failedKept) await journal?.remove();
   else
     await journal?.close().catch((err: unknown) => {
@@ -103,24 +105,38 @@ export async function finishImport<O extends string = Outcome>(args: {
         : `${fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
     );
   }
-  if ((s.rejected > 0 || s.failed > 0) && !ctx.settings.json && !args.listsProblems) {
+  const problemRows = s.rejected + s.failed + unmatched;
+  if (problemRows > 0 && !ctx.settings.json && !args.listsProblems) {
     // Loaded here: string-width (its Intl.Segmenter and emoji expressions) costs some 0.1 s of
     // CPU to load, which every bulk run paid although only this listing measures text.
     const { stderrWidth, wrapHanging } = await import('../io/wrap.js');
     for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
-    const more = s.rejected + s.failed - result.problems.length;
+    const more = problemRows - result.problems.length;
     if (more > 0) ctx.out.info(`  … and ${more} more`);
   }
-  if (s.rejected > 0 || s.failed > 0) {
+  if (problemRows > 0) {
     const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
+    const counts =
+      unmatched > 0
+        ? `${s.rejected} row(s) rejected, ${s.failed} failed and ${unmatched} unmatched`
+        : `${s.rejected} row(s) rejected and ${s.failed} failed`;
     throw new PartialFailure(
-      `${s.rejected} row(s) rejected and ${s.failed} failed out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
+      `${counts} out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
       failedKept && journalPath
-        ? `${s.failed} row(s) failed (the service did not take them); progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
+        ? `${sendAgainWhy(s.failed, unmatched)}; progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
         : reportHint(result.problems as RowResult[], s, reportPath !== undefined || rejectsHint !== ''),
     );
   }
   return EXIT.ok;
+}
+
+/** Why the rows --resume sends again are not done: failed (not taken) and unmatched (not known). */
+function sendAgainWhy(failed: number, unmatched: number): string {
+  const parts: string[] = [];
+  if (failed > 0) parts.push(`${failed} row(s) failed (the service did not take them)`);
+  if (unmatched > 0)
+    parts.push(`${unmatched} row(s) unmatched (the answer could not be tied to the row: whether the service stored it is unknown)`);
+  return parts.join('; ');
 }
 
 function describeProblem(p: RowResult<string>): string {

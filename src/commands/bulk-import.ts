@@ -145,7 +145,10 @@ export async function checkImportOutputs(input: ImportInput, opts: ImportIoOptio
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   outputs.push(...journalOutput(input.journalPath, opts));
   // The default journal's folder is created; one given with --journal must exist, as a report's must.
-  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, JOURNAL_PATH_RULES);
+  checkRunPaths(input.fromStdin ? [] : [{ what: 'the input', path: input.file }], outputs, {
+    ...JOURNAL_PATH_RULES,
+    standard: ctx.io.standardFiles?.(),
+  });
   if (input.resumable && (input.encoding ?? 'utf-8') === 'utf-8') {
     // Before anything is sent: bytes that are not UTF-8 would otherwise turn into U+FFFD and
     // merge different keys (a Latin-1 file's Müller-1 and Möller-1).

@@ -30,6 +30,8 @@ export interface ImportOutputs {
   rejects?: RejectsWriter;
   journal?: Journal;
   resume?: ResumeState;
+  /** The run's redactor: what a row's answer said is masked before any output holds it. */
+  redact: (text: string) => string;
 }
 
 export async function runCsvImport<P extends BulkProgress & { bytesRead(): number }>(args: {
@@ -57,7 +59,7 @@ export async function runCsvImport<P extends BulkProgress & { bytesRead(): numbe
   });
   const { journal, resume, report } = opened;
   const rejects = await openRunRejects(opened, () => openCsvRejects(opts, args.source));
-  const job = args.start({ report, rejects, journal, resume });
+  const job = args.start({ report, rejects, journal, resume, redact: (text) => ctx.redactor.redact(text) });
   const stopProgress = await showImportProgress(ctx, job.progress, args.totalBytes, () => args.counts(job.progress.summary), {
     file: input.resumable ? input.file : undefined,
   });

@@ -15,18 +15,19 @@ export type SummaryField = [name: string, value: number, tone?: 'good' | 'warn' 
 
 /**
  * Prints a summary: JSON with --json (plus the line numbers of the unconfirmed, rejected and
- * failed rows, named as events send names them, and `interrupted`), a record on a terminal,
- * `name<TAB>value` lines otherwise.
+ * failed rows, named as events send names them, those of the unmatched ones when there are any,
+ * and `interrupted`), a record on a terminal, `name<TAB>value` lines otherwise.
  */
 export function printSummaryFields(
   ctx: Context,
-  fields: SummaryField[],
+  given: SummaryField[],
   interrupted: boolean,
   lines?: OutcomeLines,
   rejects?: RejectsNote,
   progress?: BulkProgress,
   extra?: Record<string, unknown>,
 ): void {
+  const fields = withUnmatched(given, progress);
   if (ctx.settings.json) {
     const doc: Record<string, unknown> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
     if (extra) Object.assign(doc, extra);
@@ -37,6 +38,7 @@ export function printSummaryFields(
       doc.unconfirmed_lines = sorted(lines.unconfirmed);
       doc.rejected_lines = sorted(lines.rejected);
       doc.failed_lines = sorted(lines.failed);
+      if (lines.unmatched.length > 0) doc.unmatched_lines = sorted(lines.unmatched);
     }
     if (rejects) Object.assign(doc, rejects.fields);
     ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
@@ -62,4 +64,17 @@ export function printSummaryFields(
   } else {
     ctx.out.stdout(`${fields.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
   }
+}
+
+/**
+ * The `unmatched` count (rows whose answer could not be tied to them), after `unconfirmed`, only
+ * when a run had such rows: otherwise the summary is the contract's, its counts adding up to rows.
+ */
+function withUnmatched(fields: SummaryField[], progress: BulkProgress | undefined): SummaryField[] {
+  const n = (progress?.summary as { unmatched?: number } | undefined)?.unmatched ?? 0;
+  if (n === 0 || fields.some(([name]) => name === 'unmatched')) return fields;
+  const at = fields.findIndex(([name]) => name === 'unconfirmed');
+  const out = [...fields];
+  out.splice(at < 0 ? out.length : at + 1, 0, ['unmatched', n, 'bad']);
+  return out;
 }

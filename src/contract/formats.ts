@@ -154,7 +154,11 @@ export function orderDateToUtc(value: string): string {
   return new Date(rfc3339ToMs(value)).toISOString().replace('.000Z', 'Z');
 }
 
-const DECIMAL = /^(\d{1,18})(?:\.(\d{1,18}))?$/;
+/**
+ * A plain decimal of any length (the spec sets no bound; a row's length is bounded by the CSV
+ * record limit): it is kept as written, never through a float, so 20 or more digits stay exact.
+ */
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /**
  * Already what parseDecimal returns ("49.90" for 2 places, "1200" for 0): digits, no superfluous

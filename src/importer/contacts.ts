@@ -218,7 +218,7 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
         created = await ctx.reach(() => opts.client.createContact(write, call));
       } catch (err) {
         if (err instanceof ApiError && err.status === 409 && err.id)
-          return await existing(work, err, call, err.uncertain || sentBefore, ctx.reach);
+          return await existing(work, err, call, err.uncertain || sentBefore || ctx.mayHaveApplied(), ctx.reach);
         throw err;
       }
       // Read from the answer's bytes when it can be (no parse of every answer).
@@ -227,7 +227,7 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
       if (created.status === 201) return result(work, 'created', { status: 201, contactId, marks: smsMarks(write, true) });
       // 200: a merchant-suppressed contact, unsuppressed and updated (open-points), whatever --if-exists says.
       const marks = smsMarks(write, undefined);
-      if (created.uncertain || sentBefore)
+      if (created.uncertain || sentBefore || ctx.mayHaveApplied())
         return result(work, 'unconfirmed', {
           status: created.status,
           contactId,

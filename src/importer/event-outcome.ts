@@ -7,9 +7,13 @@ import { classifyError } from '../bulk/classify.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 import { messageWithDetails } from '../contract/errors.js';
 
-export type EventOutcome = 'accepted' | 'rejected' | 'failed' | 'unconfirmed';
+/**
+ * `unmatched`: the answer could not be tied to the line's request (another request's, a page that
+ * is not the service's): whether the event was stored is unknown. Exit 4, never resent.
+ */
+export type EventOutcome = 'accepted' | 'rejected' | 'failed' | 'unconfirmed' | 'unmatched';
 
-export const EVENT_OUTCOMES: readonly EventOutcome[] = ['accepted', 'rejected', 'failed', 'unconfirmed'];
+export const EVENT_OUTCOMES: readonly EventOutcome[] = ['accepted', 'rejected', 'failed', 'unconfirmed', 'unmatched'];
 
 export interface LineResult {
   /** 1-based line number in the NDJSON input (1 for a single event). */
@@ -43,6 +47,13 @@ export function classifyFatalError(err: unknown): ClassifiedError {
 
 /** Maps a failed send (after the client's own safe retries) to its outcome. */
 export function classifySendError(err: unknown): ClassifiedError {
+  if (err instanceof NetworkError && err.kind === 'protocol') {
+    return {
+      outcome: 'unmatched',
+      errorCode: 'answer_mismatch',
+      message: `${err.message}; whether it was stored is unknown, so it was not resent`,
+    };
+  }
   const { scope, maybeApplied, status } = classifyError(err);
   const outcome: EventOutcome = maybeApplied ? 'unconfirmed' : scope === 'row' ? 'rejected' : 'failed';
   const classified = describe(err, outcome, status);

@@ -115,10 +115,13 @@ export interface EventSendSummary {
   rejected: number;
   failed: number;
   unconfirmed: number;
+  /** Lines whose answer could not be tied to them (exit 4; never resent). */
+  unmatched: number;
   /** Lines an earlier, interrupted run had finished (--resume). */
   resumed: number;
   /** Line numbers of unconfirmed events, ascending. */
   unconfirmedLines: number[];
+  unmatchedLines: number[];
   rejectedLines: number[];
   failedLines: number[];
   /** The run stopped early (signal): lines after `lastLine` were not sent. */
@@ -207,8 +210,10 @@ export function createEventSend(opts: EventSendOptions): { progress: BulkProgres
       rejected: s.rejected,
       failed: s.failed,
       unconfirmed: s.unconfirmed,
+      unmatched: s.unmatched,
       resumed: s.resumed,
       unconfirmedLines: sorted(job.progress.lines.unconfirmed),
+      unmatchedLines: sorted(job.progress.lines.unmatched),
       rejectedLines: sorted(job.progress.lines.rejected),
       failedLines: sorted(job.progress.lines.failed),
       interrupted,

@@ -164,8 +164,9 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
         );
         // Only the status matters here: the answer's body is never parsed (client LazyResult).
         if (res.status === 201) return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };
-        if (res.uncertain || work.seq <= maybeSentUpTo) {
-          const why = res.uncertain
+        const uncertain = res.uncertain || ctx.mayHaveApplied();
+        if (uncertain || work.seq <= maybeSentUpTo) {
+          const why = uncertain
             ? 'an earlier attempt ended without an answer and may have created it'
             : 'sent again after an interrupted run, which may have created it';
           return {

@@ -4,7 +4,10 @@ import type { Outcome } from '../bulk/outcome.js';
 import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
 import { describeFieldErrors } from './mapping.js';
 
-/** A failed upsert's row: refused by the service (`rejected`) or not done now (`failed`; orders are idempotent). */
+/**
+ * A failed upsert's row: refused by the service (`rejected`), not done now (`failed`; orders are
+ * idempotent), or answered with an answer that is not its own (`unmatched`).
+ */
 export function classifyUpsertError(err: unknown): {
   outcome: Outcome;
   status?: number;
@@ -25,9 +28,11 @@ export function classifyUpsertError(err: unknown): {
       ...(field !== undefined ? { errorField: field } : {}),
     };
   }
-  // An answer that belonged to another request (client/answer-identity.ts): may have been applied.
+  // An answer that could not be tied to the request (another's, a stale one, a page that is not
+  // the service's: client/answer-identity.ts): the write may or may not have been applied. Not
+  // `unconfirmed` (stored for sure): the run ends with exit 4 and --resume sends the row again.
   if (err instanceof NetworkError && err.kind === 'protocol')
-    return { outcome: 'unconfirmed', errorCode: 'answer_mismatch', message: err.message };
+    return { outcome: 'unmatched', errorCode: 'answer_mismatch', message: err.message };
   if (err instanceof NetworkError)
     return { outcome, errorCode: 'network_error', message: `${err.message} (after ${err.attempts} attempts)` };
   if (err instanceof RetryWaitTooLongError) return { outcome, status, errorCode: 'retry_wait_too_long', message: err.message };

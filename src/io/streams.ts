@@ -2,6 +2,7 @@
  * IOStreams: the three standard streams with their TTY flags, as in gh's iostreams. Commands
  * write through this, never to process.*, so tests can run them in-process with fake streams.
  */
+import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 
@@ -16,6 +17,11 @@ export interface IOStreams {
   stderrIsTTY: boolean;
   /** Terminal width for tables, when stdout is a TTY. */
   columns?: number;
+  /**
+   * The files stdout and stderr write to, by device and inode (a bulk run refuses a report that
+   * is one of them); absent when the streams are not the process's (tests).
+   */
+  standardFiles?: () => Array<{ name: 'stdout' | 'stderr'; key: string }>;
 }
 
 /** The real process streams. Only main.ts/bin call this. */
@@ -33,6 +39,20 @@ export function systemStreams(proc: NodeJS.Process): IOStreams {
     stdoutIsTTY: proc.stdout.isTTY === true,
     stderrIsTTY: proc.stderr.isTTY === true,
     columns: proc.stdout.columns,
+    standardFiles: () =>
+      (
+        [
+          [1, 'stdout'],
+          [2, 'stderr'],
+        ] as const
+      ).flatMap(([fd, name]) => {
+        try {
+          const st = fstatSync(fd);
+          return [{ name, key: `${st.dev}:${st.ino}` }];
+        } catch {
+          return [];
+        }
+      }),
   };
 }
 

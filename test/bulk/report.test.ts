@@ -69,7 +69,8 @@ describe('report writer', () => {
 
   it('counts outcomes so that they add up to rows', () => {
     const s = emptySummary();
-    for (const o of ['created', 'created', 'updated', 'skipped', 'unconfirmed', 'rejected', 'failed'] as const) countOutcome(s, o);
-    expect(s).toEqual({ rows: 7, created: 2, updated: 1, skipped: 1, unconfirmed: 1, rejected: 1, failed: 1, resumed: 0 });
+    for (const o of ['created', 'created', 'updated', 'skipped', 'unconfirmed', 'unmatched', 'rejected', 'failed'] as const)
+      countOutcome(s, o);
+    expect(s).toEqual({ rows: 8, created: 2, updated: 1, skipped: 1, unconfirmed: 1, unmatched: 1, rejected: 1, failed: 1, resumed: 0 });
   });
 });

@@ -84,6 +84,59 @@ describe('contacts list --all against pages that are no list', () => {
   });
 });
 
+describe('a next-page cursor svc does not understand', () => {
+  /** 600 contacts: a first page of 500 whose next cursor is `cursor`, then 100 (never asked for when it stops). */
+  async function listing(cursor: unknown) {
+    const s = await rawServer(({ head }) => {
+      const second = head.includes('cursor=');
+      const ids = second ? Array.from({ length: 100 }, (_, i) => `ct_${501 + i}`) : Array.from({ length: 500 }, (_, i) => `ct_${i + 1}`);
+      const body = JSON.stringify({ data: ids.map(contact), next_cursor: second ? null : cursor });
+      return [`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`];
+    }, cleanups);
+    return s;
+  }
+
+  for (const [what, cursor, shown] of [
+    ['a number', 500, 'a number (500)'],
+    ['an object', { after: 'ct_500' }, 'an object ({"after":"ct_500"})'],
+    ['a boolean', true, 'a boolean (true)'],
+  ] as const) {
+    it(`${what}: contacts list --all stops with exit 1 naming it, after the 500 listed`, async () => {
+      const s = await listing(cursor);
+      const r = await runCli(['contacts', 'list', '--all', '--format', 'ndjson'], { env: env(s.origin) });
+      expect(r.code).toBe(1);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(500);
+      expect(r.stderr).toContain(`error: the listing is incomplete: the next-page cursor next_cursor is ${shown}`);
+      expect(r.stderr).toContain('after 500 contacts');
+      expect(s.requests()).toBe(1);
+    });
+  }
+
+  it('api --paginate: the same stop, exit 1, the array left open', async () => {
+    const s = await listing(7);
+    const r = await runCli(['api', 'GET', '/v1/contacts', '--paginate'], { env: env(s.origin) });
+    expect(r.code).toBe(1);
+    expect(r.stdout.startsWith('[')).toBe(true);
+    expect(r.stdout.trimEnd().endsWith(']')).toBe(false);
+    expect(r.stderr).toContain('the next-page cursor next_cursor is a number (7)');
+  });
+
+  it('what open-points allows still pages: a string cursor, null, an empty string, a URL in links.next', async () => {
+    for (const cursor of ['c2', '/v1/contacts?cursor=c2']) {
+      const s = await listing(cursor);
+      const r = await runCli(['contacts', 'list', '--all', '--format', 'ndjson'], { env: env(s.origin) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(600);
+    }
+    for (const cursor of [null, '']) {
+      const s = await listing(cursor);
+      const r = await runCli(['contacts', 'list', '--all', '--format', 'ndjson'], { env: env(s.origin) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(500);
+    }
+  });
+});
+
 describe('the pagination iterator', () => {
   const client = (origin: string) => {
     const c = new ServiceClient({ baseUrl: origin, credentials: { kind: 'api_token', token: 't' }, logger: { debug() {}, warn() {} } });

@@ -97,7 +97,10 @@ export async function readIds(ctx: Context, file: string, opts: IdsFileOptions =
   if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   outputs.push(...journalOutput(journalPath, opts));
-  checkRunPaths(fromStdin ? [] : [{ what: '--ids-file', path: file }], outputs, JOURNAL_PATH_RULES);
+  checkRunPaths(fromStdin ? [] : [{ what: '--ids-file', path: file }], outputs, {
+    ...JOURNAL_PATH_RULES,
+    standard: ctx.io.standardFiles?.(),
+  });
   const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
   let bytes: Buffer;
   try {
@@ -159,6 +162,7 @@ export async function runIds(ctx: Context, list: IdList, verb: IdsVerb, opts: Id
     rejects,
     journal,
     resume,
+    redact: (text) => ctx.redactor.redact(text),
     outage: outageOptions(ctx, await ctx.client(), resume),
   });
   const p = job.progress;

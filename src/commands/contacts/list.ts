@@ -91,9 +91,11 @@ export async function run(_args: string[], opts: ListOptions, ctx: Context): Pro
       writer.writePage(rows);
     }
     cursor = page.nextCursor ?? undefined;
-    more = cursor !== undefined || rows.length < page.data.length;
-    if (!cursor) break;
+    more = cursor !== undefined || rows.length < page.data.length || page.invalidCursor !== undefined;
     if (limit !== undefined && writer.count >= limit) break;
+    // A next page named by a cursor svc does not understand: an error, never a list cut short.
+    cursors.checkPage(page, writer.count);
+    if (!cursor) break;
     cursors.check(cursor, writer.count);
     // A slow reader (`| less`, a slow pipe) sets the pace: the next page is fetched only once
     // stdout has taken this one, so memory stays at one page however long the list.

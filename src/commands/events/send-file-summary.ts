@@ -95,6 +95,8 @@ export function printSummary(
     rejected: summary.rejected,
     failed: summary.failed,
     unconfirmed: summary.unconfirmed,
+    // Only when there are such lines: otherwise the summary is the contract's.
+    ...(summary.unmatched > 0 ? { unmatched: summary.unmatched } : {}),
   };
   if (ctx.settings.json) {
     const doc: Record<string, unknown> = {
@@ -103,6 +105,7 @@ export function printSummary(
       unconfirmed_lines: summary.unconfirmedLines,
       rejected_lines: summary.rejectedLines,
       failed_lines: summary.failedLines,
+      ...(summary.unmatched > 0 ? { unmatched_lines: summary.unmatchedLines } : {}),
     };
     if (summary.unconfirmed > 0) {
       // The line numbers are data (unconfirmed_lines); the command to run is given alone, beside

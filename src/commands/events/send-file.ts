@@ -84,7 +84,10 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   if (opts.unconfirmedOut !== undefined) outputs.push({ what: '--unconfirmed-out', path: opts.unconfirmedOut });
   if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
   outputs.push(...journalOutput(journalPath, opts));
-  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs, JOURNAL_PATH_RULES);
+  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs, {
+    ...JOURNAL_PATH_RULES,
+    standard: ctx.io.standardFiles?.(),
+  });
   if (file !== '-' && (encoding ?? 'utf-8') === 'utf-8' && statSync(file).isFile()) {
     // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
     const bad = await findInvalidUtf8(file, ctx.signal);
@@ -145,6 +148,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     rejects,
     journal,
     resume,
+    redact: (text) => ctx.redactor.redact(text),
     // The ids go to the report only: without one, answers are not parsed.
     ids: report !== undefined,
     onRetry: (info, line) => logRetry(ctx, info, line),
@@ -193,7 +197,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   const note = rejects ? rejectsNote(rejects, (f) => eventsCommand(f, opts, false)) : undefined;
   // Stopped by the credentials before anything could have been stored: a plain credential error
   // (the whole input can be sent again as it is once they are fixed), and no journal to resume.
-  const refused = summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed === 0;
+  const refused = summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed + summary.unmatched === 0;
   const complete = !summary.interrupted && summary.failure === undefined && summary.stoppedBy === undefined;
   // Failed lines (certainly not processed) keep the journal: --resume sends them, and only them, again.
   let kept: EventsResume | undefined;
@@ -238,6 +242,12 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
         : file !== '-'
           ? `to send the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`
           : undefined,
+    );
+  }
+  if (summary.unmatched > 0) {
+    throw new PartialFailure(
+      `${summary.rejected} line(s) rejected, ${summary.failed} failed and ${summary.unmatched} unmatched out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ''}`,
+      `${summary.unmatched} line(s) unmatched (lines ${summary.unmatchedLines.slice(0, 20).join(', ')}${summary.unmatchedLines.length > 20 ? ', …' : ''}): the answer could not be tied to the event, so whether it was stored is unknown; they were not resent (check them before sending them again)`,
     );
   }
   if (summary.rejected > 0 || summary.failed > 0) {
