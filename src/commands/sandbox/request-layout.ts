@@ -18,10 +18,10 @@ interface Optional {
 
 const STATUS_W = 6;
 const METHOD_W = 7;
-const PATH_MIN = 24;
+const PATH_MIN = 28;
 const PATH_MAX = 56;
 const GAP = 2;
-const CREDENTIAL_W = 26;
+const CREDENTIAL_W = 22;
 
 /** The time of day (UTC) of an RFC 3339 time: the log covers minutes, not days. */
 const clock = (time: string) => `${time.slice(11, 19)}Z`;
