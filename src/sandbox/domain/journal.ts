@@ -75,3 +75,17 @@ export function noteSideEffect(d: Domain, note: SideEffectNote): void {
 export function personOf(c: { id: string; email: string | null; phone: string | null }): Person {
   return { contact_id: c.id, email: c.email, phone: c.phone };
 }
+
+/** An order in the journal, its contact named by e-mail (else the order's own e-mail and phone). */
+export function noteOrder(
+  d: Domain,
+  action: 'created' | 'updated',
+  businessId: string,
+  orderId: string,
+  contact: { id: string; email: string | null },
+  order: { email: string | null; phone: string | null },
+): void {
+  if (!d.journal) return;
+  const person = { contact_id: contact.id, email: contact.email ?? order.email, phone: order.phone };
+  d.journal.records.push({ type: 'order', action, id: orderId, business_id: businessId, person });
+}

@@ -12,7 +12,7 @@ import type { Domain } from './context.js';
 import { iso } from './context.js';
 import { runOrderFlows } from './flows.js';
 import { resolveIntegration } from './integrations.js';
-import { currentRequestId, noteRecord, noteSideEffect } from './journal.js';
+import { currentRequestId, noteOrder, noteSideEffect } from './journal.js';
 import { recordSideEffect, sideEffectNote } from './outbox.js';
 
 export interface OrderRow {
@@ -361,13 +361,6 @@ function created(
     runOrderFlows(d, businessId, 'order_placed', contact.id, input.order_id);
   }
   return { created: true, order: orderRow(businessId, input, merged, contact, integrationId, now, now, orderDate, orderTs) };
-}
-
-/** The order in the request's journal, with its contact named by e-mail (else the order's phone). */
-function noteOrder(d: Domain, action: 'created' | 'updated', businessId: string, orderId: string, contact: StatsRow, merged: Merged): void {
-  if (!d.journal) return;
-  const person = { contact_id: contact.id, email: contact.email ?? merged.email, phone: merged.phone };
-  noteRecord(d, { type: 'order', action, id: orderId, business_id: businessId, person });
 }
 
 function orderRow(
