@@ -107,6 +107,7 @@ describe('search, curl, export', () => {
     const r = await runCli(['sandbox', 'logs', '--request-id', okId, '--curl'], { env, tty: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^curl -X POST '.*\/v1\/contacts'/);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell variable, as the command spells it
     expect(r.stdout).toContain('Authorization: Bearer ${SVC_TOKEN}');
     expect(r.stdout + r.stderr).not.toContain(token);
     expect(r.stderr).toContain('set SVC_TOKEN to');

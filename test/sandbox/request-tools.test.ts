@@ -37,6 +37,7 @@ describe('copy as curl', () => {
     const r = await http(sb.baseUrl, 'POST', '/v1/contacts', { token, json: { email: 'curl@example.com', first_name: "O'Hara" } });
     expect(r.status).toBe(409);
     const c = await admin(`/requests/${idOf(r)}/curl`);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell variable, as the command spells it
     expect(c.curl).toContain('"Authorization: Bearer ${SVC_TOKEN}"');
     expect(c.curl).not.toContain(token);
     expect(c.variables.map((v: { name: string }) => v.name)).toEqual(['SVC_TOKEN']);
