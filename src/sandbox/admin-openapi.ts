@@ -6,6 +6,7 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ErrorSchema } from '../contract/schemas.js';
+import { Credential, CurlText, EventDetail, LoggedRequest, Replayed } from './admin-openapi-requests.js';
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Str = Type.String();
@@ -14,39 +15,6 @@ const Any = Type.Object({}, { additionalProperties: true });
 const List = (item: TSchema) =>
   Type.Object({ data: Type.Array(item), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
 
-const Credential = Type.Object(
-  {
-    kind: Type.Union(['api_token', 'oauth_app', 'unknown_token', 'unknown_client', 'none'].map((k) => Type.Literal(k))),
-    id: N(Str),
-    name: N(Str),
-  },
-  { additionalProperties: false, description: 'Who sent the request, by name and kind; never a secret.' },
-);
-const Body = Type.Object(
-  { content_type: N(Str), bytes: Type.Integer({ minimum: 0 }), body: N(Str), truncated: Type.Boolean() },
-  { additionalProperties: false, description: 'Secrets masked; cut at 16 KiB; body null when absent or not read.' },
-);
-const LoggedRequest = Type.Object(
-  {
-    seq: Type.Integer({ minimum: 1 }),
-    request_id: Str,
-    time: Time,
-    kind: Type.Union([Type.Literal('service'), Type.Literal('token'), Type.Literal('admin')]),
-    business_id: N(Str),
-    credential: Credential,
-    method: Str,
-    path: Str,
-    query: N(Str),
-    status: Type.Integer({ minimum: 100, maximum: 599 }),
-    duration_ms: Type.Number({ minimum: 0 }),
-    error: N(Type.Object({ code: Str, message: Str }, { additionalProperties: false })),
-    explanation: N(Type.Object({ rule: Str, fix: Str }, { additionalProperties: false })),
-    deprecations: Type.Array(Type.Object({ code: Str, status: Str, what: Str, replacement: Str }, { additionalProperties: false })),
-    request: Body,
-    response: Body,
-  },
-  { additionalProperties: false },
-);
 const RequestPage = Type.Object(
   {
     data: Type.Array(LoggedRequest),
@@ -125,7 +93,7 @@ const general = (summary: string, ok: number, extra: Responses = {}): Op =>
 const PATHS: Record<string, Record<string, Op>> = {
   '/_sandbox/requests': {
     get: op(
-      'The request log, newest first (filters: status, path, method, credential, request_id, since, kind, business_id; limit, cursor)',
+      'The request log, newest first (filters: status, path, method, credential, request_id, since, kind, business_id, search, replay_of; limit, cursor)',
       {
         200: { description: 'A page of logged requests.', schema: RequestPage },
         ...bad,
@@ -141,6 +109,35 @@ const PATHS: Record<string, Record<string, Op>> = {
   },
   '/_sandbox/requests/{request_id}': {
     get: op('One logged request', { 200: { description: 'The logged request.', schema: LoggedRequest }, ...missing }),
+  },
+  '/_sandbox/requests/{request_id}/curl': {
+    get: op('The logged request as a curl command, secrets as shell variables', {
+      200: { description: 'The command.', schema: CurlText },
+      ...missing,
+    }),
+  },
+  '/_sandbox/requests/{request_id}/replay': {
+    post: op('Send the logged request again, marked as its replay', {
+      201: { description: 'The replay, logged.', schema: Replayed },
+      ...bad,
+      ...missing,
+      409: error('not_replayable: an admin call, or a body cut at 16 KiB.'),
+      502: error('replay_failed: the replay got no answer (an injected connection reset).'),
+    }),
+  },
+  '/_sandbox/requests/export': {
+    get: op('The request log, oldest first, as HAR 1.2 (format=har) or NDJSON (format=ndjson); the filters of the list', {
+      200: { description: 'HAR 1.2 JSON, or one logged request per line (application/x-ndjson).', schema: Any },
+      ...bad,
+      404: error('not_found: the request log is off (--log-size 0).'),
+    }),
+  },
+  '/_sandbox/events/{id}': {
+    get: op('One event, its contact by e-mail or phone, the request that sent it and its side effects', {
+      200: { description: 'The event.', schema: EventDetail },
+      ...bad,
+      ...missing,
+    }),
   },
   '/_sandbox/deprecations': {
     get: op('Deprecated or removed usages seen, per credential', {
@@ -162,6 +159,7 @@ const PATHS: Record<string, Record<string, Op>> = {
     ),
   },
   '/_sandbox/flows/{id}': {
+    get: op('One flow, with its runs', { 200: { description: 'The flow.', schema: Flow }, ...missing }),
     patch: op(
       'Enable, disable or rename a flow',
       { 200: { description: 'The flow.', schema: Flow }, ...bad, ...missing },

@@ -9,7 +9,7 @@ import type { ServerDeps } from './deps.js';
 import bodyParsers from './plugins/body-parsers.js';
 import errorHandler, { BODY_LIMIT, clientError, frameworkError } from './plugins/error-handler.js';
 import requestRecorder from './plugins/request-recorder.js';
-import { nextRequestId } from './request-id.js';
+import { nextRequestId, noteArrival } from './request-id.js';
 import { CredentialNames } from './request-log/credentials.js';
 import { adminRoutes } from './routes/admin.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -30,6 +30,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // errors), at no per-request hook cost.
     serverFactory: (handler) =>
       createServer((req, res) => {
+        noteArrival(req);
         const id = nextRequestId();
         (req as IncomingMessage & { svcRequestId?: string }).svcRequestId = id;
         res.setHeader('x-request-id', id);

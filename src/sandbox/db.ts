@@ -167,6 +167,13 @@ export class SandboxDb {
       ['flows', 'trigger_type', "TEXT NOT NULL DEFAULT 'event'"],
       ['flows', 'enabled', 'INTEGER NOT NULL DEFAULT 1'],
       ['outbox', 'flow_id', 'TEXT'],
+      // The request that made a row, and the last one that changed it (request log links).
+      ['contacts', 'request_id', 'TEXT'],
+      ['contacts', 'last_request_id', 'TEXT'],
+      ['orders', 'request_id', 'TEXT'],
+      ['orders', 'last_request_id', 'TEXT'],
+      ['events', 'request_id', 'TEXT'],
+      ['outbox', 'request_id', 'TEXT'],
     ];
     // Through a statement kept alive (keepAlive): the pragma method would leave one to the collector.
     const columnsOf = sql.prepare('SELECT name FROM pragma_table_info(?)').pluck();

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterfa
 import type { ServerDeps } from './deps.js';
 import { authenticate, type Principal } from './domain/auth.js';
 import { ServiceError } from './domain/errors.js';
+import { closeJournal, type Journal, openJournal } from './domain/journal.js';
 import { faultAt, faultsBefore, rateKey } from './fault-answers.js';
 import type { FaultDecision } from './faults.js';
 import { sendJson } from './http.js';
@@ -65,8 +66,11 @@ function principalFor(deps: ServerDeps, req: FastifyRequest, scope: string): Pri
 }
 
 interface Caller {
-  principal: Principal;
+  /** Undefined until the token is accepted. */
+  principal?: Principal;
   decision: FaultDecision | undefined;
+  /** What the handler did (absent until it ran, and for reads). */
+  journal?: Journal;
 }
 
 /** Who is calling, per request, from the onRequest hook to the handler. */
@@ -75,6 +79,42 @@ const callers = new WeakMap<FastifyRequest, Caller>();
 /** Who made a service request, once its token was accepted (for the request log). */
 export function principalOf(req: FastifyRequest): Principal | undefined {
   return callers.get(req)?.principal;
+}
+
+/** What a request's handler wrote and caused, once it ran (for the request log). */
+export function journalOf(req: FastifyRequest): Journal | undefined {
+  return callers.get(req)?.journal;
+}
+
+/**
+ * The injected fault a request got, and whether its write was applied as the sandbox knows it
+ * (null for a read, or a fault answered before the handler could write).
+ */
+export function faultOf(req: FastifyRequest): { kind: FaultDecision['kind']; writeApplied: boolean | null } | undefined {
+  const decision = callers.get(req)?.decision;
+  if (!decision || decision.kind === 'none') return undefined;
+  const writes = req.method !== 'GET' && req.method !== 'HEAD';
+  if (decision.kind === 'error' || decision.kind === 'reset')
+    return { kind: decision.kind, writeApplied: writes ? decision.afterWrite : null };
+  return { kind: decision.kind, writeApplied: writes ? false : null };
+}
+
+/** Runs the handler with the request's journal open: the domain notes its writes and side effects there. */
+function handleJournaled<RG extends RouteGenericInterface>(
+  deps: ServerDeps,
+  caller: Caller,
+  handler: Handler<RG>,
+  call: Call<RG>,
+): Answer<RG['Reply']> {
+  openJournal(deps.domain, call.req.id);
+  let failed = true;
+  try {
+    const answer = handler(call);
+    failed = false;
+    return answer;
+  } finally {
+    caller.journal = closeJournal(deps.domain, failed);
+  }
 }
 
 /** Registers the service operation `operationId` (method, path and scope from routes.ts) with its handler. */
@@ -96,15 +136,19 @@ export function serviceRoute<RG extends RouteGenericInterface>(
     // Faults, then the token and its scope, before the body is read: a request without a valid
     // token gets its 401 whatever its body (spec, Authentication rule 4).
     onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
-      let decision: FaultDecision | undefined;
+      // Kept before the token is checked, so a refused request still tells its fault.
+      const caller: Caller = { decision: undefined };
+      callers.set(req, caller);
       if (deps.faults.active) {
-        decision = await faultsBefore(deps, req, reply, rateKey(req));
+        caller.decision = await faultsBefore(deps, req, reply, rateKey(req));
         if (reply.sent) return reply;
       }
-      callers.set(req, { principal: principalFor(deps, req, scope), decision });
+      caller.principal = principalFor(deps, req, scope);
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      const { principal, decision } = callers.get(req) as Caller;
+      const caller = callers.get(req) as Caller;
+      const decision = caller.decision;
+      const principal = caller.principal as Principal;
       if (req.body !== undefined && contentType === 'application/json' && !isJsonType(req.headers['content-type'])) {
         throw new ServiceError(
           415,
@@ -114,7 +158,8 @@ export function serviceRoute<RG extends RouteGenericInterface>(
       }
       if (faultAt(decision, false, req, reply)) return reply;
       if (writes) deps.domain.db.beginBatch();
-      const answer = handler({ req: req as FastifyRequest<RG>, principal });
+      const call = { req: req as FastifyRequest<RG>, principal };
+      const answer = writes ? handleJournaled(deps, caller, handler, call) : handler(call);
       if (writes) await deps.domain.db.flushed();
       if (faultAt(decision, true, req, reply)) return reply;
       if (answer.status === 204) {

@@ -6,7 +6,9 @@
 import { type ContactRow, contactView } from './contacts.js';
 import type { Domain } from './context.js';
 import { iso } from './context.js';
+import { notFound } from './errors.js';
 import { type OrderRow, orderView } from './orders.js';
+import { sideEffectsOfEvent } from './outbox.js';
 
 /** One page, newest first: `before` is the position to continue before, or null on the last page. */
 export interface Page<T> {
@@ -34,6 +36,27 @@ function page<R extends { pos: number }, T>(
 }
 
 const split = (s: string): string[] => (s === '' ? [] : s.split(' '));
+
+/** The request that made a row and the last one that changed it (null: made before the log kept them, or by the admin API). */
+interface Made {
+  request_id?: string | null;
+  last_request_id?: string | null;
+}
+
+/** A contact as the admin API shows it: the service's view, plus the requests that made and last changed it. */
+export function adminContactView(row: ContactRow & Made) {
+  return { ...contactView(row), request_id: row.request_id ?? null, last_request_id: row.last_request_id ?? null };
+}
+
+/** An order as the admin API shows it: the service's view, its business, and the requests that made and last changed it. */
+export function adminOrderView(row: OrderRow & Made) {
+  return {
+    ...orderView(row),
+    business_id: row.business_id,
+    request_id: row.request_id ?? null,
+    last_request_id: row.last_request_id ?? null,
+  };
+}
 
 export function listBusinesses(d: Domain) {
   return d.db
@@ -68,7 +91,7 @@ export function adminListContacts(d: Domain, businessId: string, q: AdminContact
     `SELECT count(*) AS total, max(seq) AS latest FROM contacts WHERE ${where}`,
     params,
   );
-  return page(rows, q.limit, contactView, counted ?? { total: 0, latest: 0 });
+  return page(rows, q.limit, adminContactView, counted ?? { total: 0, latest: 0 });
 }
 
 /** A LIKE pattern for part of a value (any case), or null. */
@@ -89,7 +112,7 @@ export function adminListOrders(
     `SELECT count(*) AS total, max(seq) AS latest FROM orders WHERE ${where}`,
     params,
   );
-  return page(rows, q.limit, (r) => ({ ...orderView(r), business_id: r.business_id }), counted ?? { total: 0, latest: 0 });
+  return page(rows, q.limit, adminOrderView, counted ?? { total: 0, latest: 0 });
 }
 
 interface EventRow {
@@ -101,6 +124,31 @@ interface EventRow {
   occurred_at: string;
   client_event_id: string | null;
   received_at: number;
+  request_id: string | null;
+}
+
+/** One event with its contact named by e-mail or phone and the side effects it caused (404 when unknown). */
+export function adminShowEvent(d: Domain, businessId: string, id: string) {
+  const r = d.db.get<EventRow>('SELECT rowid AS pos, * FROM events WHERE business_id = ? AND id = ?', businessId, id);
+  if (!r) throw notFound(`event ${id} in ${businessId}`);
+  const c = d.db.get<{ id: string; email: string | null; phone: string | null }>(
+    'SELECT id, email, phone FROM contacts WHERE business_id = ? AND id = ?',
+    businessId,
+    r.contact_id,
+  );
+  return {
+    id: r.id,
+    business_id: businessId,
+    event_type: r.event_type,
+    contact_id: r.contact_id,
+    person: c ? { contact_id: c.id, email: c.email, phone: c.phone } : null,
+    properties: r.properties === null ? null : JSON.parse(r.properties),
+    occurred_at: r.occurred_at,
+    event_id: r.client_event_id,
+    received_at: iso(r.received_at),
+    request_id: r.request_id,
+    side_effects: sideEffectsOfEvent(d, id),
+  };
 }
 
 /** The event types stored for the business, by name. */
@@ -137,6 +185,7 @@ export function adminListEvents(
       occurred_at: r.occurred_at,
       event_id: r.client_event_id,
       received_at: iso(r.received_at),
+      request_id: r.request_id,
     }),
     counted ?? { total: 0, latest: 0 },
   );

@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import type { Domain } from './context.js';
 import { iso } from './context.js';
 import { invalidRequest, notFound, ServiceError } from './errors.js';
+import { currentRequestId, noteRecord, personOf } from './journal.js';
 import { recordSideEffect } from './outbox.js';
 
 export interface ContactRow {
@@ -89,8 +90,9 @@ export function insertContact(d: Domain, businessId: string, c: NewContact): Con
   const id = newId('ct');
   const now = d.now();
   const r = d.db.run(
-    `INSERT INTO contacts (id, business_id, email, phone, first_name, last_name, email_consent, sms_consent, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO contacts (id, business_id, email, phone, first_name, last_name, email_consent, sms_consent, created_at, updated_at,
+       request_id, last_request_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id,
     businessId,
     c.email ?? null,
@@ -101,7 +103,16 @@ export function insertContact(d: Domain, businessId: string, c: NewContact): Con
     c.sms_consent ?? 'never_subscribed',
     now,
     now,
+    currentRequestId(d),
+    currentRequestId(d),
   );
+  noteRecord(d, {
+    type: 'contact',
+    action: 'created',
+    id,
+    business_id: businessId,
+    person: { contact_id: id, email: c.email ?? null, phone: c.phone ?? null },
+  });
   return {
     seq: Number(r.lastInsertRowid),
     id,
@@ -150,7 +161,8 @@ function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow
   const smsConsent: SmsConsent = write.sms_consent ?? row.sms_consent;
   d.db.rowCache.clear(); // the order upsert's cached contact rows (an email may change)
   d.db.run(
-    `UPDATE contacts SET email = ?, phone = ?, first_name = ?, last_name = ?, email_consent = ?, sms_consent = ?, updated_at = ?
+    `UPDATE contacts SET email = ?, phone = ?, first_name = ?, last_name = ?, email_consent = ?, sms_consent = ?, updated_at = ?,
+       last_request_id = ?
      WHERE id = ?`,
     write.email ?? row.email,
     write.phone ?? row.phone,
@@ -159,8 +171,16 @@ function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow
     emailConsent,
     smsConsent,
     d.now(),
+    currentRequestId(d),
     row.id,
   );
+  noteRecord(d, {
+    type: 'contact',
+    action: 'updated',
+    id: row.id,
+    business_id: row.business_id,
+    person: { contact_id: row.id, email: write.email ?? row.email, phone: write.phone ?? row.phone },
+  });
   if (wantsWelcomeSms(write, row.sms_consent)) recordSideEffect(d, row.business_id, 'welcome_sms', { contact_id: row.id });
   return findContact(d, row.business_id, row.id) as ContactRow;
 }
@@ -208,6 +228,7 @@ export function deleteContact(d: Domain, businessId: string, id: string): void {
     if (row.email_consent === 'compliance_suppressed') throw complianceSuppressed(row);
     d.db.rowCache.clear(); // the order upsert's cached contact rows
     d.db.run('DELETE FROM contacts WHERE id = ?', id);
+    noteRecord(d, { type: 'contact', action: 'deleted', id, business_id: businessId, person: personOf(row) });
   });
 }
 

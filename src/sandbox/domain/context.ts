@@ -1,4 +1,5 @@
 import type { SandboxDb } from '../db.js';
+import type { Journal } from './journal.js';
 
 /** What every domain function works with: the database and the clock (epoch ms). */
 export interface Domain {
@@ -8,6 +9,8 @@ export interface Domain {
   tokenTtlSeconds: number;
   /** In-process caches of hot lookups; cleared by every admin write (see clearCaches). */
   cache: DomainCache;
+  /** What the service request being handled did so far (journal.ts); undefined between requests. */
+  journal?: Journal;
 }
 
 export interface DomainCache {

@@ -7,6 +7,7 @@ import type { Domain } from './context.js';
 import { iso } from './context.js';
 import { notFound } from './errors.js';
 import { runEventFlows } from './flows.js';
+import { currentRequestId, noteRecord, personOf } from './journal.js';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -38,7 +39,7 @@ export function sendEvent(d: Domain, businessId: string, e: EventInput): { id: s
     }
     const id = newId('ev');
     d.db.run(
-      'INSERT INTO events (id, business_id, event_type, contact_id, properties, occurred_at, client_event_id, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO events (id, business_id, event_type, contact_id, properties, occurred_at, client_event_id, received_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       id,
       businessId,
       e.event_type,
@@ -47,7 +48,12 @@ export function sendEvent(d: Domain, businessId: string, e: EventInput): { id: s
       e.occurred_at !== undefined ? new Date(rfc3339ToMs(e.occurred_at)).toISOString() : iso(now),
       e.event_id ?? null,
       now,
+      currentRequestId(d),
     );
+    if (d.journal) {
+      const c = findContact(d, businessId, contactId);
+      noteRecord(d, { type: 'event', action: 'created', id, business_id: businessId, person: c ? personOf(c) : null });
+    }
     runEventFlows(d, businessId, e.event_type, contactId, id);
     return { id, duplicate: false };
   });

@@ -104,6 +104,11 @@ export function updateFlow(d: Domain, id: string, change: { enabled?: boolean; n
   if (change.enabled !== undefined) d.db.run('UPDATE flows SET enabled = ? WHERE id = ?', change.enabled ? 1 : 0, id);
   if (change.name !== undefined) d.db.run('UPDATE flows SET name = ? WHERE id = ?', change.name, id);
   clearCaches(d);
+  return showFlow(d, id);
+}
+
+/** One flow with its runs' count and last run (404 when unknown). */
+export function showFlow(d: Domain, id: string): FlowView {
   const r = flowRow(d, id);
   const stats = d.db.get<{ runs: number; last_run: number | null }>(
     'SELECT count(*) AS runs, max(created_at) AS last_run FROM outbox WHERE flow_id = ?',

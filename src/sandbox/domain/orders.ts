@@ -12,7 +12,8 @@ import type { Domain } from './context.js';
 import { iso } from './context.js';
 import { runOrderFlows } from './flows.js';
 import { resolveIntegration } from './integrations.js';
-import { recordSideEffect } from './outbox.js';
+import { currentRequestId, noteRecord, noteSideEffect } from './journal.js';
+import { recordSideEffect, sideEffectNote } from './outbox.js';
 
 export interface OrderRow {
   seq: number;
@@ -204,8 +205,8 @@ export interface UpsertResult {
 }
 
 const INSERT_ORDER = `INSERT INTO orders (total, currency, order_date, order_ts, email, phone, accepts_email_marketing, accepts_sms_marketing,
-    initial_sync, line_items, contact_id, integration_id, updated_at, created_at, business_id, order_id)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    initial_sync, line_items, contact_id, integration_id, updated_at, created_at, business_id, order_id, request_id, last_request_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, integrationHeader: string | undefined): UpsertResult {
   return d.db.transaction(() => {
@@ -244,6 +245,8 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
         now,
         businessId,
         input.order_id,
+        currentRequestId(d),
+        currentRequestId(d),
       );
       if (inserted.changes === 1) return created(d, businessId, input, fresh, buyer, integrationId, now, orderDate, orderTs);
     }
@@ -274,16 +277,19 @@ export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, in
       now,
     ];
     if (prev === undefined) {
-      d.db.run(INSERT_ORDER, ...params, now, businessId, input.order_id);
+      d.db.run(INSERT_ORDER, ...params, now, businessId, input.order_id, currentRequestId(d), currentRequestId(d));
       return created(d, businessId, input, merged, contact, integrationId, now, orderDate, orderTs);
     }
     d.db.run(
       `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
-           accepts_sms_marketing = ?, initial_sync = ?, line_items = ?, contact_id = ?, integration_id = ?, updated_at = ?
+           accepts_sms_marketing = ?, initial_sync = ?, line_items = ?, contact_id = ?, integration_id = ?, updated_at = ?,
+           last_request_id = ?
          WHERE seq = ?`,
       ...params,
+      currentRequestId(d),
       prev.seq,
     );
+    noteOrder(d, 'updated', businessId, input.order_id, contact, merged);
     if (prev.contact_id === contact.id) {
       adjustStats(
         d,
@@ -338,16 +344,30 @@ function created(
   orderTs: number,
 ): UpsertResult {
   adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
+  noteOrder(d, 'created', businessId, input.order_id, contact, merged);
   if (merged.initialSync !== 1) {
     // Both side effects of a create in one statement (this is the hot path).
-    d.db.run(
-      `INSERT INTO outbox (type, business_id, contact_id, order_id, trigger, created_at)
-       VALUES ('flow_trigger', @biz, @contact, @order, 'order_placed', @now), ('revenue_attribution', @biz, @contact, @order, NULL, @now)`,
-      { biz: businessId, contact: contact.id, order: input.order_id, now },
+    const r = d.db.run(
+      `INSERT INTO outbox (type, business_id, contact_id, order_id, trigger, created_at, request_id)
+       VALUES ('flow_trigger', @biz, @contact, @order, 'order_placed', @now, @req), ('revenue_attribution', @biz, @contact, @order, NULL, @now, @req)`,
+      { biz: businessId, contact: contact.id, order: input.order_id, now, req: currentRequestId(d) },
     );
+    if (d.journal) {
+      const last = Number(r.lastInsertRowid);
+      const ref = { contact_id: contact.id, order_id: input.order_id };
+      noteSideEffect(d, sideEffectNote(last - 1, 'flow_trigger', { ...ref, trigger: 'order_placed' }));
+      noteSideEffect(d, sideEffectNote(last, 'revenue_attribution', ref));
+    }
     runOrderFlows(d, businessId, 'order_placed', contact.id, input.order_id);
   }
   return { created: true, order: orderRow(businessId, input, merged, contact, integrationId, now, now, orderDate, orderTs) };
+}
+
+/** The order in the request's journal, with its contact named by e-mail (else the order's phone). */
+function noteOrder(d: Domain, action: 'created' | 'updated', businessId: string, orderId: string, contact: StatsRow, merged: Merged): void {
+  if (!d.journal) return;
+  const person = { contact_id: contact.id, email: contact.email ?? merged.email, phone: merged.phone };
+  noteRecord(d, { type: 'order', action, id: orderId, business_id: businessId, person });
 }
 
 function orderRow(

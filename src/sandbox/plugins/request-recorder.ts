@@ -7,10 +7,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { authenticate } from '../domain/auth.js';
 import type { Domain } from '../domain/context.js';
+import { arrivalOf } from '../request-id.js';
 import { type CredentialNames, type NamedCredential, NO_CREDENTIAL, UNKNOWN_TOKEN } from '../request-log/credentials.js';
 import { type DeprecationTally, detectDeprecations } from '../request-log/deprecations.js';
-import { BODY_CAP, type RequestKind, type RequestLog } from '../request-log/ring.js';
-import { principalOf } from '../service-route.js';
+import { REPLAY_HEADER } from '../request-log/replay-mark.js';
+import { BODY_CAP, type LoggedRequest, type RequestKind, type RequestLog } from '../request-log/ring.js';
+import { faultOf, journalOf, principalOf } from '../service-route.js';
 import { rawBodyOf } from './body-parsers.js';
 
 export interface RecorderOptions {
@@ -89,28 +91,56 @@ function record(o: RecorderOptions, req: FastifyRequest, reply: FastifyReply, pa
   const responseBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
   const contentLength = Number(req.headers['content-length']);
   const deprecations = kind === 'admin' ? [] : detectDeprecations(req.method, path, req.query, req.body);
-  const at = o.domain.now() - reply.elapsedTime;
+  const arrived = arrivalOf(req.raw) ?? performance.now() - reply.elapsedTime;
+  const at = o.domain.now() - (performance.now() - arrived);
   const responseType = reply.getHeader('content-type');
-  const entry = o.log.add({
-    requestId: req.id,
-    at,
-    kind,
-    businessId,
-    credential,
-    method: req.method,
-    path,
-    query: q < 0 ? '' : url.slice(q + 1),
-    status: reply.statusCode,
-    durationMs: reply.elapsedTime,
-    requestType: req.headers['content-type'],
-    requestBody: raw === undefined ? undefined : raw.length > BODY_CAP ? Buffer.from(raw.subarray(0, BODY_CAP)) : raw,
-    requestBytes: raw?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
-    responseType: typeof responseType === 'string' ? responseType : undefined,
-    responseBody: text.length > BODY_CAP ? text.slice(0, BODY_CAP) : text,
-    responseBytes,
-    deprecations,
-  });
+  const entry = o.log.add(
+    {
+      requestId: req.id,
+      at,
+      kind,
+      businessId,
+      credential,
+      method: req.method,
+      path,
+      query: q < 0 ? '' : url.slice(q + 1),
+      status: reply.statusCode,
+      durationMs: performance.now() - arrived,
+      requestType: req.headers['content-type'],
+      requestBody: raw === undefined ? undefined : raw.length > BODY_CAP ? Buffer.from(raw.subarray(0, BODY_CAP)) : raw,
+      requestBytes: raw?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
+      responseType: typeof responseType === 'string' ? responseType : undefined,
+      responseBody: text.length > BODY_CAP ? text.slice(0, BODY_CAP) : text,
+      responseBytes,
+      deprecations,
+      headers: req.headers,
+      effects: kind === 'service' ? journalOf(req) : undefined,
+      fault: kind === 'service' ? faultOf(req) : undefined,
+      replayOf: replayOf(o, req),
+    },
+    false,
+  );
+  settleOnLastByte(o.log, entry, reply, arrived);
   if (deprecations.length > 0) o.tally.record(deprecations, at, entry.requestId, businessId, credential, `${req.method} ${url}`);
+}
+
+/** The original of a replay the admin API sent (its one-time mark), else undefined. */
+function replayOf(o: RecorderOptions, req: FastifyRequest): string | undefined {
+  const mark = req.headers[REPLAY_HEADER];
+  return typeof mark === 'string' ? o.log.takeReplay(mark) : undefined;
+}
+
+/** The duration runs to the answer's last byte: given to the entry once the response is finished (or the connection closed). */
+function settleOnLastByte(log: RequestLog, entry: LoggedRequest, reply: FastifyReply, arrived: number): void {
+  const res = reply.raw;
+  let done = false;
+  const settle = () => {
+    if (done) return;
+    done = true;
+    log.settle(entry, performance.now() - arrived);
+  };
+  res.once('finish', settle);
+  res.once('close', settle);
 }
 
 const requestRecorder: FastifyPluginAsync<RecorderOptions> = async (app, o) => {

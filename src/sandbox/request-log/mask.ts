@@ -3,10 +3,11 @@
 export const MASK = '***';
 
 /** Field and parameter names whose values are secrets (client_secret, access_token, token, integration_token…). */
-const SECRET_NAME = /^(client_secret|secret|password|token|access_token|refresh_token|api_token|integration_token)$|_(secret|token)$/i;
+export const SECRET_NAME =
+  /^(client_secret|secret|password|token|access_token|refresh_token|api_token|integration_token)$|_(secret|token)$/i;
 
 /** Anything shaped like one of the sandbox's secrets (cs_, sk_, at_, it_ + 32 random bytes), wherever it appears. */
-const SECRET_VALUE = /\b(cs|sk|at|it)_[A-Za-z0-9_-]{20,}/g;
+export const SECRET_VALUE = /\b(cs|sk|at|it)_[A-Za-z0-9_-]{20,}/g;
 
 /** A JSON "name": "value" pair with a secret's name, for text that does not parse (cut or invalid). */
 const JSON_PAIR = /("([A-Za-z_]*(?:secret|token|password)[A-Za-z_]*)"\s*:\s*)"(?:[^"\\]|\\.)*("|$)/gi;

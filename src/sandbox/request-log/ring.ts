@@ -5,6 +5,9 @@
  * explanation are computed when an entry is read (view.ts).
  */
 
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Journal } from '../domain/journal.js';
+
 /** Bodies are cut at this many bytes. */
 export const BODY_CAP = 16 * 1024;
 export const DEFAULT_LOG_ENTRIES = 10_000;
@@ -43,10 +46,25 @@ export interface LoggedRequest {
   responseBytes: number;
   /** Codes of the deprecated or removed usages found (deprecations.ts). */
   deprecations: string[];
+  /** The request's headers as received (kept for replay, curl and HAR; shown masked only). */
+  headers?: IncomingHttpHeaders;
+  /** What the request wrote and caused (service writes only). */
+  effects?: Journal;
+  /** The injected fault it got, and whether its write was applied (null: not a write). */
+  fault?: { kind: string; writeApplied: boolean | null };
+  /** The request id this one replays, and the ids of its own replays. */
+  replayOf?: string;
+  replays?: string[];
   size: number;
 }
 
-export type NewEntry = Omit<LoggedRequest, 'seq' | 'size'>;
+export type NewEntry = Omit<LoggedRequest, 'seq' | 'size' | 'replays'>;
+
+/** When a credential was last used, and by which request. */
+export interface LastUse {
+  at: number;
+  requestId: string;
+}
 
 export interface RequestFilter {
   kind?: RequestKind | 'all';
@@ -60,6 +78,25 @@ export interface RequestFilter {
   requestId?: string;
   businessId?: string;
   since?: number;
+  /** Lower-case text to find in the id, path, query, bodies or the people of the effects. */
+  search?: string;
+  replayOf?: string;
+  /** How `search` is matched (the admin API matches masked text: a secret is never found). */
+  searchable?: (e: LoggedRequest, needle: string) => boolean;
+}
+
+/** Does any of the entry's texts hold `needle` (lower case)? Bodies are searched as stored; see searchText. */
+export function holds(e: LoggedRequest, needle: string): boolean {
+  if (e.requestId.toLowerCase().includes(needle)) return true;
+  if (e.path.toLowerCase().includes(needle) || e.query.toLowerCase().includes(needle)) return true;
+  if (e.requestBody?.toString('utf8').toLowerCase().includes(needle)) return true;
+  if (e.responseBody.toLowerCase().includes(needle)) return true;
+  for (const r of e.effects?.records ?? []) {
+    if (r.id.toLowerCase().includes(needle)) return true;
+    const p = r.person;
+    if (p && (p.email?.toLowerCase().includes(needle) || p.phone?.includes(needle))) return true;
+  }
+  return false;
 }
 
 /** Does the entry pass the filter? (kind defaults to service and token requests, not admin calls) */
@@ -74,6 +111,8 @@ export function matches(e: LoggedRequest, f: RequestFilter): boolean {
   if (f.requestId !== undefined && e.requestId !== f.requestId) return false;
   if (f.businessId !== undefined && e.businessId !== f.businessId) return false;
   if (f.since !== undefined && e.at < f.since) return false;
+  if (f.replayOf !== undefined && e.replayOf !== f.replayOf) return false;
+  if (f.search !== undefined && !(f.searchable ?? holds)(e, f.search)) return false;
   return true;
 }
 
@@ -84,6 +123,10 @@ export class RequestLog {
   private next = 1;
   private bytes = 0;
   private readonly listeners = new Set<(e: LoggedRequest) => void>();
+  /** Credential id → its last use (since the sandbox started; survives clear()). */
+  readonly lastUse = new Map<string, LastUse>();
+  /** Replays under way: the one-time mark a replay carries → the request it replays. */
+  private readonly pendingReplays = new Map<string, string>();
 
   constructor(
     readonly maxEntries = DEFAULT_LOG_ENTRIES,
@@ -101,16 +144,53 @@ export class RequestLog {
     return this.next - 1;
   }
 
-  add(entry: NewEntry): LoggedRequest {
+  /**
+   * Keeps an entry. Listeners hear of it when `settle` gives its duration (the answer's last
+   * byte is sent after the entry is made); `settled: true` tells them at once.
+   */
+  add(entry: NewEntry, settled = true): LoggedRequest {
     const e = entry as LoggedRequest;
+    e.replays = undefined;
     if (this.next - this.first >= this.maxEntries) this.dropOldest();
     e.seq = this.next++;
     e.size = ENTRY_OVERHEAD + (e.requestBody?.length ?? 0) + e.responseBody.length * 2 + e.path.length * 2 + e.query.length * 2;
     this.slots[e.seq % this.maxEntries] = e;
     this.bytes += e.size;
     while (this.bytes > this.maxBytes && this.next - this.first > 1) this.dropOldest();
-    for (const l of this.listeners) l(e);
+    const id = e.credential.id;
+    if (id !== null && (e.credential.kind === 'api_token' || e.credential.kind === 'oauth_app'))
+      this.lastUse.set(id, { at: e.at, requestId: e.requestId });
+    if (e.replayOf !== undefined) {
+      const original = this.byRequestId(e.replayOf);
+      if (original) {
+        original.replays ??= [];
+        original.replays.push(e.requestId);
+      }
+    }
+    if (settled) this.announce(e);
     return e;
+  }
+
+  /** The entry's final duration (its answer's last byte sent); listeners hear of it now. */
+  settle(e: LoggedRequest, durationMs: number): void {
+    e.durationMs = durationMs;
+    this.announce(e);
+  }
+
+  private announce(e: LoggedRequest): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  /** A one-time mark for a replay of `requestId`: the replayed request carries it, add() links both. */
+  markReplay(mark: string, requestId: string): void {
+    this.pendingReplays.set(mark, requestId);
+  }
+
+  /** The request a replay mark stands for (once; undefined for an unknown mark). */
+  takeReplay(mark: string): string | undefined {
+    const id = this.pendingReplays.get(mark);
+    this.pendingReplays.delete(mark);
+    return id;
   }
 
   private dropOldest(): void {

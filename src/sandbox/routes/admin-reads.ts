@@ -8,6 +8,7 @@ import type { FieldError } from '../../contract/errors.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
 import type { ServerDeps } from '../deps.js';
 import {
+  adminContactView,
   adminListContacts,
   adminListEvents,
   adminListOrders,
@@ -17,7 +18,8 @@ import {
   listBusinesses,
   listIntegrations,
 } from '../domain/admin-reads.js';
-import { contactView, getContact } from '../domain/contacts.js';
+import { getContact } from '../domain/contacts.js';
+import { iso } from '../domain/context.js';
 import { invalidRequest } from '../domain/errors.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { adminListQuery, adminRouter, pageBody } from './admin-route.js';
@@ -28,6 +30,16 @@ const STREAM_KEEPALIVE_MS = 15_000;
 
 function businessOnly(query: unknown): string {
   return adminListQuery(query, []).business_id;
+}
+
+/** When a credential was last used (since the sandbox started), by which request, and where its requests are listed. */
+function lastUseOf(deps: ServerDeps, id: string) {
+  const use = deps.requestLog?.lastUse.get(id);
+  return {
+    last_used_at: use ? iso(use.at) : null,
+    last_request_id: use?.requestId ?? null,
+    requests: `/_sandbox/requests?credential=${encodeURIComponent(id)}`,
+  };
 }
 
 export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void {
@@ -57,7 +69,7 @@ export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void
   route('GET', '/contacts/:id', (req) => {
     const biz = businessOnly(req.query);
     const id = (req.params as { id: string }).id;
-    return { status: 200, body: { ...contactView(getContact(d, biz, id)), business_id: biz } };
+    return { status: 200, body: { ...adminContactView(getContact(d, biz, id)), business_id: biz } };
   });
   route('GET', '/orders', (req) => {
     const q = adminListQuery(req.query, ['contact_id', 'q']);
@@ -82,8 +94,14 @@ export function registerAdminReads(app: FastifyInstance, deps: ServerDeps): void
     // The event types seen in the business, for the page's filter.
     return { status: 200, body: { ...pageBody(page), event_types: eventTypesSeen(d, q.business_id) } };
   });
-  route('GET', '/api-tokens', (req) => ({ status: 200, body: { data: listApiTokens(d, businessOnly(req.query)) } }));
-  route('GET', '/apps', (req) => ({ status: 200, body: { data: listApps(d, businessOnly(req.query)) } }));
+  route('GET', '/api-tokens', (req) => ({
+    status: 200,
+    body: { data: listApiTokens(d, businessOnly(req.query)).map((t) => ({ ...t, ...lastUseOf(deps, t.id) })) },
+  }));
+  route('GET', '/apps', (req) => ({
+    status: 200,
+    body: { data: listApps(d, businessOnly(req.query)).map((a) => ({ ...a, ...lastUseOf(deps, a.client_id) })) },
+  }));
   route('GET', '/integrations', (req) => ({ status: 200, body: { data: listIntegrations(d, businessOnly(req.query)) } }));
 
   // Each side effect as it is recorded, as in GET /outbox. Starts after the latest one (or after

@@ -9,11 +9,11 @@ import { isRfc3339DateTime, rfc3339ToMs } from '../../contract/formats.js';
 import type { ServerDeps } from '../deps.js';
 import { invalidRequest, ServiceError } from '../domain/errors.js';
 import { decodeCursor, encodeCursor } from '../list-query.js';
-import { countMatching, matches, type RequestFilter } from '../request-log/ring.js';
-import { viewOf } from '../request-log/view.js';
+import { countMatching, holds, type LoggedRequest, matches, type RequestFilter } from '../request-log/ring.js';
+import { type PersonLookup, viewOf } from '../request-log/view.js';
 import { adminRouter, pageLimit } from './admin-route.js';
 
-const FILTERS = ['status', 'path', 'method', 'credential', 'request_id', 'since', 'kind', 'business_id'];
+const FILTERS = ['status', 'path', 'method', 'credential', 'request_id', 'since', 'kind', 'business_id', 'search', 'replay_of'];
 const KINDS = ['api', 'service', 'token', 'admin', 'all'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const STREAM_KEEPALIVE_MS = 15_000;
@@ -30,7 +30,12 @@ export function requestFilter(query: unknown, extra: readonly string[]): { filte
     else values[k] = v;
   }
   const filter: RequestFilter = {};
-  const { status, path, method, credential, request_id, since, kind, business_id } = values;
+  const { status, path, method, credential, request_id, since, kind, business_id, search, replay_of } = values;
+  if (search !== undefined && search.trim() !== '') {
+    filter.search = search.trim().toLowerCase();
+    filter.searchable = searchable;
+  }
+  if (replay_of !== undefined) filter.replayOf = replay_of;
   if (status !== undefined) {
     if (/^[1-5]xx$/i.test(status)) filter.statusClass = Number(status[0]);
     else if (/^[1-5]\d\d$/.test(status)) filter.status = Number(status);
@@ -59,7 +64,30 @@ export function requestFilter(query: unknown, extra: readonly string[]): { filte
   return { filter, values };
 }
 
-function disabled(): ServiceError {
+/** Search matches what the admin API shows (masked bodies): a secret is never found by its value. */
+function searchable(e: LoggedRequest, needle: string): boolean {
+  if (!holds(e, needle)) return false;
+  const v = viewOf(e);
+  const texts = [v.request_id, v.path, v.query ?? '', v.request.body ?? '', v.response.body ?? ''];
+  if (texts.some((t) => t.toLowerCase().includes(needle))) return true;
+  return v.effects.records.some(
+    (r) => r.id.toLowerCase().includes(needle) || r.person?.email?.toLowerCase().includes(needle) || r.person?.phone?.includes(needle),
+  );
+}
+
+/** The person of a contact, as the store has it now (for side effects the request's own records do not name). */
+export function peopleOf(deps: ServerDeps): PersonLookup {
+  return (businessId, contactId) => {
+    const c = deps.domain.db.get<{ id: string; email: string | null; phone: string | null }>(
+      'SELECT id, email, phone FROM contacts WHERE business_id = ? AND id = ?',
+      businessId,
+      contactId,
+    );
+    return c ? { contact_id: c.id, email: c.email, phone: c.phone } : null;
+  };
+}
+
+export function disabled(): ServiceError {
   return new ServiceError(404, 'not_found', 'the request log is off in this sandbox (started with --log-size 0)');
 }
 
@@ -78,10 +106,11 @@ export function registerRequestLog(app: FastifyInstance, deps: ServerDeps): void
     }
     if (errors.length > 0) throw invalidRequest(errors);
     const page = log.page(filter, limit, before);
+    const people = peopleOf(deps);
     return {
       status: 200,
       body: {
-        data: page.data.map(viewOf),
+        data: page.data.map((e) => viewOf(e, people)),
         next_cursor: page.next === null ? null : encodeCursor(page.next),
         total: countMatching(log, filter),
         latest_seq: log.latest,
@@ -96,7 +125,7 @@ export function registerRequestLog(app: FastifyInstance, deps: ServerDeps): void
     const e = log.byRequestId(id);
     if (!e)
       throw new ServiceError(404, 'not_found', `request ${id} is not in the request log (it keeps the last ${log.maxEntries} requests)`);
-    return { status: 200, body: viewOf(e) };
+    return { status: 200, body: viewOf(e, peopleOf(deps)) };
   });
   route('GET', '/deprecations', (req) => {
     const q = (req.query ?? {}) as Record<string, unknown>;
@@ -124,10 +153,17 @@ export function registerRequestLog(app: FastifyInstance, deps: ServerDeps): void
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': live\n\n');
-    const send = (e: Parameters<typeof viewOf>[0]) => res.write(`id: ${e.seq}\ndata: ${JSON.stringify(viewOf(e))}\n\n`);
-    for (const e of log.after(after, filter)) send(e);
+    const people = peopleOf(deps);
+    const send = (e: LoggedRequest) => res.write(`id: ${e.seq}\ndata: ${JSON.stringify(viewOf(e, people))}\n\n`);
+    // An entry is announced when its answer's last byte is out: one caught up here may be
+    // announced just after, and is not sent twice.
+    const caughtUp = new Set<number>();
+    for (const e of log.after(after, filter)) {
+      caughtUp.add(e.seq);
+      send(e);
+    }
     const unsubscribe = log.subscribe((e) => {
-      if (matches(e, filter)) send(e);
+      if (e.seq > after && !caughtUp.delete(e.seq) && matches(e, filter)) send(e);
     });
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), STREAM_KEEPALIVE_MS);
     res.on('close', () => {

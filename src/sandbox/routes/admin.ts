@@ -9,12 +9,13 @@ import type { FieldError } from '../../contract/errors.js';
 import { buildAdminOpenApi } from '../admin-openapi.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
 import type { RouteOptions, ServerDeps } from '../deps.js';
+import { adminOrderView, adminShowEvent } from '../domain/admin-reads.js';
 import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from '../domain/auth.js';
 import { contactView, forceConsent } from '../domain/contacts.js';
 import { invalidRequest, ServiceError } from '../domain/errors.js';
-import { createFlow, deleteFlow, listFlows, updateFlow } from '../domain/flows.js';
+import { createFlow, deleteFlow, listFlows, showFlow, updateFlow } from '../domain/flows.js';
 import { createIntegration, revealIntegrationToken, setIntegrationActive } from '../domain/integrations.js';
-import { findOrder, orderView } from '../domain/orders.js';
+import { findOrder } from '../domain/orders.js';
 import { countSideEffects, listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
 import { validateFaults } from '../faults.js';
 import { sendJson } from '../http.js';
@@ -24,6 +25,7 @@ import { markStateChange, stateOf } from '../state-changes.js';
 import { registerEffectDetails } from './admin-effect-details.js';
 import { registerContactLabels } from './admin-labels.js';
 import { registerAdminReads } from './admin-reads.js';
+import { registerRequestTools } from './admin-request-tools.js';
 import { registerRequestLog } from './admin-requests.js';
 import { adminRouter, pageLimit } from './admin-route.js';
 import { registerSnapshots } from './admin-snapshots.js';
@@ -123,6 +125,8 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     };
     return { status: 201, body: createFlow(d, business(b), key, b.name === undefined ? undefined : str(b, 'name')) };
   });
+  route('GET', '/flows/:id', (req) => ({ status: 200, body: showFlow(d, param(req, 'id')) }));
+  route('GET', '/events/:id', (req) => ({ status: 200, body: adminShowEvent(d, businessOf(req.query), param(req, 'id')) }));
   route('GET', '/flows', (req) => ({ status: 200, body: withTotal(listFlows(d, businessOf(req.query))) }));
   route('PATCH', '/flows/:id', (req) => {
     const b = bodyOf(req, ['enabled', 'name']);
@@ -166,7 +170,7 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     const biz = typeof q.business_id === 'string' ? q.business_id : DEFAULT_BUSINESS_ID;
     const row = findOrder(d, biz, param(req, 'order_id'));
     if (!row) throw new ServiceError(404, 'not_found', `order ${param(req, 'order_id')} not found in ${biz}`);
-    return { status: 200, body: { ...orderView(row), business_id: biz } };
+    return { status: 200, body: adminOrderView(row) };
   });
   route('GET', '/faults', () => ({ status: 200, body: deps.faults.current }));
   route('PUT', '/faults', (req) => {
@@ -189,6 +193,7 @@ export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { dep
   registerAdmin(admin, deps);
   registerAdminReads(admin, deps);
   registerRequestLog(admin, deps);
+  registerRequestTools(admin, deps);
   registerContactLabels(admin, deps);
   registerEffectDetails(admin, deps);
   registerSnapshots(admin, deps, new Snapshots(deps.domain.db, deps.domain.now));
