@@ -40,6 +40,8 @@ export async function checkState(took?: number): Promise<void> {
   if (typeof state?.generation !== 'number') return;
   if (seen === undefined || state.generation === seen) {
     seen = state.generation;
+    // The watcher may have seen this page's own restore first: the notice gains its duration.
+    if (took !== undefined) noticeEl().textContent = changeText(state.last_change, took);
     return;
   }
   seen = state.generation;

@@ -119,7 +119,7 @@ describe.skipIf(chromiumMissing && !inCi)('the request log in the dashboard, in 
     await open(`requests/${requestId(patch)}`);
     await clean('a request at 390 px');
     await page.setViewportSize({ width: 1280, height: 900 });
-  });
+  }, 120_000);
 
   it('an injected 500 on a write says whether the write was applied, as the sandbox knows it', async () => {
     await sb.admin.setFaults({ error_rate: 1 });
