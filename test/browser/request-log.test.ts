@@ -56,6 +56,14 @@ describe.skipIf(chromiumMissing && !inCi)('the request log in the dashboard, in 
     await row.waitFor();
     const link = row.getByRole('link', { name: requestId(refused) });
     expect(await link.textContent()).toBe(`…${requestId(refused).slice(-8)}`);
+    // Shown whole, not cut by its column.
+    expect(
+      await link.evaluate(
+        (a) =>
+          (a as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth <=
+          (a as unknown as { clientWidth: number }).clientWidth,
+      ),
+    ).toBe(true);
     expect(await row.locator('.error .message').textContent()).toMatch(/^insufficient_scope: .+/);
     expect(await row.locator('.error .reason').textContent()).toContain('this operation needs the scope events_write');
     // Every row's id, as shown, is told apart from the others.
