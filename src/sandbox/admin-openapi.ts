@@ -61,7 +61,7 @@ const SnapshotFields = {
 };
 const Snapshot = Type.Object(SnapshotFields, { additionalProperties: false });
 
-type Responses = Record<string, { description: string; schema?: TSchema; type?: string }>;
+type Responses = Record<string, { description: string; schema?: TSchema; type?: string; alsoType?: string }>;
 const error = (description: string) => ({ description, schema: ErrorSchema });
 const bad = { 400: error('invalid_request: a parameter or field is wrong (details per field).') };
 const missing = { 404: error('not_found.') };
@@ -127,7 +127,11 @@ const PATHS: Record<string, Record<string, Op>> = {
   },
   '/_sandbox/requests/export': {
     get: op('The request log, oldest first, as HAR 1.2 (format=har) or NDJSON (format=ndjson); the filters of the list', {
-      200: { description: 'HAR 1.2 JSON, or one logged request per line (application/x-ndjson).', schema: Any },
+      200: {
+        description: 'HAR 1.2 JSON, or one logged request per line (application/x-ndjson).',
+        schema: Any,
+        alsoType: 'application/x-ndjson',
+      },
       ...bad,
       404: error('not_found: the request log is off (--log-size 0).'),
     }),
@@ -311,7 +315,9 @@ export function buildAdminOpenApi(): Record<string, unknown> {
         const type = r.type ?? 'application/json';
         responses[status] = {
           description: r.description,
-          ...(r.schema || r.type ? { content: { [type]: r.schema ? { schema: plain(r.schema) } : {} } } : {}),
+          ...(r.schema || r.type
+            ? { content: { [type]: r.schema ? { schema: plain(r.schema) } : {}, ...(r.alsoType ? { [r.alsoType]: {} } : {}) } }
+            : {}),
         };
       }
       const parameters = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({

@@ -37,6 +37,16 @@ export async function sandboxBaseUrl(ctx: Context): Promise<string> {
 
 /** One admin call; the answer's JSON, or a CliError (exit 1) naming what failed. */
 export async function adminCall(ctx: Context, baseUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const text = await adminText(ctx, baseUrl, method, path, body);
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One admin call; the answer's text as sent (an export), or a CliError (exit 1) naming what failed. */
+export async function adminText(ctx: Context, baseUrl: string, method: string, path: string, body?: unknown): Promise<string> {
   let res: { status: number; text: string };
   // The embedded sandbox (--sandbox) runs in this process: always reached directly.
   const proxy = ctx.settings.sandbox ? undefined : runProxy(ctx);
@@ -78,7 +88,7 @@ export async function adminCall(ctx: Context, baseUrl: string, method: string, p
             : undefined,
     });
   }
-  return parsed;
+  return text;
 }
 
 /** A side effect as GET /_sandbox/outbox lists it (the fields the outbox commands print). */

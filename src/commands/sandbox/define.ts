@@ -100,11 +100,18 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
     )
     .option('--business-id <id>', 'only this business')
     .option('--limit <n>', 'the N most recent (default 20, at most 1000)')
+    .option('--search <text>', 'only requests whose id, path, bodies or people contain this text (an e-mail, a phone, an id)')
+    .option('--curl', 'with --request-id: print the request as a curl command (secrets as variables such as $SVC_TOKEN)')
+    .option('--har <file>', 'export every matching request to FILE as HAR 1.2 (- for stdout), oldest first')
+    .option('--ndjson', 'export every matching request as NDJSON on stdout, oldest first')
     .addHelpText(
       'after',
       examples([
         'svc sandbox logs --status 4xx',
+        'svc sandbox logs --search ada@example.com',
         'svc sandbox logs --request-id req_0f3a9c2e00000042',
+        'svc sandbox logs --request-id req_0f3a9c2e00000042 --curl',
+        'svc sandbox logs --har session.har',
         'svc sandbox logs --follow --path /v1/orders',
         'svc sandbox logs --since 10m --json',
       ]),
@@ -171,4 +178,42 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
       ]),
     )
     .action(action(() => import('./reset.js')));
+  sandbox
+    .command('replay')
+    .description('send a logged request again, as a new request marked as its replay (linked both ways in the log)')
+    .argument('<request-id>', 'a request id from `svc sandbox logs` (X-Request-Id)')
+    .addHelpText('after', examples(['svc sandbox replay req_0f3a9c2e00000042', 'svc sandbox replay req_0f3a9c2e00000042 --json']))
+    .action(action(() => import('./replay.js')));
+  const flows = sandbox
+    .command('flows')
+    .description('the flows of the sandbox (automations run by events and orders): list, show, enable, disable')
+    .addHelpText(
+      'after',
+      examples(['svc sandbox flows list', 'svc sandbox flows show flow_1a2b3c', 'svc sandbox flows disable flow_1a2b3c']),
+    );
+  const flowsModule = () => import('./flows.js');
+  flows
+    .command('list')
+    .description('every flow of a business, with its runs and last run')
+    .option('--business-id <id>', 'this business (default biz_default)')
+    .addHelpText('after', examples(['svc sandbox flows list', 'svc sandbox flows list --json']))
+    .action(action(async () => ({ run: (await flowsModule()).list })));
+  flows
+    .command('show')
+    .description('one flow and its most recent runs')
+    .argument('<flow-id>', 'a flow id (flow_…)')
+    .addHelpText('after', examples(['svc sandbox flows show flow_1a2b3c']))
+    .action(action(async () => ({ run: (await flowsModule()).show })));
+  flows
+    .command('enable')
+    .description('let a flow run again')
+    .argument('<flow-id>', 'a flow id (flow_…)')
+    .addHelpText('after', examples(['svc sandbox flows enable flow_1a2b3c']))
+    .action(action(async () => ({ run: (await flowsModule()).enable })));
+  flows
+    .command('disable')
+    .description('stop a flow from running (its past runs stay)')
+    .argument('<flow-id>', 'a flow id (flow_…)')
+    .addHelpText('after', examples(['svc sandbox flows disable flow_1a2b3c']))
+    .action(action(async () => ({ run: (await flowsModule()).disable })));
 }

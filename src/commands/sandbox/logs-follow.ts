@@ -6,12 +6,29 @@
 import { plainStream } from '../../client/plain.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT } from '../../errors.js';
+import type { Column } from '../../io/output.js';
 import { runProxy } from '../../wiring/client.js';
 import { adminCall } from './admin-client.js';
 import { adminTokenHeaders } from './admin-token.js';
-import { type LoggedRequest, logLine } from './request-lines.js';
+import { headerLine, layoutFor, requestLines } from './request-layout.js';
+import type { LoggedRequest } from './request-lines.js';
 
-export async function follow(ctx: Context, baseUrl: string, query: URLSearchParams): Promise<number> {
+/**
+ * Prints each request as the list does: on a terminal the same layout (its header first); into a
+ * pipe one TSV line per request, the list's columns; NDJSON with --json.
+ */
+async function printer(ctx: Context, columns: Column<LoggedRequest>[]): Promise<(e: LoggedRequest) => void> {
+  if (ctx.settings.json) return (e) => ctx.out.stdout(`${JSON.stringify(e)}\n`);
+  if (ctx.out.defaultFormat(false) === 'table') {
+    const layout = layoutFor(ctx.io.columns ?? 80);
+    ctx.out.stdout(headerLine(layout));
+    return (e) => ctx.out.stdout(`${requestLines(e, layout).join('\n')}\n`);
+  }
+  const writer = await ctx.out.list('tsv', columns);
+  return (e) => writer.writePage([e]);
+}
+
+export async function follow(ctx: Context, baseUrl: string, query: URLSearchParams, columns: Column<LoggedRequest>[]): Promise<number> {
   const latest = (await adminCall(ctx, baseUrl, 'GET', '/requests?limit=1&kind=all')) as { latest_seq: number };
   const q = new URLSearchParams(query);
   q.set('after', String(latest.latest_seq));
@@ -40,6 +57,7 @@ export async function follow(ctx: Context, baseUrl: string, query: URLSearchPara
     });
   }
   if (!ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('following the request log; Ctrl-C to stop');
+  const print = await printer(ctx, columns);
   const decoder = new TextDecoder();
   let buffered = '';
   try {
@@ -55,8 +73,7 @@ export async function follow(ctx: Context, baseUrl: string, query: URLSearchPara
           .map((l) => l.slice(6))
           .join('\n');
         if (data) {
-          const e = JSON.parse(data) as LoggedRequest;
-          ctx.out.stdout(ctx.settings.json ? `${JSON.stringify(e)}\n` : logLine(e));
+          print(JSON.parse(data) as LoggedRequest);
         }
         end = buffered.indexOf('\n\n');
       }

@@ -9,6 +9,8 @@ import { CliError, EXIT, UsageError } from '../../errors.js';
 import type { Column } from '../../io/output.js';
 import { parseSeconds } from '../../store/settings.js';
 import { adminCall, sandboxBaseUrl } from './admin-client.js';
+import { printDetail } from './logs-detail.js';
+import { headerLine, layoutFor, requestLines } from './request-layout.js';
 import { credentialText, type LoggedRequest } from './request-lines.js';
 
 export interface LogsOptions {
@@ -22,6 +24,10 @@ export interface LogsOptions {
   kind?: string;
   businessId?: string;
   limit?: string;
+  search?: string;
+  har?: string;
+  ndjson?: boolean;
+  curl?: boolean;
 }
 
 const KINDS = ['api', 'service', 'token', 'admin', 'all'];
@@ -59,6 +65,10 @@ export function logQuery(opts: LogsOptions, now: number): URLSearchParams {
   if (opts.credential !== undefined) q.set('credential', opts.credential);
   if (opts.requestId !== undefined) q.set('request_id', opts.requestId);
   if (opts.businessId !== undefined) q.set('business_id', opts.businessId);
+  if (opts.search !== undefined) {
+    if (opts.search.trim() === '') throw new UsageError('--search needs some text: an e-mail, a phone, an id or words of a body');
+    q.set('search', opts.search);
+  }
   if (opts.kind !== undefined) {
     if (!KINDS.includes(opts.kind)) throw new UsageError(`--kind must be one of: ${KINDS.join(', ')}; got ${JSON.stringify(opts.kind)}`);
     q.set('kind', opts.kind);
@@ -76,45 +86,29 @@ export function logQuery(opts: LogsOptions, now: number): URLSearchParams {
   return q;
 }
 
-/** One request in full: what was refused, why, what to change, and both bodies. */
-function printDetail(ctx: Context, e: LoggedRequest): void {
-  ctx.out.record([
-    ['request_id', e.request_id],
-    ['time', e.time],
-    ['kind', e.kind],
-    ['business', e.business_id ?? '-'],
-    ['credential', credentialText(e.credential)],
-    ['request', `${e.method} ${pathOf(e)}`],
-    ['status', e.status],
-    ['duration', `${e.duration_ms} ms`],
-    ['error', e.error ? `${e.error.code}: ${e.error.message}` : '-'],
-    ...(e.explanation
-      ? ([
-          ['why', e.explanation.rule],
-          ['fix', e.explanation.fix],
-        ] as [string, string][])
-      : []),
-    ...e.deprecations.map((d): [string, string] => ['deprecated', `${d.what}; use ${d.replacement}`]),
-  ]);
-  const body = (title: string, b: LoggedRequest['request']) => {
-    const text =
-      b.body === null
-        ? b.bytes > 0
-          ? `(${b.bytes} bytes, not read: the request was refused before its body was read)`
-          : '(none)'
-        : `${pretty(b.body)}${b.truncated ? `\n… (cut at 16 KiB of ${b.bytes} bytes)` : ''}`;
-    ctx.out.stdout(`\n${title}${b.content_type ? ` (${b.content_type})` : ''}:\n${text}\n`);
-  };
-  body('Request body', e.request);
-  body('Answer body', e.response);
+function checkCombinations(opts: LogsOptions): void {
+  if (opts.follow && opts.requestId !== undefined) throw new UsageError('--request-id shows one request; it does not go with --follow');
+  if (opts.curl && (opts.requestId === undefined || opts.follow))
+    throw new UsageError('--curl prints the curl command of one request: give it with --request-id REQUEST_ID');
+  if ((opts.har !== undefined || opts.ndjson) && (opts.follow || opts.requestId !== undefined))
+    throw new UsageError('--har and --ndjson export the log (with the filters); they do not go with --follow or --request-id');
+  if (opts.har !== undefined && opts.ndjson) throw new UsageError('give --har FILE or --ndjson, not both');
 }
 
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
+interface CurlText {
+  curl: string;
+  variables: { name: string; for: string }[];
+  truncated: boolean;
+}
+
+/** The command on stdout (to copy or pipe to sh); which variables to set on stderr. */
+function printCurl(ctx: Context, c: CurlText): number {
+  ctx.out.stdout(`${c.curl}\n`);
+  if (ctx.policy.humanStdout || ctx.io.stderrIsTTY) {
+    for (const v of c.variables) ctx.out.info(`set ${v.name} to ${v.for}`);
+    if (c.truncated) ctx.out.warn('the logged body was cut at 16 KiB: the command sends the cut body');
   }
+  return EXIT.ok;
 }
 
 export async function run(_args: string[], opts: LogsOptions, ctx: Context): Promise<number> {
@@ -124,20 +118,26 @@ export async function run(_args: string[], opts: LogsOptions, ctx: Context): Pro
       throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got ${JSON.stringify(opts.limit)}`);
     limit = Number(opts.limit);
   }
-  if (opts.follow && opts.requestId !== undefined) throw new UsageError('--request-id shows one request; it does not go with --follow');
+  checkCombinations(opts);
   const query = logQuery(opts, ctx.now());
   const baseUrl = await sandboxBaseUrl(ctx);
   const json = ctx.settings.json;
 
+  if (opts.har !== undefined || opts.ndjson) {
+    const { exportLog } = await import('./logs-export.js');
+    return exportLog(ctx, baseUrl, query, opts.har);
+  }
   if (opts.requestId !== undefined && [...query.keys()].length === 1) {
-    const e = (await adminCall(ctx, baseUrl, 'GET', `/requests/${encodeURIComponent(opts.requestId)}`)) as LoggedRequest;
+    const id = encodeURIComponent(opts.requestId);
+    if (opts.curl) return printCurl(ctx, (await adminCall(ctx, baseUrl, 'GET', `/requests/${id}/curl`)) as CurlText);
+    const e = (await adminCall(ctx, baseUrl, 'GET', `/requests/${id}`)) as LoggedRequest;
     if (json) ctx.out.json(e);
     else printDetail(ctx, e);
     return EXIT.ok;
   }
   if (opts.follow) {
     const { follow } = await import('./logs-follow.js');
-    return follow(ctx, baseUrl, query);
+    return follow(ctx, baseUrl, query, COLUMNS);
   }
   const rows: LoggedRequest[] = [];
   let cursor: string | null = null;
@@ -162,10 +162,18 @@ export async function run(_args: string[], opts: LogsOptions, ctx: Context): Pro
     else printDetail(ctx, e);
     return EXIT.ok;
   }
-  const writer = await ctx.out.list(ctx.out.defaultFormat(json), COLUMNS);
+  const format = ctx.out.defaultFormat(json);
   if (rows.length > 0) ctx.startPager();
-  writer.writePage(rows);
-  writer.end();
+  if (format === 'table') {
+    // A terminal: the layout that keeps each refused request's status, whole path and reason.
+    const layout = layoutFor(ctx.io.columns ?? 80);
+    if (rows.length > 0) ctx.out.stdout(headerLine(layout));
+    for (const e of rows) ctx.out.stdout(`${requestLines(e, layout).join('\n')}\n`);
+  } else {
+    const writer = await ctx.out.list(format, COLUMNS);
+    writer.writePage(rows);
+    writer.end();
+  }
   if (rows.length === 0 && !json && ctx.policy.humanStdout) ctx.out.info('no requests logged that match');
   return EXIT.ok;
 }

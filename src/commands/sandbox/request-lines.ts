@@ -11,11 +11,3 @@ export function credentialText(c: LoggedRequest['credential']): string {
   if (c.kind === 'unknown_client') return `unknown client ${c.id}`;
   return `${c.name} (${c.kind === 'api_token' ? 'API token' : 'OAuth app'})`;
 }
-
-/** One request on one line, as `--follow` prints it. */
-export function logLine(e: LoggedRequest): string {
-  const what = e.error ? `  ${e.error.code}: ${e.error.message}` : '';
-  const dep = e.deprecations.length > 0 ? `  deprecated: ${e.deprecations.map((d) => d.code).join(', ')}` : '';
-  const path = e.query ? `${e.path}?${e.query}` : e.path;
-  return `${e.time}  ${e.status} ${e.method} ${path}  ${credentialText(e.credential)}  ${e.duration_ms}ms  ${e.request_id}${what}${dep}\n`;
-}
