@@ -2,16 +2,23 @@
  * The sandbox dashboard (served at / by the sandbox, loopback only): a hash-routed page over the
  * admin API. It keeps no state but the route (#/page?biz=...), so a reload shows the same view.
  */
-import { AdminError, api, business, h, href, notice, route } from './dom.js';
+
+import { forgetDetails } from './details.js';
+import { AdminError, api, business, h, href, notice, type Rec, route } from './dom.js';
 import { stopEffectsLive } from './effects-live.js';
+import { eventPage } from './event-page.js';
 import { flowPage } from './flow-page.js';
 import { flowsPage } from './flows.js';
+import { forgetLabels } from './labels.js';
 import { contactsPage, eventsPage, ordersPage } from './lists.js';
 import { stopListLive } from './live-list.js';
 import { contactPage, orderPage, stopLive, timelinePage } from './pages.js';
-import { deprecationsPanel, requestPage, requestsPage, stopRequestsLive } from './requests.js';
+import { requestPage } from './request-page.js';
+import { deprecationsPanel, requestsPage, stopRequestsLive } from './requests.js';
 import { type Flash, settingsPage } from './settings.js';
 import { snapshotsPanel } from './snapshots.js';
+import { clearStateNotice, noteGeneration, watchState } from './state.js';
+import { startTimes } from './time.js';
 
 const PAGES = [
   ['contacts', 'Contacts'],
@@ -45,8 +52,9 @@ async function drawSwitcher(): Promise<void> {
   const biz = business();
   const [list, info] = await Promise.all([
     api('GET', '/businesses').then((r) => r.data as { id: string; name: string }[]),
-    api('GET', '/info') as Promise<{ database: string | null }>,
+    api('GET', '/info') as Promise<{ database: string | null; state?: Rec }>,
   ]);
+  noteGeneration(info.state);
   switcher.replaceChildren(...list.map((b) => h('option', { value: b.id, selected: b.id === biz }, `${b.name} (${b.id})`)));
   const current = list.find((b) => b.id === biz);
   // Which sandbox and business this is, on every page: several sandboxes look alike.
@@ -84,7 +92,7 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
     else if (page === 'flows') content = id ? await flowPage(id) : await flowsPage(() => void render());
     else if (page === 'requests') content = id ? await requestPage(id) : await requestsPage();
     else if (page === 'orders') content = id ? await orderPage(id) : await ordersPage();
-    else if (page === 'events') content = await eventsPage();
+    else if (page === 'events') content = id ? await eventPage(id) : await eventsPage();
     else if (page === 'timeline') content = await timelinePage();
     else if (page === 'settings') content = [...(await settingsPage((f) => void render(f), flash)), await snapshotsPanel()];
     else content = [notice('There is no such page.', 'error')];
@@ -99,6 +107,21 @@ async function render(flash?: Flash, moveFocus = false): Promise<void> {
   if (moveFocus && document.activeElement !== switcher) h1.focus({ preventScroll: true });
 }
 
-window.addEventListener('hashchange', () => void render(undefined, true));
+window.addEventListener('hashchange', () => {
+  clearStateNotice();
+  void render(undefined, true);
+});
+// The skip link moves the focus to the page's content (its href would be read as a route).
+document.querySelector('a.skip')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  main.focus();
+});
 if (!location.hash) history.replaceState(null, '', '#/contacts');
+startTimes();
+// A restore or reset (from any tab, svc or a script) redraws the open page from the new state.
+watchState(() => {
+  forgetLabels();
+  forgetDetails();
+  void render();
+});
 void render();

@@ -11,15 +11,19 @@ function announce(text: string): void {
   live.textContent = text;
 }
 
-/** A button copying `text` to the clipboard, labelled for what it copies ("Copy ct_…", "Copy the token of int_…"). */
-export function copyButton(text: string, what: string): HTMLButtonElement {
-  const b = h('button', { type: 'button', class: 'copy', 'aria-label': `Copy ${what}`, title: `Copy ${what}` }, 'Copy');
+/**
+ * A button copying `text` to the clipboard, labelled for what it copies ("Copy ct_…", "Copy the
+ * token of int_…"); `shown` is its visible text (its accessible name too, when not "Copy").
+ */
+export function copyButton(text: string, what: string, shown = 'Copy'): HTMLButtonElement {
+  const label = shown === 'Copy' ? `Copy ${what}` : shown;
+  const b = h('button', { type: 'button', class: 'copy', 'aria-label': label, title: `Copy ${what}` }, shown);
   b.addEventListener('click', () => {
-    const done = (shown: string, said: string) => {
-      b.textContent = shown;
+    const done = (outcome: string, said: string) => {
+      b.textContent = outcome;
       announce(said);
       setTimeout(() => {
-        b.textContent = 'Copy';
+        b.textContent = shown;
       }, 1200);
     };
     // The Clipboard API needs a secure context (the dashboard is on loopback, which is one).

@@ -4,6 +4,12 @@ import { api, business, h, qs, type Rec } from './dom.js';
 const details = new Map<number, Record<string, string | null>>();
 const integrations = new Map<string, string>();
 
+/** Forgets what was fetched (after a restore or reset). */
+export function forgetDetails(): void {
+  details.clear();
+  integrations.clear();
+}
+
 /** Fetches the content of the side effects not known yet (one call, up to 200 at a time). */
 export async function loadDetails(seqs: number[]): Promise<void> {
   const missing = [...new Set(seqs.filter((s) => !details.has(s)))];

@@ -133,3 +133,15 @@ export function pager(path: string, params: URLSearchParams, next: string | null
     next ? h('a', { href: href(path, { ...keep, cursor: next }) }, 'Older »') : null,
   );
 }
+
+/** A form folded behind one button on narrow screens (CSS shows the button there only); wide screens show the form. */
+export function foldable(form: HTMLFormElement, label: string): HTMLElement {
+  const wrap = h('div', { class: 'foldable' });
+  const toggle = h('button', { type: 'button', class: 'fold-toggle', 'aria-expanded': 'false', 'aria-controls': form.id }, label);
+  toggle.addEventListener('click', () => {
+    const open = wrap.classList.toggle('open');
+    toggle.setAttribute('aria-expanded', String(open));
+  });
+  wrap.append(toggle, form);
+  return wrap;
+}

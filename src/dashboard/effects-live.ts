@@ -10,6 +10,7 @@ import { business, h, href, qs, type Rec } from './dom.js';
 import { contactRef, loadLabels } from './labels.js';
 import { orderCell } from './lists.js';
 import { countText } from './live-list.js';
+import { requestLink } from './request-ref.js';
 import { ago } from './time.js';
 
 /** What set a side effect off; a flow run names its flow (linked to the flow's page, with its runs). */
@@ -26,13 +27,14 @@ export function sideEffectRows(effects: Rec[], flows: Map<string, string> = new 
     h('span', { class: `badge ${e.type}` }, e.type),
     contactRef(e.contact_id),
     orderCell(e.order_id),
-    idCell(e.event_id),
+    idCell(e.event_id, e.event_id ? href(`events/${encodeURIComponent(e.event_id)}`) : undefined),
     triggerCell(e, flows),
     contentCell(e),
     ago(e.created_at),
+    requestLink(e.request_id),
   ]);
 }
-export const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'Content', 'At'];
+export const SIDE_EFFECT_HEADERS = ['#', 'Type', 'Contact', 'Order', 'Event', 'Trigger', 'Content', 'At', 'Request'];
 
 let live: EventSource | undefined;
 

@@ -3,6 +3,11 @@ import { api, business, h, href, qs } from './dom.js';
 
 const known = new Map<string, string>();
 
+/** Forgets every label (after a restore or reset). */
+export function forgetLabels(): void {
+  known.clear();
+}
+
 /** Fetches the labels of the ids not known yet (one call, up to 200 at a time). */
 export async function loadLabels(ids: (string | null | undefined)[]): Promise<void> {
   const missing = [...new Set(ids.filter((id): id is string => typeof id === 'string' && !known.has(id)))];

@@ -5,7 +5,7 @@ import { integrationRef, loadIntegrationNames } from './details.js';
 import { api, business, h, href, input, pager, qs, type Rec, route, select } from './dom.js';
 import { contactRef, loadLabels } from './labels.js';
 import { countText, startListLive } from './live-list.js';
-import { ago } from './time.js';
+import { ago, orderDate } from './time.js';
 
 export const orderLink = (id: string | null | undefined) => (id ? h('a', { href: href(`orders/${encodeURIComponent(id)}`) }, id) : '—');
 /** An order id linked to its page, with a copy button. */
@@ -24,10 +24,10 @@ export function filterForm(path: string, label: string, ...fields: HTMLElement[]
 }
 
 /** A list table (kept even when empty, so live rows have a place), its rows one line high; `labels` name the cells for the 390 px cards. */
-function listTable(caption: string, headers: string[], rows: (Node | string)[][], cls: string) {
+function listTable(caption: string, headers: string[], cls: string) {
   const tbody = h('tbody', {});
-  const row = (cells: (Node | string)[]) => h('tr', {}, ...cells.map((c, i) => h('td', { 'data-label': headers[i] }, c)));
-  for (const r of rows) tbody.append(row(r));
+  const row = (cells: (Node | string)[], key: string) =>
+    h('tr', { 'data-key': key }, ...cells.map((c, i) => h('td', { 'data-label': headers[i] }, c)));
   const el = h(
     'div',
     { class: 'scroll', role: 'region', 'aria-label': caption, tabindex: 0 },
@@ -49,6 +49,7 @@ async function livePage(opts: {
   headers: string[];
   cls: string;
   noun: [string, string?];
+  key: (r: Rec) => string;
   prepare?: (rows: Rec[]) => Promise<void>;
   cells: (r: Rec) => (Node | string)[];
 }): Promise<{ nodes: Node[]; page: Rec }> {
@@ -56,25 +57,26 @@ async function livePage(opts: {
   const base = `/${opts.path}${qs({ business_id: business(), ...opts.filters })}`;
   const page = await api('GET', `${base}${base.includes('?') ? '&' : '?'}${qs({ cursor: p.get('cursor') ?? undefined }).slice(1)}`);
   await opts.prepare?.(page.data);
-  const t = listTable(opts.caption, opts.headers, page.data.map(opts.cells), opts.cls);
+  const t = listTable(opts.caption, opts.headers, opts.cls);
+  const row = (r: Rec) => t.row(opts.cells(r), opts.key(r));
+  for (const r of page.data) t.tbody.append(row(r));
   const count = h('p', { class: 'count', role: 'status' }, countText(page.total, ...(opts.noun as [string, string])));
   const live = !p.has('cursor');
   // Said in words when there is nothing yet; gone when the first live row arrives.
   const empty = page.data.length === 0 ? h('p', { class: 'empty' }, `No ${opts.caption.toLowerCase()} yet.`) : null;
   startListLive({
     path: base,
-    first: page,
+    first: page.data,
     tbody: t.tbody,
     count,
     noun: opts.noun,
-    prepare: async (rows) => {
-      empty?.remove();
-      await opts.prepare?.(rows);
-    },
-    row: (r) => t.row(opts.cells(r)),
+    key: opts.key,
+    prepare: opts.prepare,
+    onRows: () => empty?.remove(),
+    row,
     live,
   });
-  const hint = live ? h('p', { class: 'muted live-hint' }, 'Live: new rows appear at the top.') : null;
+  const hint = live ? h('p', { class: 'muted live-hint' }, 'Live: new and changed rows are highlighted.') : null;
   return {
     nodes: [h('div', { class: 'toolbar' }, count, hint), empty, t.el, pager(opts.path, p, page.next_cursor)].filter(
       (n): n is HTMLElement => n !== null,
@@ -97,6 +99,7 @@ export async function contactsPage(): Promise<Node[]> {
     headers: ['Contact', 'E-mail', 'Phone', 'Name', 'E-mail consent', 'SMS consent', 'Orders', 'Created'],
     cls: 'contacts',
     noun: ['contact'],
+    key: (c) => c.id,
     cells: (c) => [
       idCell(c.id, href(`contacts/${encodeURIComponent(c.id)}`)),
       c.email ?? '—',
@@ -129,12 +132,13 @@ export async function ordersPage(): Promise<Node[]> {
     headers: ['Order', 'Date', 'Total', 'Contact', 'Integration', 'Initial sync', 'Items', 'Received'],
     cls: 'orders',
     noun: ['order'],
+    key: (o) => o.order_id,
     prepare: async (rows) => {
       await Promise.all([loadLabels(rows.map((o) => o.contact_id)), loadIntegrationNames()]);
     },
     cells: (o) => [
       idCell(o.order_id, href(`orders/${encodeURIComponent(o.order_id)}`)),
-      ago(o.order_date),
+      orderDate(o.order_date),
       `${o.total} ${o.currency}`,
       contactRef(o.contact_id),
       integrationRef(o.integration_id),
@@ -156,9 +160,10 @@ export async function eventsPage(): Promise<Node[]> {
     headers: ['Event', 'Type', 'Contact', 'Occurred', 'Properties'],
     cls: 'events',
     noun: ['event'],
+    key: (e) => e.id,
     prepare: (rows) => loadLabels(rows.map((e) => e.contact_id)),
     cells: (e) => [
-      idCell(e.id),
+      idCell(e.id, href(`events/${encodeURIComponent(e.id)}`)),
       e.event_type,
       contactRef(e.contact_id),
       ago(e.occurred_at),

@@ -1,7 +1,7 @@
 /**
- * Live lists (Contacts, Orders, Events): the first page asks every second for the rows newer than
- * the newest it shows (`after=latest_seq` of its last answer, so nothing written between the load
- * and the first poll is lost), puts them at the top, highlighted, and keeps the count current.
+ * Live lists (Contacts, Orders, Events): the first page asks every second for its newest rows and
+ * puts new ones at the top and changed ones in place (every field, not only new rows), highlighted,
+ * and keeps the count current.
  */
 import { api, type Rec } from './dom.js';
 
@@ -35,38 +35,72 @@ export function countText(n: number, one: string, many = `${one}s`): string {
 }
 
 export interface LiveList {
-  /** The path of the admin list with its filters, without `after` (e.g. `/contacts?business_id=…`). */
+  /** The path of the admin list with its filters (e.g. `/contacts?business_id=…`). */
   path: string;
-  /** The first answer the page showed. */
-  first: Rec;
+  /** The rows the page shows first. */
+  first: Rec[];
   tbody: HTMLTableSectionElement;
   count: HTMLElement;
   noun: [string, string?];
   /** Prepares what the rows need (labels), then builds a row's cells. */
   prepare?: (rows: Rec[]) => Promise<void>;
-  /** A row of the table. */
+  /** A row of the table, with `data-key` (the record's id) set. */
   row: (r: Rec) => HTMLTableRowElement;
+  /** The record's id (the row's `data-key`). */
+  key: (r: Rec) => string;
   /** Live only on the first page. */
   live: boolean;
+  /** Called after a poll put rows in the table (the "no rows yet" line goes). */
+  onRows?: () => void;
 }
 
-/** Starts polling for rows after the newest one shown. */
+/** The most rows a live list keeps current (the admin API's largest page). */
+const LIVE_ROWS = 100;
+
+/**
+ * Keeps the first page current: every second it asks for the newest rows (as many as shown, at
+ * least a page, at most 100) and puts new ones at the top and changed ones in place, both
+ * highlighted; a row no longer listed goes when the answer covers it. Rows that did not change
+ * stay as they are (and so does a row holding the focus).
+ */
 export function startListLive(l: LiveList): void {
   stopListLive();
   if (!l.live) return;
-  let after: number = l.first.latest_seq ?? 0;
   const sep = l.path.includes('?') ? '&' : '?';
+  const states = new Map<string, string>();
+  for (const r of l.first) states.set(l.key(r), JSON.stringify(r));
   pollEverySecond(async () => {
-    const page = await api('GET', `${l.path}${sep}after=${after}&limit=100`);
-    if (page.data.length > 0) {
-      await l.prepare?.(page.data);
-      for (const r of [...page.data].reverse()) {
-        const tr = l.row(r);
-        tr.classList.add('new');
-        l.tbody.prepend(tr);
+    const limit = Math.min(LIVE_ROWS, Math.max(25, l.tbody.children.length));
+    const page = await api('GET', `${l.path}${sep}limit=${limit}`);
+    const fresh = (page.data as Rec[]).filter((r) => states.get(l.key(r)) !== JSON.stringify(r));
+    if (fresh.length > 0) await l.prepare?.(fresh);
+    const shown = new Map([...l.tbody.children].map((tr) => [(tr as HTMLElement).dataset.key ?? '', tr as HTMLTableRowElement]));
+    let before: Element | null = l.tbody.firstElementChild;
+    const listed = new Set<string>();
+    for (const r of page.data as Rec[]) {
+      const key = l.key(r);
+      listed.add(key);
+      let tr = shown.get(key);
+      const state = JSON.stringify(r);
+      if (!tr || (states.get(key) !== state && !tr.contains(document.activeElement))) {
+        const next = l.row(r);
+        next.dataset.key = key;
+        next.classList.add('new');
+        states.set(key, state);
+        if (tr) tr.replaceWith(next);
+        tr = next;
       }
+      if (tr === before) before = tr.nextElementSibling;
+      else l.tbody.insertBefore(tr, before);
     }
-    after = Math.max(after, page.latest_seq ?? after);
+    // Rows past the answer's end are older ones: they go only when the answer was the whole list.
+    if (page.data.length < limit)
+      for (const [key, tr] of shown)
+        if (!listed.has(key)) {
+          tr.remove();
+          states.delete(key);
+        }
+    if (fresh.length > 0) l.onRows?.();
     l.count.textContent = countText(page.total, ...(l.noun as [string, string]));
   });
 }

@@ -6,8 +6,9 @@ import { liveEffects, SIDE_EFFECT_HEADERS, sideEffectRows } from './effects-live
 import { flowNames } from './flows.js';
 import { contactRef, loadLabels } from './labels.js';
 import { filterForm, orderCell } from './lists.js';
-import { countText } from './live-list.js';
-import { ago } from './time.js';
+import { countText, pollEverySecond } from './live-list.js';
+import { requestLink } from './request-ref.js';
+import { ago, orderDate } from './time.js';
 
 const SIDE_EFFECTS = ['welcome_sms', 'flow_trigger', 'flow_run', 'revenue_attribution'];
 
@@ -17,37 +18,62 @@ const money = (m: Record<string, string>) =>
     .map(([c, v]) => `${v} ${c}`)
     .join(', ') || '—';
 
-export async function contactPage(id: string): Promise<Node[]> {
-  const biz = business();
-  const [c, orders, effects, flows] = await Promise.all([
-    api('GET', `/contacts/${encodeURIComponent(id)}${qs({ business_id: biz })}`),
-    api('GET', `/orders${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
-    api('GET', `/outbox${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
-    flowNames(),
-  ]);
+/** Fields as label → [what is shown, what it is made from]: a field is highlighted when the latter changes. */
+type LiveFields = [string, Node | string | null | undefined, unknown][];
+
+/**
+ * A definition list drawn from `fields`, and `update` that draws it again from new fields,
+ * highlighting the ones whose value changed (unless the focus is inside the list).
+ */
+function liveDl(fields: LiveFields): { el: HTMLElement; update: (next: LiveFields) => void } {
+  const el = h('div', { class: 'live-fields' });
+  let shown = new Map<string, string>();
+  const draw = (next: LiveFields, highlight: boolean) => {
+    const list = dl(next.map(([label, node]) => [label, node ?? null]));
+    const dds = [...list.querySelectorAll('dd')];
+    next.forEach(([label, , raw], i) => {
+      if (highlight && shown.get(label) !== JSON.stringify(raw)) dds[i]?.classList.add('changed');
+    });
+    shown = new Map(next.map(([label, , raw]) => [label, JSON.stringify(raw)]));
+    el.replaceChildren(list);
+  };
+  draw(fields, false);
+  return {
+    el,
+    update: (next) => {
+      const changed = next.some(([label, , raw]) => shown.get(label) !== JSON.stringify(raw));
+      if (changed && !el.contains(document.activeElement)) draw(next, true);
+    },
+  };
+}
+
+function contactFields(c: Rec): LiveFields {
   return [
-    h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
-    dl([
-      ['Id', idCell(c.id)],
-      ['E-mail', c.email],
-      ['Phone', c.phone],
-      ['First name', c.first_name],
-      ['Last name', c.last_name],
-      ['E-mail consent', c.email_consent],
-      ['SMS consent', c.sms_consent],
-      ['Orders', String(c.orders_count)],
-      ['Total spent', money(c.total_spent)],
-      ['Last order', ago(c.last_order_at)],
-      ['Created', ago(c.created_at)],
-      ['Updated', ago(c.updated_at)],
-    ]),
-    h('h2', {}, 'Orders'),
+    ['Id', idCell(c.id), c.id],
+    ['E-mail', c.email, c.email],
+    ['Phone', c.phone, c.phone],
+    ['First name', c.first_name, c.first_name],
+    ['Last name', c.last_name, c.last_name],
+    ['E-mail consent', c.email_consent, c.email_consent],
+    ['SMS consent', c.sms_consent, c.sms_consent],
+    ['Orders', String(c.orders_count), c.orders_count],
+    ['Total spent', money(c.total_spent), c.total_spent],
+    ['Last order', ago(c.last_order_at), c.last_order_at],
+    ['Created', ago(c.created_at), c.created_at],
+    ['Created by', requestLink(c.request_id), c.request_id],
+    ['Updated', ago(c.updated_at), c.updated_at],
+    ['Last changed by', requestLink(c.last_request_id), c.last_request_id],
+  ];
+}
+
+function contactOrders(orders: Rec): Node[] {
+  return [
     h('p', { class: 'count' }, countText(orders.total, 'order')),
     table(
       ['Order', 'Date', 'Total', 'Initial sync', 'Received'],
       orders.data.map((o: Rec) => [
         orderCell(o.order_id),
-        ago(o.order_date),
+        orderDate(o.order_date),
         `${o.total} ${o.currency}`,
         String(o.initial_sync ?? false),
         ago(o.created_at),
@@ -55,6 +81,37 @@ export async function contactPage(id: string): Promise<Node[]> {
       'Orders',
       'contact-orders',
     ),
+  ];
+}
+
+/** A contact: every field and its orders live (asked every second), its side effects streamed. */
+export async function contactPage(id: string): Promise<Node[]> {
+  const biz = business();
+  const contactPath = `/contacts/${encodeURIComponent(id)}${qs({ business_id: biz })}`;
+  const ordersPath = `/orders${qs({ business_id: biz, contact_id: id, limit: 100 })}`;
+  const [c, orders, effects, flows] = await Promise.all([
+    api('GET', contactPath),
+    api('GET', ordersPath),
+    api('GET', `/outbox${qs({ business_id: biz, contact_id: id, limit: 100 })}`),
+    flowNames(),
+  ]);
+  const fields = liveDl(contactFields(c));
+  const ordersBox = h('div', { class: 'live-orders' }, ...contactOrders(orders));
+  let ordersShown = JSON.stringify(orders);
+  pollEverySecond(async () => {
+    const [now, nowOrders] = await Promise.all([api('GET', contactPath), api('GET', ordersPath)]);
+    fields.update(contactFields(now));
+    const text = JSON.stringify(nowOrders);
+    if (text !== ordersShown && !ordersBox.contains(document.activeElement)) {
+      ordersShown = text;
+      ordersBox.replaceChildren(...contactOrders(nowOrders));
+    }
+  });
+  return [
+    h('p', {}, h('a', { href: href('contacts') }, '« All contacts')),
+    fields.el,
+    h('h2', {}, 'Orders'),
+    ordersBox,
     h('h2', {}, 'Side effects'),
     ...(await liveEffects({
       caption: 'Side effects',
@@ -67,37 +124,53 @@ export async function contactPage(id: string): Promise<Node[]> {
   ];
 }
 
-export async function orderPage(id: string): Promise<Node[]> {
-  const [o] = await Promise.all([
-    api('GET', `/orders/${encodeURIComponent(id)}${qs({ business_id: business() })}`),
-    loadIntegrationNames(),
-  ]);
-  await loadLabels([o.contact_id]);
+function orderFields(o: Rec): LiveFields {
   return [
-    h('p', {}, h('a', { href: href('orders') }, '« All orders')),
-    dl([
-      ['Order', idCell(o.order_id)],
-      ['Date', ago(o.order_date)],
-      ['Total', `${o.total} ${o.currency}`],
-      ['Contact', contactLink(o.contact_id)],
-      ['Contact id', idCell(o.contact_id)],
-      ['E-mail', o.email],
-      ['Phone', o.phone],
-      ['Accepts e-mail marketing', String(o.accepts_email_marketing ?? '—')],
-      ['Accepts SMS marketing', String(o.accepts_sms_marketing ?? '—')],
-      ['Initial sync', String(o.initial_sync ?? false)],
-      ['Integration (attribution)', o.integration_id ? integrationRef(o.integration_id) : 'none'],
-      ['Created', ago(o.created_at)],
-      ['Updated', ago(o.updated_at)],
-    ]),
-    h('h2', {}, 'Line items'),
-    table(
-      ['SKU', 'Name', 'Quantity', 'Price'],
-      (o.line_items ?? []).map((l: Rec) => [l.sku ?? '—', l.name, l.quantity, l.price]),
-      'Line items',
-      'items',
-    ),
+    ['Order', idCell(o.order_id), o.order_id],
+    ['Date', orderDate(o.order_date), o.order_date],
+    ['Total', `${o.total} ${o.currency}`, [o.total, o.currency]],
+    ['Contact', contactLink(o.contact_id), o.contact_id],
+    ['Contact id', idCell(o.contact_id), o.contact_id],
+    ['E-mail', o.email, o.email],
+    ['Phone', o.phone, o.phone],
+    ['Accepts e-mail marketing', String(o.accepts_email_marketing ?? '—'), o.accepts_email_marketing],
+    ['Accepts SMS marketing', String(o.accepts_sms_marketing ?? '—'), o.accepts_sms_marketing],
+    ['Initial sync', String(o.initial_sync ?? false), o.initial_sync],
+    ['Integration (attribution)', o.integration_id ? integrationRef(o.integration_id) : 'none', o.integration_id],
+    ['Received', ago(o.created_at), o.created_at],
+    ['Created by', requestLink(o.request_id), o.request_id],
+    ['Updated', ago(o.updated_at), o.updated_at],
+    ['Last changed by', requestLink(o.last_request_id), o.last_request_id],
   ];
+}
+
+const lineItems = (o: Rec) =>
+  table(
+    ['SKU', 'Name', 'Quantity', 'Price'],
+    (o.line_items ?? []).map((l: Rec) => [l.sku ?? '—', l.name, l.quantity, l.price]),
+    'Line items',
+    'items',
+  );
+
+/** An order: every field and its line items live (asked every second). */
+export async function orderPage(id: string): Promise<Node[]> {
+  const path = `/orders/${encodeURIComponent(id)}${qs({ business_id: business() })}`;
+  const [o] = await Promise.all([api('GET', path), loadIntegrationNames()]);
+  await loadLabels([o.contact_id]);
+  const fields = liveDl(orderFields(o));
+  const items = h('div', {}, lineItems(o));
+  let itemsShown = JSON.stringify(o.line_items);
+  pollEverySecond(async () => {
+    const now = await api('GET', path);
+    await loadLabels([now.contact_id]);
+    fields.update(orderFields(now));
+    const text = JSON.stringify(now.line_items);
+    if (text !== itemsShown) {
+      itemsShown = text;
+      items.replaceChildren(lineItems(now));
+    }
+  });
+  return [h('p', {}, h('a', { href: href('orders') }, '« All orders')), fields.el, h('h2', {}, 'Line items'), items];
 }
 
 let live: EventSource | undefined;

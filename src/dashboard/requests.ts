@@ -1,10 +1,11 @@
 /**
- * The Requests page (the sandbox's request log, live), one request in full (bodies, the refusal
- * explained), and the deprecations panel of the first page.
+ * The Requests page (the sandbox's request log, live: searched, filtered, exported) and the
+ * deprecations panel of the first page. One request in full is request-page.ts.
  */
 
-import { idCell } from './copy.js';
-import { api, business, dl, h, href, input, notice, qs, type Rec, route, select } from './dom.js';
+import { copyButton } from './copy.js';
+import { api, business, foldable, h, href, input, qs, type Rec, route, select } from './dom.js';
+import { requestLink } from './request-ref.js';
 import { ago } from './time.js';
 
 const STATUSES = ['2xx', '4xx', '5xx', '400', '401', '403', '404', '409', '422', '429'];
@@ -27,13 +28,51 @@ export function credentialName(c: Rec): string {
   return '—';
 }
 
-const statusBadge = (s: number) => h('span', { class: `badge status s${String(s)[0]}xx` }, String(s));
+export const statusBadge = (s: number) => h('span', { class: `badge status s${String(s)[0]}xx` }, String(s));
 
-/** A filter form whose submit puts its non-empty fields into the route's query. */
-function filters(values: URLSearchParams): HTMLFormElement {
+/** The search and filters as the admin API takes them, from the route. */
+const FILTER_KEYS = ['search', 'status', 'method', 'path', 'credential', 'request_id', 'kind', 'replay_of'];
+
+/** The route's query into the admin API's filters. */
+export function requestFilters(p: URLSearchParams): Record<string, string | undefined> {
+  const f: Record<string, string | undefined> = {};
+  for (const k of FILTER_KEYS) f[k] = p.get(k) ?? undefined;
+  f.business_id = p.get('biz') ?? undefined;
+  return f;
+}
+
+/** Puts a form's non-empty fields (and `keep`) into the route's query. */
+function submitTo(form: HTMLFormElement, keep: Record<string, string>): void {
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const v: Record<string, string> = { ...keep };
+    for (const [k, x] of new FormData(form)) if (typeof x === 'string' && x.trim() !== '') v[k] = x.trim();
+    location.hash = href('requests', v);
+  });
+}
+
+/** The search box: e-mail, phone, any id, any text of the bodies (the admin API's `search`). */
+function searchForm(values: URLSearchParams): HTMLFormElement {
   const form = h(
     'form',
-    { class: 'filters', 'aria-label': 'Filter requests' },
+    { class: 'filters search', role: 'search', 'aria-label': 'Search requests' },
+    input('search', 'Search e-mail, phone, id or body text', {
+      type: 'search',
+      value: values.get('search') ?? '',
+      placeholder: 'ada@example.com',
+    }),
+    h('button', { type: 'submit' }, 'Search'),
+  );
+  const keep = Object.fromEntries([...values].filter(([k]) => k !== 'search' && k !== 'biz' && k !== 'cursor'));
+  submitTo(form, keep);
+  return form;
+}
+
+/** The filters, folded behind one button on a phone (with how many are set). */
+function filters(values: URLSearchParams): HTMLElement {
+  const form = h(
+    'form',
+    { class: 'filters', id: 'request-filters', 'aria-label': 'Filter requests' },
     input('request_id', 'Request id', { type: 'search', value: values.get('request_id') ?? '', placeholder: 'req_…' }),
     select('status', 'Status', STATUSES, values.get('status') ?? ''),
     select('method', 'Method', METHODS, values.get('method') ?? ''),
@@ -42,13 +81,36 @@ function filters(values: URLSearchParams): HTMLFormElement {
     select('kind', 'Kind', KINDS, values.get('kind') ?? '', 'api'),
     h('button', { type: 'submit' }, 'Apply'),
   );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const v: Record<string, string> = {};
-    for (const [k, x] of new FormData(form)) if (typeof x === 'string' && x.trim() !== '') v[k] = x.trim();
-    location.hash = href('requests', v);
-  });
-  return form;
+  const search = values.get('search');
+  submitTo(form, search ? { search } : {});
+  const set = FILTER_KEYS.filter((k) => k !== 'search' && values.get(k)).length;
+  return foldable(form, set > 0 ? `Filters (${set} set)` : 'Filters');
+}
+
+/** The distinguishing end of the id, linked; a replay says of which request. */
+function requestCell(e: Rec): Node {
+  return h(
+    'span',
+    { class: 'id' },
+    requestLink(e.request_id),
+    copyButton(e.request_id, e.request_id),
+    e.replay_of ? h('span', { class: 'badge replay', title: `A replay of ${e.replay_of}` }, 'replay') : null,
+  );
+}
+
+/** The error's code and message, and on a second line the rule that refused it (or the deprecation). */
+function errorCell(e: Rec): Node | string {
+  if (e.error) {
+    const message = `${e.error.code}: ${e.error.message}`;
+    const reason = e.explanation?.rule as string | undefined;
+    return h(
+      'span',
+      { class: 'error' },
+      h('span', { class: 'message', title: message }, h('strong', {}, e.error.code), `: ${e.error.message}`),
+      reason ? h('span', { class: 'reason', title: reason }, reason) : null,
+    );
+  }
+  return e.deprecations.length > 0 ? h('span', { class: 'badge deprecated' }, 'deprecated') : '—';
 }
 
 function row(e: Rec, fresh: boolean): HTMLTableRowElement {
@@ -59,15 +121,8 @@ function row(e: Rec, fresh: boolean): HTMLTableRowElement {
     ['Method', e.method],
     ['Path', h('span', { title: path }, path)],
     ['Credential', credentialName(e.credential)],
-    [
-      'Error',
-      e.error
-        ? h('span', { title: e.error.message }, e.error.code)
-        : e.deprecations.length > 0
-          ? h('span', { class: 'badge deprecated' }, 'deprecated')
-          : '—',
-    ],
-    ['Request', idCell(e.request_id, href(`requests/${encodeURIComponent(e.request_id)}`))],
+    ['Error', errorCell(e)],
+    ['Request', requestCell(e)],
   ];
   return h(
     'tr',
@@ -76,12 +131,16 @@ function row(e: Rec, fresh: boolean): HTMLTableRowElement {
   );
 }
 
+/** Links downloading the log (with the filters shown) as HAR 1.2 or NDJSON. */
+export function exportLinks(filters: Record<string, string | undefined>): HTMLElement {
+  const link = (format: string, text: string) =>
+    h('a', { class: 'button', href: `/_sandbox/requests/export${qs({ ...filters, format })}`, download: '' }, text);
+  return h('p', { class: 'actions export' }, link('har', 'Export HAR'), link('ndjson', 'Export NDJSON'));
+}
+
 export async function requestsPage(): Promise<Node[]> {
   const p = route().params;
-  const keys = ['status', 'method', 'path', 'credential', 'request_id', 'kind'];
-  const f: Record<string, string | undefined> = {};
-  for (const k of keys) f[k] = p.get(k) ?? undefined;
-  f.business_id = p.get('biz') ?? undefined;
+  const f = requestFilters(p);
   const page = await api('GET', `/requests${qs({ ...f, limit: 50, cursor: p.get('cursor') ?? undefined })}`);
   let total = page.total as number;
   const count = h('p', { class: 'count' }, `${total.toLocaleString('en')} request${total === 1 ? '' : 's'}`);
@@ -105,7 +164,11 @@ export async function requestsPage(): Promise<Node[]> {
       wrap.hidden = false;
     };
   } else status.textContent = 'An older page: not live.';
-  const empty = h('p', { class: 'empty', hidden: page.data.length > 0 }, 'No requests logged yet.');
+  const empty = h(
+    'p',
+    { class: 'empty', hidden: page.data.length > 0 },
+    p.get('search') ? 'No request matches.' : 'No requests logged yet.',
+  );
   const wrap = h(
     'div',
     { class: 'scroll', role: 'region', 'aria-label': 'Requests', tabindex: 0, hidden: page.data.length === 0 },
@@ -123,8 +186,9 @@ export async function requestsPage(): Promise<Node[]> {
   );
   const keep = Object.fromEntries([...p].filter(([k]) => k !== 'biz' && k !== 'cursor'));
   return [
+    searchForm(p),
     filters(p),
-    h('div', { class: 'toolbar' }, count, status),
+    h('div', { class: 'toolbar' }, count, status, exportLinks(f)),
     empty,
     wrap,
     h(
@@ -133,71 +197,6 @@ export async function requestsPage(): Promise<Node[]> {
       p.get('cursor') ? h('a', { href: href('requests', keep) }, '« Newest') : null,
       page.next_cursor ? h('a', { href: href('requests', { ...keep, cursor: page.next_cursor }) }, 'Older »') : null,
     ),
-  ];
-}
-
-function bodyBlock(title: string, b: Rec): HTMLElement {
-  const text =
-    b.body === null
-      ? b.bytes > 0
-        ? `(${b.bytes} bytes, not read: the request was refused before its body was read)`
-        : '(none)'
-      : pretty(b.body) + (b.truncated ? `\n… cut at 16 KiB of ${b.bytes} bytes` : '');
-  return h(
-    'section',
-    { 'aria-label': title },
-    h('h2', {}, title, b.content_type ? h('span', { class: 'muted' }, ` ${b.content_type}`) : null),
-    // Scrolls when long (24rem): focusable, so the keyboard can scroll it.
-    h('pre', { class: 'body', tabindex: 0, 'aria-label': title }, text),
-  );
-}
-
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
-export async function requestPage(id: string): Promise<Node[]> {
-  const e = await api('GET', `/requests/${encodeURIComponent(id)}`);
-  const refused = e.explanation
-    ? h(
-        'section',
-        { class: 'explain', 'aria-label': 'Why it was refused' },
-        h('h2', {}, e.status >= 500 ? 'What happened' : 'Why it was refused'),
-        h('p', {}, e.explanation.rule),
-        h('h2', {}, 'What to change'),
-        h('p', {}, e.explanation.fix),
-      )
-    : null;
-  const deprecated =
-    e.deprecations.length > 0
-      ? h(
-          'section',
-          { class: 'explain deprecated', 'aria-label': 'Deprecated usage' },
-          h('h2', {}, 'Deprecated or removed usage'),
-          h('ul', {}, ...e.deprecations.map((d: Rec) => h('li', {}, `${d.what} (${d.status}): use ${d.replacement}`))),
-        )
-      : null;
-  const top: Node[] = [h('p', {}, h('a', { href: href('requests') }, '« All requests')), refused ?? notice(`Answered ${e.status}.`)];
-  if (deprecated) top.push(deprecated);
-  return [
-    ...top,
-    dl([
-      ['Request id', idCell(e.request_id)],
-      ['Time', ago(e.time)],
-      ['Request', `${e.method} ${e.query ? `${e.path}?${e.query}` : e.path}`],
-      ['Status', statusBadge(e.status)],
-      ['Error', e.error ? `${e.error.code}: ${e.error.message}` : '—'],
-      ['Credential', credentialName(e.credential)],
-      ['Business', idCell(e.business_id)],
-      ['Kind', e.kind],
-      ['Duration', `${e.duration_ms} ms`],
-    ]),
-    bodyBlock('Request body', e.request),
-    bodyBlock('Answer body', e.response),
   ];
 }
 

@@ -1,10 +1,10 @@
 /** Settings: businesses and their scopes, API tokens, OAuth applications, the Integrations Hub, fault injection. */
 
 import { copyButton, idCell } from './copy.js';
-import { AdminError, api, business, h, input, notice, type Rec, table } from './dom.js';
+import { AdminError, api, business, h, href, input, notice, type Rec, table } from './dom.js';
 import { countText } from './live-list.js';
 import { rateLimitBody, rateLimitFields } from './rate-limit-fields.js';
-import { ago } from './time.js';
+import { ago, fullTime } from './time.js';
 
 /** A result to show after the page is drawn again: in which section's output, what. */
 export interface Flash {
@@ -42,6 +42,16 @@ function shownOnce(label: string, value: string, id: string): HTMLElement {
     { class: 'secret', role: 'status' },
     h('p', {}, `${label} — copy it now: it will not be shown again.`),
     h('p', { class: 'id' }, h('output', { id, 'aria-label': label }, value), ' ', copyButton(value, label)),
+  );
+}
+
+/** When a credential was last used, linked to its requests in the log ("never" until it is). */
+function lastUsed(c: Rec, id: string): Node | string {
+  if (!c.last_used_at) return 'never';
+  return h(
+    'a',
+    { href: href('requests', { credential: id }), 'aria-label': `Last used ${fullTime(c.last_used_at)}: the requests of ${id}` },
+    ago(c.last_used_at),
   );
 }
 
@@ -107,12 +117,13 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
     tokenOut,
     tokens.data.length > 0 && h('p', { class: 'count' }, countText(tokens.data.length, 'API token')),
     table(
-      ['Token', 'Name', 'Scopes', 'Created', ''],
+      ['Token', 'Name', 'Scopes', 'Created', 'Last used', ''],
       tokens.data.map((t: Rec) => [
         idCell(t.id),
         t.name,
         h('span', { title: t.scopes.join(' ') }, t.scopes.join(' ') || '—'),
         ago(t.created_at),
+        lastUsed(t, t.id),
         t.revoked_at
           ? h('span', {}, 'revoked ', ago(t.revoked_at))
           : h(
@@ -161,12 +172,13 @@ export async function settingsPage(rerender: Rerender, flash?: Flash): Promise<N
     appOut,
     apps.data.length > 0 && h('p', { class: 'count' }, countText(apps.data.length, 'OAuth application')),
     table(
-      ['Client id', 'Name', 'Scopes', 'Created', ''],
+      ['Client id', 'Name', 'Scopes', 'Created', 'Last used', ''],
       apps.data.map((a: Rec) => [
         idCell(a.client_id),
         a.name,
         h('span', { title: a.scopes.join(' ') }, a.scopes.join(' ') || '—'),
         ago(a.created_at),
+        lastUsed(a, a.client_id),
         h(
           'span',
           { class: 'actions' },

@@ -1,6 +1,7 @@
 /** The Snapshots panel of Settings: the saved snapshots, save the whole state under a name, restore one, delete one. */
 import { AdminError, api, h, input, notice, type Rec } from './dom.js';
 import { countText } from './live-list.js';
+import { checkState } from './state.js';
 import { ago } from './time.js';
 
 const size = (bytes: number) => (bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`);
@@ -50,10 +51,11 @@ export async function snapshotsPanel(): Promise<HTMLElement> {
               'aria-label': `Restore ${s.name}`,
               onclick: () => {
                 if (!confirm(`Replace the whole state of the sandbox with snapshot “${s.name}”?`)) return;
-                void act(async () => {
-                  const r = await api('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`);
-                  return `Snapshot “${r.name}” restored in ${r.duration_ms} ms.`;
-                });
+                // The whole page is drawn again from the restored state, the notice above it.
+                api('POST', `/snapshots/${encodeURIComponent(s.name)}/restore`).then(
+                  (r) => checkState(r.duration_ms),
+                  (err) => draw({ text: err instanceof AdminError ? err.message : String(err), kind: 'error' }),
+                );
               },
             },
             'Restore',

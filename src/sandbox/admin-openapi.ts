@@ -275,6 +275,22 @@ const PATHS: Record<string, Record<string, Op>> = {
                 { additionalProperties: false },
               ),
             ),
+            state: Type.Object(
+              {
+                generation: Type.Integer({ description: 'How many times the whole state was replaced since the sandbox started.' }),
+                last_change: N(
+                  Type.Object(
+                    {
+                      kind: Type.Union([Type.Literal('restore'), Type.Literal('reset')]),
+                      snapshot: N(Type.String({ description: 'The snapshot restored; null for a reset.' })),
+                      at: Type.String({ format: 'date-time' }),
+                    },
+                    { additionalProperties: false },
+                  ),
+                ),
+              },
+              { additionalProperties: false, description: 'The last restore or reset: open dashboard pages reload on a new generation.' },
+            ),
           },
           { additionalProperties: false },
         ),

@@ -9,6 +9,7 @@ import { clearCaches } from '../domain/context.js';
 import { invalidRequest, ServiceError } from '../domain/errors.js';
 import { sendError, sendJson } from '../http.js';
 import type { Snapshots } from '../snapshots.js';
+import { markStateChange } from '../state-changes.js';
 
 type Handler = (req: FastifyRequest, snapshots: Snapshots) => Promise<{ status: number; body?: unknown }>;
 
@@ -46,6 +47,7 @@ export function registerSnapshots(app: FastifyInstance, deps: ServerDeps, snapsh
   route('POST', '/snapshots/:name/restore', async (req, s) => {
     const { info, ms } = await s.restore(name(req));
     clearCaches(deps.domain);
+    markStateChange(deps.domain, 'restore', info.name);
     return { status: 200, body: { ...info, restored: true, duration_ms: Math.round(ms * 10) / 10 } };
   });
   route('DELETE', '/snapshots/:name', async (req, s) => {

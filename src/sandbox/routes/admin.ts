@@ -21,6 +21,7 @@ import { validateFaults } from '../faults.js';
 import { sendJson } from '../http.js';
 import { adminGuard } from '../plugins/admin-guard.js';
 import { Snapshots } from '../snapshots.js';
+import { markStateChange, stateOf } from '../state-changes.js';
 import { registerEffectDetails } from './admin-effect-details.js';
 import { registerContactLabels } from './admin-labels.js';
 import { registerAdminReads } from './admin-reads.js';
@@ -181,6 +182,7 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
   route('POST', '/reset', () => {
     deps.reset();
     deps.faults.set({});
+    markStateChange(d, 'reset');
     return { status: 200, body: { status: 'reset' } };
   });
 }
@@ -203,6 +205,7 @@ export const adminRoutes: FastifyPluginAsync<RouteOptions> = async (admin, { dep
       database: inMemory ? null : resolve(file),
       in_memory: inMemory,
       request_log: log ? { entries: log.size, max_entries: log.maxEntries, max_bytes: log.maxBytes } : null,
+      state: stateOf(deps.domain),
     });
   });
   let openapi: string | undefined;
