@@ -51,6 +51,10 @@ function isAbort(err: unknown): boolean {
 /** The credential store's errors by kind: the contract's code and what to do next. */
 const STORE_ERRORS: Record<StoreErrorKind, { code: string; hint: string }> = {
   invalid_file: { code: 'invalid_credential_store', hint: 'fix the file, or remove it and `svc auth login` again' },
+  locked: {
+    code: 'credential_store_locked',
+    hint: 'another svc is writing its credentials: retry; remove the lock file if no svc is running',
+  },
 };
 
 /**

@@ -102,7 +102,13 @@ export async function seedAndSaveProfile(
   choose: (ctx: Context, store: CredentialStore, baseUrl: string) => Promise<SeedProfileChoice> = chooseSeedProfile,
 ): Promise<{ seeded: SeededCredentials; profile: SeedProfileChoice }> {
   const store = await ctx.store();
-  const profile = await choose(ctx, store, baseUrl);
+  // Chosen and reserved (its address saved) as one step: concurrent seeds in one config folder
+  // each see the others' reservations and pick distinct names.
+  const profile = await store.exclusive(async () => {
+    const choice = await choose(ctx, store, baseUrl);
+    store.setProfile(choice.name, { seeded_sandbox: true, base_url: baseUrl });
+    return choice;
+  }, ctx.signal);
   const seeded = await seedSandbox(ctx, baseUrl);
   store.setProfile(profile.name, {
     seeded_sandbox: true,
