@@ -94,18 +94,17 @@ function integrationTokenHint(origin: IntegrationTokenOrigin): string {
 /** A refused connection: is the service running at the address, named by where that address came from. */
 function refusedConnectionHint(origin: CredentialOrigin | undefined): string {
   if (!origin?.baseUrlSource) return 'is the service running at --base-url / SVC_BASE_URL?';
+  if (origin.baseUrlSource === 'profile' && origin.seededSandbox) {
+    const named = origin.profile === 'sandbox' ? '' : `--profile ${origin.profile} `;
+    return `\`svc ${named}sandbox start\` listens at that address again; \`svc auth logout --profile ${origin.profile}\` forgets the profile`;
+  }
   const from =
     origin.baseUrlSource === 'flag'
       ? 'from --base-url'
       : origin.baseUrlSource === 'env'
         ? 'from SVC_BASE_URL'
         : `from profile ${origin.profile}`;
-  const fix =
-    origin.baseUrlSource === 'profile'
-      ? origin.seededSandbox
-        ? `; a stopped sandbox: \`svc sandbox start --seed\` saves a new profile, \`svc auth logout --profile ${origin.profile}\` forgets this one`
-        : `; another address: svc --profile ${origin.profile} auth login --base-url URL`
-      : '';
+  const fix = origin.baseUrlSource === 'profile' ? `; another address: svc --profile ${origin.profile} auth login --base-url URL` : '';
   return `is the service running at ${origin.baseUrl} (${from})?${fix}`;
 }
 
