@@ -34,8 +34,9 @@ export function refusedCredentialsHint(err: ApiError, origin: CredentialOrigin |
       ? 'check SVC_TOKEN: the service does not accept it (revoked, expired, mistyped, or for another base URL)'
       : 'check SVC_CLIENT_ID and SVC_CLIENT_SECRET: the service knows no such client, or the secret is not its current one (regenerated?)';
   }
-  if (clientRefused) return 'check the client id and secret, then `svc auth login` again';
-  return 'run `svc auth login` (or check SVC_TOKEN)';
+  const login = origin?.profile && origin.profile !== 'default' ? `svc auth login --profile ${origin.profile}` : 'svc auth login';
+  if (clientRefused) return `check the client id and secret, then \`${login}\` again`;
+  return `run \`${login}\` (or check SVC_TOKEN)`;
 }
 
 /** A refused integration token: which place holds it, and how to stop sending it. */

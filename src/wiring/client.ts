@@ -84,7 +84,7 @@ export async function openClient(run: RunWiring, given?: GivenCredentials): Prom
   if (!auth.credentials) {
     throw new CredentialsError(
       `not logged in (profile ${auth.profileName})`,
-      'run `svc auth login`, set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET, or use --sandbox',
+      `run \`${loginCommand(auth.profileName)}\`, set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET, or use --sandbox`,
     );
   }
   if (!auth.baseUrl) {
@@ -126,6 +126,11 @@ async function checkSandboxRunning(baseUrl: string): Promise<void> {
     kind: 'refused',
     sent: false,
   });
+}
+
+/** The login that fills the profile `name` (the default profile's needs no --profile). */
+export function loginCommand(name: string): string {
+  return name === 'default' ? 'svc auth login' : `svc auth login --profile ${name}`;
 }
 
 /** The run's credentials and base URL (flag > env > profile); the secrets among them go to its redactor. */
