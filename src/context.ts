@@ -10,6 +10,7 @@ import { findExecutable, type Pager, pagerCommand, startPager } from './io/pager
 import type { Prompter } from './io/prompter.js';
 import type { Spinner } from './io/spinner.js';
 import { type IOStreams, isCI, type TerminalPolicy, terminalPolicy } from './io/streams.js';
+import { messageWidth, stdoutWidth } from './io/wrap.js';
 import { configDir, dataDir, readDefaultProfile } from './store/paths.js';
 import { Redactor } from './store/redact.js';
 import { type Env, type GlobalFlags, resolveSettings, type Settings } from './store/settings.js';
@@ -91,7 +92,10 @@ export function createContext(init: ContextInit): Context {
   const settings = resolveSettings(init.flags, init.env, () => readDefaultProfile(configDir(init.env)));
   const policy = terminalPolicy(init.io, init.env, settings);
   const colors = makeColors(policy.color);
-  const out = new Output(init.io, policy, colors, settings.quiet, settings.json);
+  const out = new Output(init.io, policy, colors, settings.quiet, settings.json, {
+    stderr: messageWidth(init.io, init.env),
+    stdout: stdoutWidth(init.io, init.env),
+  });
   const closers: Array<() => Promise<void>> = [];
   const redactor = new Redactor();
   let storePromise: Promise<CredentialStore> | undefined;

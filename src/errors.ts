@@ -33,6 +33,20 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * Another error with a command's own hint (what its flags can do about it), printed on the hint
+ * line instead of the generic one; everything else (exit code, code, status) is the error's.
+ */
+export class HintedError extends Error {
+  constructor(
+    readonly error: Error,
+    readonly hint: string,
+  ) {
+    super(error.message, { cause: error });
+    this.name = 'HintedError';
+  }
+}
+
 /** Bad flags or arguments, found before any request (exit 2). */
 export class UsageError extends CliError {
   constructor(message: string, hint?: string) {

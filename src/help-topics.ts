@@ -39,6 +39,7 @@ const VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['SVC_DATA_DIR', "folder of the embedded sandbox's database and the import journals"],
   ['NO_COLOR', 'no ANSI colour (--no-color)'],
   ['CI', 'no prompt, spinner, colour or pager, as in a CI job'],
+  ['COLUMNS', "the width messages (errors, hints, notes) are wrapped to, even into a pipe; default: the terminal's, none into a pipe"],
   ['SVC_PAGER', 'program that pages long terminal output (contacts list, sandbox outbox); wins over PAGER; cat: none (--no-pager)'],
   ['PAGER', 'the same when SVC_PAGER is unset; empty: none; default less -FRX'],
 ];

@@ -14,12 +14,22 @@ import {
   UnsendableRequestError,
 } from './client/errors.js';
 import { UnknownRouteError } from './client/route-check.js';
+import {
+  baseUrlFrom,
+  headersTooLargeHint,
+  integrationTokenHint,
+  missingScopeHint,
+  refusedConnectionHint,
+  refusedCredentialsHint,
+  STORE_ERRORS,
+} from './commands/error-hints.js';
 import type { Context, IntegrationTokenOrigin } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
-import { CliError, EXIT, PromptCancelled } from './errors.js';
+import { CliError, EXIT, HintedError, PromptCancelled } from './errors.js';
 import { escapeControls } from './io/escape.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
-import { SettingsError, StoreError, type StoreErrorKind } from './store/errors.js';
+import { messageWidth, wrapMessage } from './io/wrap.js';
+import { SettingsError, StoreError } from './store/errors.js';
 import { Redactor } from './store/redact.js';
 import type { Env, GlobalFlags } from './store/settings.js';
 import type { CredentialOrigin } from './wiring/client.js';
@@ -48,98 +58,12 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
 }
 
-/** The credential store's errors by kind: the contract's code and what to do next. */
-const STORE_ERRORS: Record<StoreErrorKind, { code: string; hint: string }> = {
-  invalid_file: { code: 'invalid_credential_store', hint: 'fix the file, or remove it and `svc auth login` again' },
-};
-
-/**
- * What to do about credentials the service refused (401, invalid_client), by where they came
- * from: the CI variables to check, the `sandbox` profile a reset deleted, or a login to redo.
- */
-function refusedCredentialsHint(err: ApiError, origin: CredentialOrigin | undefined): string {
-  const clientRefused = err.code === 'invalid_client';
-  if (origin?.seededSandbox) {
-    return (
-      `the sandbox at ${origin.baseUrl} no longer knows the \`${origin.profile}\` profile's credentials: it was reset ` +
-      '(`svc sandbox reset`) or restarted on new data since `svc sandbox start --seed` made them. ' +
-      'Get new ones with `svc sandbox reset --seed` (empties it again) or by restarting it with `svc sandbox start --seed`'
-    );
-  }
-  if (origin?.source === 'env') {
-    return origin.method === 'api_token'
-      ? 'check SVC_TOKEN: the service does not accept it (revoked, expired, mistyped, or for another base URL)'
-      : 'check SVC_CLIENT_ID and SVC_CLIENT_SECRET: the service knows no such client, or the secret is not its current one (regenerated?)';
-  }
-  if (clientRefused) return 'check the client id and secret, then `svc auth login` again';
-  return 'run `svc auth login` (or check SVC_TOKEN)';
-}
-
-/** A refused integration token: which place holds it, and how to stop sending it. */
-function integrationTokenHint(origin: IntegrationTokenOrigin): string {
-  if (origin.source === 'flag')
-    return 'the token given with --integration-token-stdin is not an active Custom Integration of this business';
-  if (origin.source === 'env') return 'SVC_INTEGRATION_TOKEN holds it: unset it (or set a current token) to stop sending the header';
-  const profile = origin.profile === 'default' ? '' : `--profile ${origin.profile} `;
-  return (
-    `profile ${origin.profile} holds it (see \`svc ${profile}auth status\`): remove it with ` +
-    `\`svc ${profile}auth logout\` or a new \`svc ${profile}auth login\` (both drop it)`
-  );
-}
-
-/** A refused connection: is the service running at the address, named by where that address came from. */
-function refusedConnectionHint(origin: CredentialOrigin | undefined): string {
-  if (!origin?.baseUrlSource) return 'is the service running at --base-url / SVC_BASE_URL?';
-  const from =
-    origin.baseUrlSource === 'flag'
-      ? 'from --base-url'
-      : origin.baseUrlSource === 'env'
-        ? 'from SVC_BASE_URL'
-        : `from profile ${origin.profile}`;
-  const fix =
-    origin.baseUrlSource === 'profile'
-      ? origin.seededSandbox
-        ? `; a stopped sandbox: \`svc sandbox start --seed\` saves a new profile, \`svc auth logout --profile ${origin.profile}\` forgets this one`
-        : `; another address: svc --profile ${origin.profile} auth login --base-url URL`
-      : '';
-  return `is the service running at ${origin.baseUrl} (${from})?${fix}`;
-}
-
-/** Where the base URL came from, for hints that ask to check it. */
-function baseUrlFrom(origin: CredentialOrigin | undefined): string {
-  if (!origin) return '--base-url / SVC_BASE_URL';
-  const from =
-    origin.baseUrlSource === 'flag' ? '--base-url' : origin.baseUrlSource === 'env' ? 'SVC_BASE_URL' : `profile ${origin.profile}`;
-  return `${origin.baseUrl}, from ${from}`;
-}
-
-/** Headers too large (431): the one header a person controls is the token. */
-function headersTooLargeHint(origin: CredentialOrigin | undefined): string {
-  const where =
-    origin?.source === 'env' ? origin.sourceName : origin?.source === 'profile' ? `the token of profile ${origin.profile}` : 'the token';
-  return `request headers too large: is the token right? A token is a few hundred characters at most: check ${where}`;
-}
-
-/** What to do about a missing scope: enable it, then log in again (environment credentials need no login). */
-function missingScopeHint(scope: string, origin: CredentialOrigin | undefined): string {
-  if (origin?.source === 'env') {
-    return origin.method === 'api_token'
-      ? `SVC_TOKEN lacks ${scope}: use an API token created with it`
-      : `enable ${scope} on the application of SVC_CLIENT_ID (the next run gets a new token)`;
-  }
-  // The login asked for a list of scopes without this one: the application may well have it.
-  if (origin?.requestedScopes && !origin.requestedScopes.includes(scope) && /^[a-z_]+$/.test(scope)) {
-    const profile = origin.profile === 'default' ? '' : `--profile ${origin.profile} `;
-    return `the login of profile ${origin.profile} did not request ${scope}: svc ${profile}auth login --scopes "${[...origin.requestedScopes, scope].join(' ')}"`;
-  }
-  return `enable ${scope} on the application, then \`svc auth login\` again`;
-}
-
 /**
  * The one table from errors to exit codes and messages (cli.md "Exit codes"). `origin` (where the
  * run's credentials came from) makes the hints of refused credentials say what to check.
  */
 export function describeError(err: unknown, origin?: CredentialOrigin, integration?: IntegrationTokenOrigin): ErrorReport {
+  if (err instanceof HintedError) return { ...describeError(err.error, origin, integration), hint: err.hint };
   if (err instanceof CliError) {
     return { exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, status: err.status, requestId: err.requestId };
   }
@@ -224,7 +148,15 @@ export function describeError(err: unknown, origin?: CredentialOrigin, integrati
 export function printError(
   err: unknown,
   io: IOStreams,
-  opts: { json: boolean; debug: boolean; redactor?: Redactor; credentials?: CredentialOrigin; integrationToken?: IntegrationTokenOrigin },
+  opts: {
+    json: boolean;
+    debug: boolean;
+    redactor?: Redactor;
+    credentials?: CredentialOrigin;
+    integrationToken?: IntegrationTokenOrigin;
+    /** The width to wrap the message and the hint to (io/wrap.ts messageWidth); none: not wrapped. */
+    width?: number;
+  },
 ): number {
   const redactor = opts.redactor ?? new Redactor();
   const r = describeError(err, opts.credentials, opts.integrationToken);
@@ -240,8 +172,8 @@ export function printError(
     io.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
     // The message may carry the service's words or a file's bytes: shown, never obeyed by the terminal.
-    io.stderr.write(`error: ${escapeControls(message)}\n`);
-    if (r.hint) io.stderr.write(`hint: ${escapeControls(r.hint)}\n`);
+    io.stderr.write(`${wrapMessage(`error: ${escapeControls(message)}`, opts.width)}\n`);
+    if (r.hint) io.stderr.write(`${wrapMessage(`hint: ${escapeControls(r.hint)}`, opts.width)}\n`);
   }
   if (opts.debug && r.code === 'unexpected' && err instanceof Error && err.stack) {
     io.stderr.write(`${escapeControls(redactor.redact(err.stack))}\n`);
@@ -319,7 +251,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
     io,
     // With --json, commander's usage errors (unknown option, bad choice) are the error JSON too.
     outputError: (message, write) => {
-      if (!wantsJson) return write(message);
+      if (!wantsJson) return write(message.endsWith('\n') ? `${wrapMessage(message.slice(0, -1), messageWidth(io, env))}\n` : message);
       const text = message.replace(/^error: /, '').trim();
       write(`${JSON.stringify({ error: { code: 'usage', message: text } })}\n`);
     },
@@ -349,8 +281,9 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
       return 0;
     }
     if ('unknown' in asked) {
+      const width = messageWidth(io, env);
       io.stderr.write(
-        `error: unknown command "${asked.unknown}"\nRun \`svc --help\` for the commands, \`svc help environment\` or \`svc help exit-codes\` for the topics.\n`,
+        `${wrapMessage(`error: unknown command "${escapeControls(asked.unknown)}"`, width)}\n${wrapMessage('hint: `svc --help` lists the commands; `svc help environment` and `svc help exit-codes` are the topics', width)}\n`,
       );
       detach();
       return EXIT.usage;
@@ -379,6 +312,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}): Promi
         redactor: ctx?.redactor,
         credentials: ctx?.credentials,
         integrationToken: ctx?.integrationToken,
+        width: messageWidth(io, env),
       });
     }
   } finally {

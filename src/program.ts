@@ -65,7 +65,8 @@ export function buildProgram(deps: ProgramDeps): Command {
       getOutHelpWidth: () => helpWidth(deps.io, deps.io.stdoutIsTTY),
       getErrHelpWidth: () => helpWidth(deps.io, deps.io.stderrIsTTY),
       // A bad value of a flag with choices (--format jsn) gets the choice probably meant.
-      outputError: (message, write) => (deps.outputError ?? ((m, w) => w(m)))(withChoiceSuggestion(message), write),
+      outputError: (message, write) =>
+        (deps.outputError ?? ((m, w) => w(m)))(withUnknownSuggestion(withChoiceSuggestion(message), program), write),
     })
     .addOption(completeWith(new Option('--profile <name>', 'stored profile (account) to use [env: SVC_PROFILE]'), 'profiles'))
     .addOption(new Option('--base-url <url>', 'service address [env: SVC_BASE_URL]'))
@@ -130,6 +131,35 @@ export function withChoiceSuggestion(message: string): string {
   if (!m) return message;
   const hint = didYouMean(m[1] as string, (m[2] as string).split(', '));
   return hint ? `${message.trimEnd()}${hint}\n` : message;
+}
+
+/** Flags that take a secret the command line must not carry, and the one that reads it from stdin. */
+const SECRET_FLAGS: Record<string, string> = {
+  '--client-secret': '--client-secret-stdin',
+  '--integration-token': '--integration-token-stdin',
+  '--token': '--with-token',
+  '--api-token': '--with-token',
+};
+
+/**
+ * Commander's "unknown command" at the top level suggests nothing (the root's command list is
+ * hidden from its help, which is where commander looks): the noun probably meant is added, as
+ * commander does for subcommands. A secret flag that does not exist points to its stdin form.
+ */
+export function withUnknownSuggestion(message: string, program: CommandUnknownOpts): string {
+  const command = /^error: unknown command '([^']*)'\s*$/.exec(message);
+  if (command) {
+    const names = program.commands.map((c) => c.name());
+    const hint = didYouMean(command[1] as string, names);
+    return hint ? `${message.trimEnd()}\n(Did you mean ${/"(.*)"/.exec(hint)?.[1]}?)\n` : message;
+  }
+  const option = /^error: unknown option '([^'=]*)(=[^']*)?'\s*$/.exec(message);
+  const stdin = option ? SECRET_FLAGS[option[1] as string] : undefined;
+  if (stdin) {
+    // Without the value given with `=`: it is the secret.
+    return `error: unknown option '${option?.[1]}'\n(a secret never goes on the command line, where other users and the shell history see it: pipe it to ${stdin})\n`;
+  }
+  return message;
 }
 
 /** Help's width: the terminal's (at least 40), or 80 when the stream is not a terminal. */

@@ -11,6 +11,7 @@ import type { Colors } from './color.js';
 import { escapeControls } from './escape.js';
 import { OUTPUT_FORMATS } from './formats.js';
 import type { IOStreams, TerminalPolicy } from './streams.js';
+import { wrapHanging, wrapMessage } from './wrap.js';
 
 export type { Column, ListWriter };
 export { OUTPUT_FORMATS };
@@ -27,7 +28,14 @@ export class Output {
     readonly quiet: boolean,
     /** --json: stderr keeps only warnings and errors, so a successful run prints nothing there. */
     readonly jsonMode = false,
+    /** Widths messages on stderr and a record's values on stdout are wrapped to (io/wrap.ts); none: not wrapped. */
+    readonly widths: { stderr?: number; stdout?: number } = {},
   ) {}
+
+  /** A message line for stderr, wrapped at word boundaries to its width. */
+  private line(text: string): string {
+    return `${wrapMessage(text, this.widths.stderr)}\n`;
+  }
 
   /** The format a list/record command uses when the user chose none. */
   defaultFormat(json: boolean): OutputFormat {
@@ -54,9 +62,13 @@ export class Output {
   /** A single record as aligned `key  value` lines on stdout (human mode; values escaped, then styled). */
   record(fields: RecordField[]): void {
     const width = Math.max(...fields.map(([k]) => k.length));
+    const room = this.widths.stdout === undefined ? undefined : Math.max(20, this.widths.stdout - width - 2);
     const lines = fields.map(([k, v, style]) => {
-      const text = escapeControls(cellText(v));
-      return `${this.colors.bold(k.padEnd(width))}  ${style ? style(text) : text}`;
+      // A long value is broken between words, its continuation lines under its first.
+      const text = wrapHanging(escapeControls(cellText(v)), room, '', 0)
+        .map((l) => (style ? style(l) : l))
+        .join(`\n${' '.repeat(width + 2)}`);
+      return `${this.colors.bold(k.padEnd(width))}  ${text}`;
     });
     this.io.stdout.write(`${lines.join('\n')}\n`);
   }
@@ -149,16 +161,16 @@ export class Output {
 
   /** An informational line on stderr (hidden by --quiet and --json). */
   info(message: string): void {
-    if (!this.quiet && !this.jsonMode) this.io.stderr.write(`${escapeControls(message)}\n`);
+    if (!this.quiet && !this.jsonMode) this.io.stderr.write(this.line(escapeControls(message)));
   }
 
   /** A success line on stderr (hidden by --quiet and --json). */
   success(message: string): void {
-    if (!this.quiet && !this.jsonMode) this.io.stderr.write(`${this.colors.green('✓')} ${escapeControls(message)}\n`);
+    if (!this.quiet && !this.jsonMode) this.io.stderr.write(this.line(`${this.colors.green('✓')} ${escapeControls(message)}`));
   }
 
   /** A warning on stderr (hidden by --quiet, which keeps only errors). */
   warn(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${this.colors.yellow('warning:')} ${escapeControls(message)}\n`);
+    if (!this.quiet) this.io.stderr.write(this.line(`${this.colors.yellow('warning:')} ${escapeControls(message)}`));
   }
 }

@@ -44,3 +44,33 @@ export function wrapHanging(text: string, width: number | undefined, indent = ''
 export function stderrWidth(io: IOStreams): number | undefined {
   return io.stderrIsTTY ? (io.columns ?? 80) : undefined;
 }
+
+/**
+ * The width messages a person reads (errors, hints, warnings, notes) are wrapped to: COLUMNS when
+ * set to a number, else the terminal's (80 when it does not say) when stderr is one; none into a
+ * pipe or a file, where a line is a record a program may read.
+ */
+export function messageWidth(io: IOStreams, env: Record<string, string | undefined>): number | undefined {
+  const columns = Number.parseInt(env.COLUMNS ?? '', 10);
+  if (Number.isInteger(columns) && columns >= 20) return columns;
+  return stderrWidth(io);
+}
+
+/** The width of human text on stdout (a record's values): COLUMNS, else the terminal's; none into a pipe. */
+export function stdoutWidth(io: IOStreams, env: Record<string, string | undefined>): number | undefined {
+  const columns = Number.parseInt(env.COLUMNS ?? '', 10);
+  if (Number.isInteger(columns) && columns >= 20) return columns;
+  return io.stdoutIsTTY ? (io.columns ?? 80) : undefined;
+}
+
+/**
+ * A message as lines of at most `width` columns, broken between words; each line of `text`
+ * separately, continuation lines indented by `hang` spaces. Unchanged without a width.
+ */
+export function wrapMessage(text: string, width: number | undefined, hang = 2): string {
+  if (width === undefined) return text;
+  return text
+    .split('\n')
+    .flatMap((line) => wrapHanging(line, width, '', hang))
+    .join('\n');
+}

@@ -14,9 +14,9 @@ export class SettingsError extends Error {
 }
 
 /** What is wrong with the credential store itself. */
-export type StoreErrorKind = 'invalid_file';
+export type StoreErrorKind = 'invalid_file' | 'locked';
 
-/** The credential store cannot be used (a hand-edited or truncated file). */
+/** The credential store cannot be used (a hand-edited or truncated file, a lock never released). */
 export class StoreError extends Error {
   readonly kind: StoreErrorKind;
   /** The file concerned. */

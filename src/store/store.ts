@@ -1,12 +1,14 @@
 /**
  * The credential store: one JSON file (conf, atomic writes) holding named profiles, readable by
- * its owner only (file 0600, folder 0700).
+ * its owner only (file 0600, folder 0700). Every change reads the file afresh, changes it and
+ * writes it under the store's lock (store-lock.ts), so concurrent processes lose no write.
  */
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type Conf from 'conf';
 import { StoreError } from './errors.js';
 import { storeFile } from './paths.js';
+import { withStoreLock, withStoreLockSync } from './store-lock.js';
 
 export type AuthMethod = 'api_token' | 'client_credentials';
 /** How the client secret travels to the token endpoint: form body (client_secret_post) or HTTP Basic. */
@@ -129,7 +131,20 @@ export class CredentialStore {
   }
 
   setDefaultProfile(name: string): void {
-    this.conf.set('default_profile', name);
+    this.locked(() => this.conf.set('default_profile', name));
+  }
+
+  /** Runs a read-modify-write of the file while no other process writes it. */
+  private locked<T>(fn: () => T): T {
+    return withStoreLockSync(this.dir, fn);
+  }
+
+  /**
+   * Runs `fn` (which may read, wait and write) while no other process writes the store: a choice
+   * made from the profiles and the write that records it, as one step (`sandbox start --seed`).
+   */
+  async exclusive<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return withStoreLock(this.dir, fn, signal);
   }
 
   listProfiles(): string[] {
@@ -149,13 +164,19 @@ export class CredentialStore {
 
   /** Replaces a profile. */
   setProfile(name: string, profile: Profile): void {
-    const all = this.profiles();
-    all[name] = profile;
-    this.conf.set('profiles', all);
+    this.locked(() => {
+      const all = this.profiles();
+      all[name] = profile;
+      this.conf.set('profiles', all);
+    });
   }
 
   /** Merges fields into a profile (undefined values remove the field). */
   updateProfile(name: string, patch: Partial<Profile>): Profile {
+    return this.locked(() => this.patchProfile(name, patch));
+  }
+
+  private patchProfile(name: string, patch: Partial<Profile>): Profile {
     const all = this.profiles();
     const next: Record<string, unknown> = { ...(all[name] ?? {}) };
     for (const [k, v] of Object.entries(patch)) {
@@ -179,6 +200,10 @@ export class CredentialStore {
   /** Saves (or, with undefined, forgets) the admin token of the sandbox at this base URL. */
   setSandboxAdminToken(baseUrl: string, token: string | undefined): void {
     if (token === undefined && !this.confInstance && !existsSync(this.path)) return;
+    this.locked(() => this.writeSandboxAdminToken(baseUrl, token));
+  }
+
+  private writeSandboxAdminToken(baseUrl: string, token: string | undefined): void {
     const all = { ...(this.conf.get('sandbox_admin_tokens') ?? {}) };
     if (token === undefined) delete all[baseUrl];
     else all[baseUrl] = token;
@@ -186,10 +211,31 @@ export class CredentialStore {
   }
 
   deleteProfile(name: string): boolean {
-    const all = this.profiles();
-    if (!(name in all)) return false;
-    delete all[name];
-    this.conf.set('profiles', all);
-    return true;
+    if (!this.confInstance && !existsSync(this.path)) return false;
+    return this.locked(() => {
+      const all = this.profiles();
+      if (!(name in all)) return false;
+      delete all[name];
+      this.conf.set('profiles', all);
+      return true;
+    });
+  }
+
+  /**
+   * Points every profile whose base URL is `from` at `to` (a sandbox that had to take another
+   * port); returns their names.
+   */
+  moveBaseUrl(from: string, to: string): string[] {
+    if (!this.confInstance && !existsSync(this.path)) return [];
+    return this.locked(() => {
+      const all = this.profiles();
+      const moved = Object.keys(all)
+        .filter((n) => all[n]?.base_url === from)
+        .sort();
+      if (moved.length === 0) return moved;
+      for (const n of moved) all[n] = { ...all[n], base_url: to };
+      this.conf.set('profiles', all);
+      return moved;
+    });
   }
 }

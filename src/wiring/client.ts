@@ -6,7 +6,7 @@
  */
 import type { Credentials } from '../client/auth.js';
 import { ServiceClient } from '../client/client.js';
-import { ApiError, CredentialsError } from '../client/errors.js';
+import { ApiError, CredentialsError, NetworkError } from '../client/errors.js';
 import { checkProxyUrl, displayProxy, type ProxySettings, proxyFor, proxySecrets, proxySettings } from '../client/proxy.js';
 import type { ClientLogger } from '../client/types.js';
 import { type ResolvedAuth, type ResolvedCredentials, resolveAuth } from '../store/credentials.js';
@@ -14,6 +14,7 @@ import { SettingsError } from '../store/errors.js';
 import type { Redactor } from '../store/redact.js';
 import { type Env, envValue, type GlobalFlags, isLoopbackHost, parseSeconds, type Settings, validateBaseUrl } from '../store/settings.js';
 import type { CredentialStore } from '../store/store.js';
+import { hostPort, probeListening } from '../util/tcp-probe.js';
 import { createSandboxApp, EMBEDDED_SANDBOX_PROFILE, SANDBOX_PROFILE, startEmbeddedSandbox } from './sandbox.js';
 import { profileTokenCache } from './token-cache.js';
 
@@ -83,7 +84,7 @@ export async function openClient(run: RunWiring, given?: GivenCredentials): Prom
   if (!auth.credentials) {
     throw new CredentialsError(
       `not logged in (profile ${auth.profileName})`,
-      'run `svc auth login`, set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET, or use --sandbox',
+      `run \`${loginCommand(auth.profileName)}\`, set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET, or use --sandbox`,
     );
   }
   if (!auth.baseUrl) {
@@ -94,21 +95,42 @@ export async function openClient(run: RunWiring, given?: GivenCredentials): Prom
   }
   const baseUrl = validateBaseUrl(auth.baseUrl, run.settings.insecure);
   warnIfPlainHttp(run, baseUrl);
+  const seededSandbox =
+    auth.credentials.source === 'profile' &&
+    (auth.profileName === SANDBOX_PROFILE || auth.profile?.seeded_sandbox === true) &&
+    isLoopbackHost(new URL(baseUrl).hostname);
   run.noteCredentials?.({
     source: auth.credentials.source,
     method: auth.credentials.method,
     sourceName: auth.credentials.sourceName,
     profile: auth.profileName,
-    seededSandbox:
-      auth.credentials.source === 'profile' &&
-      (auth.profileName === SANDBOX_PROFILE || auth.profile?.seeded_sandbox === true) &&
-      isLoopbackHost(new URL(baseUrl).hostname),
+    seededSandbox,
     baseUrl,
     baseUrlSource: auth.baseUrlSource,
     requestedScopes: auth.credentials.method === 'client_credentials' ? auth.credentials.scopes : undefined,
   });
+  if (seededSandbox && auth.baseUrlSource === 'profile') await checkSandboxRunning(baseUrl);
   const client = newClient(run, baseUrl, clientCredentials(auth.credentials, store, auth.profileName));
   return { ...opened(client), auth };
+}
+
+/**
+ * The sandbox a seeded profile names, on this machine, refuses connections: it is not running.
+ * Said at once rather than after the client's eight connection attempts (some 10 s). Only at the
+ * start of a run: a sandbox that stops during a bulk run is an outage, waited out.
+ */
+async function checkSandboxRunning(baseUrl: string): Promise<void> {
+  const { host, port } = hostPort(baseUrl);
+  if ((await probeListening(host, port)) !== 'refused') return;
+  throw new NetworkError(`the sandbox at ${baseUrl} is not running: start it with \`svc sandbox start\``, {
+    kind: 'refused',
+    sent: false,
+  });
+}
+
+/** The login that fills the profile `name` (the default profile's needs no --profile). */
+export function loginCommand(name: string): string {
+  return name === 'default' ? 'svc auth login' : `svc auth login --profile ${name}`;
 }
 
 /** The run's credentials and base URL (flag > env > profile); the secrets among them go to its redactor. */

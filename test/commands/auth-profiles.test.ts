@@ -54,7 +54,16 @@ describe('svc auth list', () => {
     expect(by.ci).toMatchObject({ active: false, default: false, method: 'client_credentials', client_id: expect.any(String) });
     expect(by.empty).toMatchObject({ method: null, logged_in: false, base_url: 'https://other.example.com' });
     for (const p of rows)
-      expect(Object.keys(p).sort()).toEqual(['active', 'base_url', 'client_id', 'default', 'logged_in', 'method', 'name']);
+      expect(Object.keys(p).sort()).toEqual([
+        'active',
+        'base_url',
+        'client_id',
+        'default',
+        'embedded_sandbox',
+        'logged_in',
+        'method',
+        'name',
+      ]);
   });
 
   it('the table marks the profile in use (--profile / SVC_PROFILE) and the default, no secret', async () => {

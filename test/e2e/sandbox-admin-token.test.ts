@@ -14,7 +14,9 @@ const svc = useRunningSvc();
 describe('svc sandbox start --admin-token', () => {
   it.skipIf(!built)('requires the token, prints it once in the dashboard URL, and svc sandbox commands send the saved one', async () => {
     const dir = svc.cfg;
-    const child = svc.start(['sandbox', 'start', '--memory', '--json', '--seed', '--admin-token'], { SVC_SANDBOX_ADMIN_TOKEN: '' });
+    const child = svc.start(['sandbox', 'start', '--port', '0', '--memory', '--json', '--seed', '--admin-token'], {
+      SVC_SANDBOX_ADMIN_TOKEN: '',
+    });
     const line = JSON.parse(await child.firstLine());
     expect(line.admin_token).toMatch(/^sbx_admin_[A-Za-z0-9_-]{43}$/);
     expect(line.dashboard_url).toBe(`${line.base_url}/?admin_token=${line.admin_token}`);

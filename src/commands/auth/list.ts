@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import type { Column } from '../../io/output.js';
 import { DEFAULT_PROFILE, envValue } from '../../store/settings.js';
 import type { Profile } from '../../store/store.js';
+import { EMBEDDED_SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 
 export interface ListOptions {
   names?: boolean;
@@ -20,6 +21,8 @@ interface ProfileRow {
   method: 'api_token' | 'client_credentials' | null;
   client_id: string | null;
   logged_in: boolean;
+  /** The profile `--sandbox` keeps the embedded sandbox's application in (no address: it starts per run). */
+  embedded_sandbox: boolean;
 }
 
 const METHOD_TEXT: Record<string, string> = { api_token: 'API token', client_credentials: 'client credentials' };
@@ -27,7 +30,7 @@ const METHOD_TEXT: Record<string, string> = { api_token: 'API token', client_cre
 const COLUMNS: Column<ProfileRow>[] = [
   { header: '', get: (r) => (r.active ? '*' : ''), noTruncate: true },
   { header: 'profile', get: (r) => r.name + (r.default ? ' (default)' : ''), noTruncate: true },
-  { header: 'base url', get: (r) => r.base_url ?? '' },
+  { header: 'base url', get: (r) => r.base_url ?? (r.embedded_sandbox ? '(embedded sandbox: --sandbox)' : '') },
   {
     header: 'method',
     get: (r) =>
@@ -46,6 +49,7 @@ function row(name: string, p: Profile, active: string, dflt: string): ProfileRow
     method: loggedIn && method ? method : null,
     client_id: loggedIn && method === 'client_credentials' ? (p.client_id ?? null) : null,
     logged_in: loggedIn,
+    embedded_sandbox: name === EMBEDDED_SANDBOX_PROFILE,
   };
 }
 
@@ -71,6 +75,11 @@ export async function run(_args: [], opts: ListOptions, ctx: Context): Promise<n
     else {
       const why = ctx.settings.profileSource === 'flag' ? ' (--profile)' : ctx.settings.profileSource === 'env' ? ' (SVC_PROFILE)' : '';
       ctx.out.info(`* the profile this command would use${why}; change the default with \`svc auth switch NAME\``);
+      if (names.includes(EMBEDDED_SANDBOX_PROFILE)) {
+        ctx.out.info(
+          `${EMBEDDED_SANDBOX_PROFILE}: written by \`svc --sandbox …\`, the embedded sandbox's application (\`svc auth logout --profile ${EMBEDDED_SANDBOX_PROFILE}\` forgets it)`,
+        );
+      }
     }
   }
   if (!ctx.settings.json && !names.includes(ctx.settings.profile) && !ctx.settings.sandbox && rows.length > 0)

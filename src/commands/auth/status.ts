@@ -9,7 +9,7 @@ import { ApiError, CredentialsError, NetworkError } from '../../client/errors.js
 import type { Context } from '../../context.js';
 import { maskSecret } from '../../store/redact.js';
 import { envCredential } from '../../store/settings.js';
-import { openClient, proxyInUse, resolveRunAuth } from '../../wiring/client.js';
+import { loginCommand, openClient, proxyInUse, resolveRunAuth } from '../../wiring/client.js';
 import { EMBEDDED_SANDBOX_PROFILE } from '../../wiring/sandbox.js';
 import { secondsUntil } from './shared.js';
 
@@ -67,7 +67,7 @@ export async function run(_args: string[], opts: StatusOptions, ctx: Context): P
   if (!creds) {
     throw new CredentialsError(
       `not logged in (profile ${auth.profileName})`,
-      'run `svc auth login`, or set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET',
+      `run \`${loginCommand(auth.profileName)}\`, or set SVC_TOKEN or SVC_CLIENT_ID/SVC_CLIENT_SECRET`,
     );
   }
   if (failure !== undefined) throw failure;

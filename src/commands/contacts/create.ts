@@ -6,7 +6,7 @@ import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import type { Contact, ContactWrite } from '../../contract/types.js';
-import { UsageError } from '../../errors.js';
+import { HintedError, UsageError } from '../../errors.js';
 import {
   buildContactWrite,
   type ContactFieldOptions,
@@ -86,8 +86,9 @@ async function onConflict(
 ): Promise<number> {
   const id = err.id as string;
   if (mode === 'fail') {
-    throw err.withMessage(
-      `a contact with this email or phone already exists: ${id} (use --if-exists skip to print it, or --if-exists update to change it)`,
+    throw new HintedError(
+      err.withMessage(`a contact with this email or phone already exists: ${id}`),
+      '`--if-exists skip` prints it; `--if-exists update` changes it',
     );
   }
   if (mode === 'skip') {

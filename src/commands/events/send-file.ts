@@ -257,7 +257,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
         : opts.report
           ? undefined
           : // Not "rerun with --report": events are not idempotent, a rerun sends the accepted ones again.
-            'the lines are listed above; --report FILE writes each line next time (a rerun of this file would send its accepted events again)';
+            `the lines are ${ctx.settings.json ? "in the summary's rejected_lines on stdout" : 'listed above'}; --report FILE writes each line next time (a rerun of this file would send its accepted events again)`;
     throw new PartialFailure(
       `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ''}`,
       hint,

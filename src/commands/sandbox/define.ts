@@ -14,7 +14,10 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
   sandbox
     .command('start')
     .description('run the sandbox until interrupted')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
+    .option(
+      '--port <n>',
+      "port to listen on (0 picks a free one; default: the port of the sandbox's profile, else 8787, a free one when taken)",
+    )
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--db <file>', 'SQLite file for the data (default: in the data folder)')
     .option('--memory', 'keep the data in memory only')
@@ -40,7 +43,7 @@ export function defineSandbox(program: Command, action: ActionFactory): void {
       'after',
       examples([
         'svc sandbox start --seed          # the address, the credentials once, a profile',
-        'svc sandbox start --port 8787 --memory',
+        'svc sandbox start --port 9000 --memory',
         'svc sandbox start --host 0.0.0.0 --admin-token   # the dashboard from another machine, with the token printed once',
         'svc sandbox start --json --port 0 > sandbox.json &   # in a script: read base_url from the JSON line',
       ]),

@@ -4,10 +4,10 @@
  * listed in docs/cli-extensions.md): `--profile NAME` when given; else `sandbox` when it is absent
  * or still points at a sandbox that is gone; else the first of `sandbox-2`, `sandbox-3`, … that is.
  */
-import { plainRequest } from '../../client/plain.js';
 import type { Context } from '../../context.js';
 import { isLoopbackHost } from '../../store/settings.js';
 import type { CredentialStore, Profile } from '../../store/store.js';
+import { hostPort, probeListening } from '../../util/tcp-probe.js';
 import { SANDBOX_PROFILE } from './admin-client.js';
 
 export interface SeedProfileChoice {
@@ -18,23 +18,14 @@ export interface SeedProfileChoice {
   kept: string[];
 }
 
-/** How long a profile's sandbox may take to answer before it counts as gone. */
-const PROBE_TIMEOUT_MS = 1_500;
-
 /**
- * True when nothing answers at the profile's address: the sandbox it was made for has stopped.
- * Anything that answers (even an error) is alive and its profile is kept.
+ * True when nothing listens at the profile's address: the sandbox it was made for has stopped.
+ * Only a refused connection counts: a sandbox slow to answer on a busy machine (four seeds
+ * starting at once) is alive, and its profile is kept.
  */
-export async function sandboxIsGone(baseUrl: string, signal?: AbortSignal): Promise<boolean> {
-  const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
-  try {
-    // The client's own transport (one HTTP stack), directly: the sandbox is on this machine.
-    await plainRequest({ method: 'GET', url: `${baseUrl}/_sandbox/faults`, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    return false;
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    return true;
-  }
+export async function sandboxIsGone(baseUrl: string): Promise<boolean> {
+  const { host, port } = hostPort(baseUrl);
+  return (await probeListening(host, port)) === 'refused';
 }
 
 /** A profile made by a seed (marked, or the `sandbox` profile of older versions) on this machine. */
@@ -68,7 +59,7 @@ export async function chooseSeedProfile(ctx: Context, store: CredentialStore, ba
     if (isSeededSandbox(name, existing)) {
       // The same address as the new sandbox: the one it was made for has stopped and freed it.
       if (existing.base_url === baseUrl) return { name, kept, replaced: `its sandbox at ${existing.base_url} is gone` };
-      if (await sandboxIsGone(existing.base_url as string, ctx.signal)) {
+      if (await sandboxIsGone(existing.base_url as string)) {
         return { name, kept, replaced: `its sandbox at ${existing.base_url} is gone` };
       }
     }

@@ -13,6 +13,7 @@ import type { CredentialStore } from '../../store/store.js';
 import { adminCall } from './admin-client.js';
 import { newAdminToken } from './admin-token.js';
 import { chooseSeedProfile, type SeedProfileChoice, savedProfileMessage } from './seed-profile.js';
+import { afterMove, preferredPort } from './start-port.js';
 import { ADMIN_TOKEN_PARAM, allowedHosts, printDashboard } from './start-security.js';
 
 export interface StartOptions {
@@ -37,8 +38,8 @@ export interface SeededCredentials {
   integration_token: string;
 }
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 0;
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
     throw new UsageError(`--port must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
   return Number(value);
@@ -102,7 +103,13 @@ export async function seedAndSaveProfile(
   choose: (ctx: Context, store: CredentialStore, baseUrl: string) => Promise<SeedProfileChoice> = chooseSeedProfile,
 ): Promise<{ seeded: SeededCredentials; profile: SeedProfileChoice }> {
   const store = await ctx.store();
-  const profile = await choose(ctx, store, baseUrl);
+  // Chosen and reserved (its address saved) as one step: concurrent seeds in one config folder
+  // each see the others' reservations and pick distinct names.
+  const profile = await store.exclusive(async () => {
+    const choice = await choose(ctx, store, baseUrl);
+    store.setProfile(choice.name, { seeded_sandbox: true, base_url: baseUrl });
+    return choice;
+  }, ctx.signal);
   const seeded = await seedSandbox(ctx, baseUrl);
   store.setProfile(profile.name, {
     seeded_sandbox: true,
@@ -130,6 +137,35 @@ export function printSeeded(ctx: Context, seeded: SeededCredentials, profile: Se
   ctx.out.info(savedProfileMessage(profile));
 }
 
+type SandboxSettings = Omit<NonNullable<Parameters<SandboxModule['startSandbox']>[0]>, 'port'>;
+type SandboxModule = typeof import('../../sandbox/index.js');
+
+/** Starts the sandbox on `port`; when that port is not explicit and taken, on a free one instead. */
+async function listen(settings: SandboxSettings, port: number, explicit: boolean) {
+  const { startSandbox } = await import('../../sandbox/index.js');
+  try {
+    return await startSandbox({ ...settings, port });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE' && !explicit) return listen(settings, 0, true);
+    const host = settings.host ?? '127.0.0.1';
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use`
+        : code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine`
+          : code === 'SQLITE_CANTOPEN'
+            ? `cannot open the database ${settings.db}`
+            : (e as Error).message;
+    throw new CliError(`the sandbox could not start: ${reason}`, {
+      exitCode: EXIT.failure,
+      code: 'sandbox_start_failed',
+      hint: code === 'EADDRINUSE' ? 'pick another --port, or --port 0 for a free one' : undefined,
+      cause: e,
+    });
+  }
+}
+
 function waitForAbort(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -155,34 +191,15 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     );
   }
 
-  const { startSandbox } = await import('../../sandbox/index.js');
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  try {
-    sandbox = await startSandbox({
-      port,
-      host,
-      db,
-      tokenTtlSeconds: ttl,
-      allowedHosts: allowed,
-      adminToken,
-      ...parseLogSize(opts.logSize),
-    });
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    const reason =
-      code === 'EADDRINUSE'
-        ? `port ${port} on ${host} is already in use`
-        : code === 'EADDRNOTAVAIL'
-          ? `${host} is not an address of this machine`
-          : code === 'SQLITE_CANTOPEN'
-            ? `cannot open the database ${db}`
-            : (e as Error).message;
-    throw new CliError(`the sandbox could not start: ${reason}`, {
-      exitCode: EXIT.failure,
-      code: 'sandbox_start_failed',
-      hint: code === 'EADDRINUSE' ? 'pick another --port, or --port 0 for a free one' : undefined,
-      cause: e,
-    });
+  const choice = await preferredPort(ctx, port);
+  const settings = { host, db, tokenTtlSeconds: ttl, allowedHosts: allowed, adminToken, ...parseLogSize(opts.logSize) };
+  const sandbox = await listen(settings, choice.port, choice.explicit);
+  const moved = sandbox.port !== choice.port && choice.port !== 0;
+  // The port its profile (or the default) names was taken: say where it went and move the profiles.
+  if (moved) {
+    const from = new URL(sandbox.baseUrl);
+    from.port = String(choice.port);
+    ctx.log.warn(await afterMove(ctx, from.origin, sandbox.baseUrl, choice.port, choice.profileUrl));
   }
 
   const store = adminToken ? await ctx.store() : undefined;
