@@ -156,6 +156,8 @@ export interface BulkRunResult<O extends string = Outcome> {
   requests: number;
   /** The first rejected, failed or unmatched rows (input order), for a short listing. */
   problems: RowResult<O>[];
+  /** Of the `failed` rows, those whose request may have reached the service (RowResult.maybeApplied). */
+  failedMaybeApplied: number;
 }
 
 /**
@@ -230,6 +232,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   if (opts.countLines) summary.lines = 0;
 
   const problems: RowResult<O>[] = [];
+  let failedMaybeApplied = 0;
   const redact = opts.redact;
   const finish = (r: RowResult<O>, work: W, fromJournal: boolean) => {
     if (redact !== undefined) {
@@ -241,6 +244,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     if (o === 'rejected' || o === 'failed' || o === 'unconfirmed' || o === 'unmatched') progress.lines[o].push(r.line);
     opts.tally?.(r, work);
     if ((o === 'rejected' || o === 'failed' || o === 'unmatched') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
+    if (o === 'failed' && r.maybeApplied) failedMaybeApplied++;
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
@@ -391,6 +395,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       rateLimited: progress.rateLimited,
       requests: progress.requests,
       problems,
+      failedMaybeApplied,
     };
   }
 

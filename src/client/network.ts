@@ -109,6 +109,39 @@ export function proxyFailure(
   return { kind: 'proxy', sent: false, proxyText: `cannot reach the proxy ${shown} (${NETWORK_TEXT[net.kind]})` };
 }
 
+/**
+ * A 5xx that a forward proxy answered itself rather than relayed from the service: only for
+ * `http:` base URLs, whose requests go to the proxy in absolute form (inside a CONNECT tunnel the
+ * proxy cannot answer; its refusal of the tunnel is an ExchangeFailure, proxyFailure above), and
+ * only when the body is not the service's error shape (`{"error": …}`), as the proxy's own page
+ * never is. A 503 says the request went no further; after a 502 or 504 the proxy may have passed
+ * it on, so it counts as possibly applied.
+ */
+export function proxyOwnAnswer(
+  transport: Pick<Transport, 'proxy'>,
+  origin: string,
+  status: number,
+  text: string,
+): { kind: NetworkFailureKind; sent: boolean; proxyText: string } | undefined {
+  if (transport.proxy === undefined || !origin.startsWith('http:')) return undefined;
+  if (status !== 502 && status !== 503 && status !== 504) return undefined;
+  if (isServiceError(text)) return undefined;
+  return {
+    kind: 'proxy',
+    sent: status !== 503,
+    proxyText: `the proxy ${displayProxy(transport.proxy)} answered HTTP ${status} itself (the answer is not the service's)`,
+  };
+}
+
+function isServiceError(text: string): boolean {
+  try {
+    const body = JSON.parse(text) as unknown;
+    return typeof body === 'object' && body !== null && 'error' in body;
+  } catch {
+    return false;
+  }
+}
+
 /** The transport's own words for a limit it enforced (the size, the deadline), else the kind's. */
 export function detail(err: unknown, kind: NetworkFailureKind): string {
   const code = errorCode(err);

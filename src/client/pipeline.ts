@@ -12,7 +12,7 @@ import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError,
 import { FirstAnswer } from './first-answer.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
-import { classifyNetworkError, detail, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure } from './network.js';
+import { classifyNetworkError, detail, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure, proxyOwnAnswer } from './network.js';
 import { type AnswerWait, DEFAULT_PATIENCE_MS, sendPatiently } from './patience.js';
 import {
   type AnswerCheck,
@@ -214,6 +214,7 @@ export class RequestPipeline {
         }
       }
 
+      if (status >= 500) this.throwIfProxyOwnAnswer(req, status, res, attempt, uncertain);
       const plan = planRetry({
         outcome: { status },
         idempotency: req.idempotency,
@@ -270,6 +271,23 @@ export class RequestPipeline {
   /** The proxy requests to the service go through (without its credentials), or undefined. */
   get proxy(): string | undefined {
     return this.transport.proxy === undefined ? undefined : displayProxy(this.transport.proxy);
+  }
+
+  /**
+   * A forward proxy's own 5xx (network.ts, proxyOwnAnswer): the proxy failing, not the service,
+   * so not an outage to wait out: a NetworkError of kind `proxy`, never retried.
+   */
+  private throwIfProxyOwnAnswer(req: SendRequest, status: number, res: Exchange, attempt: number, uncertain: boolean): void {
+    const own = proxyOwnAnswer(this.transport, this.origin, status, bodyText(res.bytes));
+    if (own === undefined) return;
+    if (this.debug) this.logger.debug(`${req.route}: ${own.proxyText}`);
+    throw new NetworkError(`${req.route}: ${own.proxyText}`, {
+      kind: 'proxy',
+      sent: own.sent || uncertain,
+      method: req.method,
+      path: routePath(req),
+      attempts: attempt,
+    });
   }
 
   /**
