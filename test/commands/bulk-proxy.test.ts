@@ -23,8 +23,8 @@ const BASIC = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
 const withCredentials = (url: string) => url.replace('http://', `http://${USER}:${PASSWORD}@`);
 const N = 12;
 
-function ordersFile(): string {
-  const rows = Array.from({ length: N }, (_, i) => `PX-${i + 1},10.00,EUR,2024-01-01,px${i}@example.com,,0,`);
+function ordersFile(n = N): string {
+  const rows = Array.from({ length: n }, (_, i) => `PX-${i + 1},10.00,EUR,2024-01-01,px${i}@example.com,,0,`);
   return suite.file(
     'orders.csv',
     `order_id,total,currency,order_date,email,phone,accepts_email_marketing,accepts_sms_marketing\n${rows.join('\n')}\n`,
@@ -152,4 +152,20 @@ describe('events send --file through a failing proxy', () => {
       expect(runs.length).toBe(N);
     }
   });
+});
+
+describe('the closing hint says "did not take them" only when it is known', () => {
+  it('rows that got a 500 after being sent may have been applied: said so, not "did not take them"', async () => {
+    await suite.sb.admin.setFaults({ error_rate: 1 });
+    const file = ordersFile(3);
+    const r = await runCli(['orders', 'import', file, '--initial-sync'], { env: suite.env() });
+    await suite.sb.admin.setFaults({});
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('hint: 3 row(s) failed after they were sent (no answer or a server error: the service');
+    expect(r.stderr).toContain('may have applied them); progress saved in');
+    expect(r.stderr).not.toContain('did not take');
+    const again = await runCli(['orders', 'import', file, '--initial-sync', '--resume', '--json'], { env: suite.env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ rows: 3, failed: 0 });
+  }, 120_000);
 });
