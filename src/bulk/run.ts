@@ -156,8 +156,7 @@ export interface BulkRunResult<O extends string = Outcome> {
   requests: number;
   /** The first rejected, failed or unmatched rows (input order), for a short listing. */
   problems: RowResult<O>[];
-  /** Of the `failed` rows, those whose request may have reached the service (RowResult.maybeApplied). */
-  failedMaybeApplied: number;
+  failedMaybeApplied: number; // `failed` rows whose request may have reached the service
 }
 
 /**
@@ -322,11 +321,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     },
   );
 
-  /**
-   * Whether a row an earlier run finished is sent again: one that failed (the service never took
-   * it, retries gave up), and one whose answer could not be tied to it (`unmatched`) unless the
-   * verb must never send a row twice (events: it stays as it is).
-   */
+  /** An earlier run's row is sent again when it failed, or is `unmatched` and the verb may resend (not events). */
   const sendAgain = (outcome: string) => outcome === 'failed' || (outcome === 'unmatched' && !opts.possiblySent);
 
   async function* sendable(): AsyncGenerator<W[]> {

@@ -2,9 +2,10 @@
  * Transport failures (no HTTP answer): which kind, and whether the request may have reached the
  * service before it failed (what decides if a non-idempotent request may be retried).
  */
-import type { NetworkFailureKind } from './errors.js';
+import { NetworkError, type NetworkFailureKind } from './errors.js';
+import { routePath, type SendRequest } from './pipeline-types.js';
 import { displayProxy } from './proxy.js';
-import { ExchangeFailure, TRANSPORT_CODES, type Transport } from './transport.js';
+import { bodyText, type Exchange, ExchangeFailure, TRANSPORT_CODES, type Transport } from './transport.js';
 
 /** The error code of a transport failure (undici's, Node's, the transport's, or an aggregate's first). */
 export function errorCode(err: unknown): string | undefined {
@@ -120,17 +121,23 @@ export function proxyFailure(
 export function proxyOwnAnswer(
   transport: Pick<Transport, 'proxy'>,
   origin: string,
-  status: number,
-  text: string,
-): { kind: NetworkFailureKind; sent: boolean; proxyText: string } | undefined {
+  req: Pick<SendRequest, 'route' | 'method'>,
+  res: Pick<Exchange, 'status' | 'bytes'>,
+  attempts: number,
+  uncertain: boolean,
+): NetworkError | undefined {
+  const { status } = res;
   if (transport.proxy === undefined || !origin.startsWith('http:')) return undefined;
   if (status !== 502 && status !== 503 && status !== 504) return undefined;
-  if (isServiceError(text)) return undefined;
-  return {
+  if (isServiceError(bodyText(res.bytes))) return undefined;
+  const text = `the proxy ${displayProxy(transport.proxy)} answered HTTP ${status} itself (the answer is not the service's)`;
+  return new NetworkError(`${req.route}: ${text}`, {
     kind: 'proxy',
-    sent: status !== 503,
-    proxyText: `the proxy ${displayProxy(transport.proxy)} answered HTTP ${status} itself (the answer is not the service's)`,
-  };
+    sent: status !== 503 || uncertain,
+    method: req.method,
+    path: routePath(req),
+    attempts,
+  });
 }
 
 function isServiceError(text: string): boolean {

@@ -214,7 +214,8 @@ export class RequestPipeline {
         }
       }
 
-      if (status >= 500) this.throwIfProxyOwnAnswer(req, status, res, attempt, uncertain);
+      const own = status >= 500 ? proxyOwnAnswer(this.transport, this.origin, req, res, attempt, uncertain) : undefined;
+      if (own !== undefined) throw own;
       const plan = planRetry({
         outcome: { status },
         idempotency: req.idempotency,
@@ -271,23 +272,6 @@ export class RequestPipeline {
   /** The proxy requests to the service go through (without its credentials), or undefined. */
   get proxy(): string | undefined {
     return this.transport.proxy === undefined ? undefined : displayProxy(this.transport.proxy);
-  }
-
-  /**
-   * A forward proxy's own 5xx (network.ts, proxyOwnAnswer): the proxy failing, not the service,
-   * so not an outage to wait out: a NetworkError of kind `proxy`, never retried.
-   */
-  private throwIfProxyOwnAnswer(req: SendRequest, status: number, res: Exchange, attempt: number, uncertain: boolean): void {
-    const own = proxyOwnAnswer(this.transport, this.origin, status, bodyText(res.bytes));
-    if (own === undefined) return;
-    if (this.debug) this.logger.debug(`${req.route}: ${own.proxyText}`);
-    throw new NetworkError(`${req.route}: ${own.proxyText}`, {
-      kind: 'proxy',
-      sent: own.sent || uncertain,
-      method: req.method,
-      path: routePath(req),
-      attempts: attempt,
-    });
   }
 
   /**
