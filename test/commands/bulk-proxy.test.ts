@@ -169,3 +169,18 @@ describe('the closing hint says "did not take them" only when it is known', () =
     expect(JSON.parse(again.stdout)).toMatchObject({ rows: 3, failed: 0 });
   }, 120_000);
 });
+
+describe('a CONNECT proxy refusing the tunnel (https: base URL)', () => {
+  it('orders import: stops at once with exit 1 naming the proxy, no credential shown', async () => {
+    const p = await rawServer(() => ['HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n'], cleanups);
+    const file = ordersFile(3);
+    const r = await runCli(['orders', 'import', file, '--initial-sync'], {
+      env: suite.env({ SVC_BASE_URL: 'https://127.0.0.1:9', HTTPS_PROXY: withCredentials(p.origin) }),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the proxy http:\/\/127\.0\.0\.1:\d+ answered HTTP 502/);
+    expect(r.stderr).toContain('stopped after 0 row(s)');
+    expect(r.stderr).not.toContain('did not take');
+    expectNoCredential(r);
+  });
+});
