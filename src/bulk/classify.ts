@@ -53,12 +53,16 @@ export function isFatalForRun(err: unknown): boolean {
     // requests (route-check.ts) and for the token request alike.
     err instanceof UnknownRouteError ||
     isWrongTokenEndpoint(err) ||
+    // The proxy unreachable before any answer came through it, refusing (407, no tunnel) or
+    // answering a 5xx itself: every row would meet it, and the service is not to blame.
+    (err instanceof NetworkError && err.kind === 'proxy') ||
     // 431: the request's headers are too large (a 100 KB token): every row would be refused alike.
     (err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403 || err.status === 431))
   );
 }
 
 export function classifyError(err: unknown): ErrorClass {
+  if (err instanceof NetworkError && err.kind === 'proxy') return { scope: 'fatal', maybeApplied: err.sent };
   if (isFatalForRun(err)) return { scope: 'fatal', maybeApplied: false, status: err instanceof ApiError ? err.status : undefined };
   if (err instanceof ApiError) {
     const definite = err.status < 500 && err.status !== 408 && err.status !== 429;

@@ -33,6 +33,11 @@ export interface RowResult<O extends string = Outcome> {
   outcome: O;
   /** HTTP status when the service answered. */
   status?: number;
+  /**
+   * A `failed` row whose request may have reached the service (a timeout or a 5xx after it was
+   * sent): not "not taken", and said so at the end of the run. Not journaled: --resume sends it again.
+   */
+  maybeApplied?: true;
   /** The service's error code, or a client-side one (`invalid_row`, `network_error`…). */
   errorCode?: string;
   message?: string;

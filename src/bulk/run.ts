@@ -156,6 +156,7 @@ export interface BulkRunResult<O extends string = Outcome> {
   requests: number;
   /** The first rejected, failed or unmatched rows (input order), for a short listing. */
   problems: RowResult<O>[];
+  failedMaybeApplied: number; // `failed` rows whose request may have reached the service
 }
 
 /**
@@ -230,6 +231,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
   if (opts.countLines) summary.lines = 0;
 
   const problems: RowResult<O>[] = [];
+  let failedMaybeApplied = 0;
   const redact = opts.redact;
   const finish = (r: RowResult<O>, work: W, fromJournal: boolean) => {
     if (redact !== undefined) {
@@ -241,6 +243,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     if (o === 'rejected' || o === 'failed' || o === 'unconfirmed' || o === 'unmatched') progress.lines[o].push(r.line);
     opts.tally?.(r, work);
     if ((o === 'rejected' || o === 'failed' || o === 'unmatched') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
+    if (o === 'failed' && r.maybeApplied) failedMaybeApplied++;
     lines += work.lines;
     if (summary.lines !== undefined) summary.lines = lines;
     if (fromJournal) summary.resumed++;
@@ -318,11 +321,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     },
   );
 
-  /**
-   * Whether a row an earlier run finished is sent again: one that failed (the service never took
-   * it, retries gave up), and one whose answer could not be tied to it (`unmatched`) unless the
-   * verb must never send a row twice (events: it stays as it is).
-   */
+  /** An earlier run's row is sent again when it failed, or is `unmatched` and the verb may resend (not events). */
   const sendAgain = (outcome: string) => outcome === 'failed' || (outcome === 'unmatched' && !opts.possiblySent);
 
   async function* sendable(): AsyncGenerator<W[]> {
@@ -391,6 +390,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       rateLimited: progress.rateLimited,
       requests: progress.requests,
       problems,
+      failedMaybeApplied,
     };
   }
 

@@ -2,9 +2,10 @@
  * Transport failures (no HTTP answer): which kind, and whether the request may have reached the
  * service before it failed (what decides if a non-idempotent request may be retried).
  */
-import type { NetworkFailureKind } from './errors.js';
+import { NetworkError, type NetworkFailureKind } from './errors.js';
+import { routePath, type SendRequest } from './pipeline-types.js';
 import { displayProxy } from './proxy.js';
-import { ExchangeFailure, TRANSPORT_CODES, type Transport } from './transport.js';
+import { bodyText, type Exchange, ExchangeFailure, TRANSPORT_CODES, type Transport } from './transport.js';
 
 /** The error code of a transport failure (undici's, Node's, the transport's, or an aggregate's first). */
 export function errorCode(err: unknown): string | undefined {
@@ -107,6 +108,45 @@ export function proxyFailure(
   const net = classifyNetworkError(err);
   if (net.kind === 'tls' && err.code !== 'UND_ERR_PRX_TLS') return undefined;
   return { kind: 'proxy', sent: false, proxyText: `cannot reach the proxy ${shown} (${NETWORK_TEXT[net.kind]})` };
+}
+
+/**
+ * A 5xx that a forward proxy answered itself rather than relayed from the service: only for
+ * `http:` base URLs, whose requests go to the proxy in absolute form (inside a CONNECT tunnel the
+ * proxy cannot answer; its refusal of the tunnel is an ExchangeFailure, proxyFailure above), and
+ * only when the body is not the service's error shape (`{"error": …}`), as the proxy's own page
+ * never is. A 503 says the request went no further; after a 502 or 504 the proxy may have passed
+ * it on, so it counts as possibly applied.
+ */
+export function proxyOwnAnswer(
+  transport: Pick<Transport, 'proxy'>,
+  origin: string,
+  req: Pick<SendRequest, 'route' | 'method'>,
+  res: Pick<Exchange, 'status' | 'bytes'>,
+  attempts: number,
+  uncertain: boolean,
+): NetworkError | undefined {
+  const { status } = res;
+  if (transport.proxy === undefined || !origin.startsWith('http:')) return undefined;
+  if (status !== 502 && status !== 503 && status !== 504) return undefined;
+  if (isServiceError(bodyText(res.bytes))) return undefined;
+  const text = `the proxy ${displayProxy(transport.proxy)} answered HTTP ${status} itself (the answer is not the service's)`;
+  return new NetworkError(`${req.route}: ${text}`, {
+    kind: 'proxy',
+    sent: status !== 503 || uncertain,
+    method: req.method,
+    path: routePath(req),
+    attempts,
+  });
+}
+
+function isServiceError(text: string): boolean {
+  try {
+    const body = JSON.parse(text) as unknown;
+    return typeof body === 'object' && body !== null && 'error' in body;
+  } catch {
+    return false;
+  }
 }
 
 /** The transport's own words for a limit it enforced (the size, the deadline), else the kind's. */

@@ -12,7 +12,7 @@ import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError,
 import { FirstAnswer } from './first-answer.js';
 import { JSON_TYPE, RequestHeaders } from './headers.js';
 import { LazyResult, parseBody } from './lazy-result.js';
-import { classifyNetworkError, detail, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure } from './network.js';
+import { classifyNetworkError, detail, errorCode, isUnsendable, NETWORK_TEXT, proxyFailure, proxyOwnAnswer } from './network.js';
 import { type AnswerWait, DEFAULT_PATIENCE_MS, sendPatiently } from './patience.js';
 import {
   type AnswerCheck,
@@ -214,6 +214,8 @@ export class RequestPipeline {
         }
       }
 
+      const own = status >= 500 ? proxyOwnAnswer(this.transport, this.origin, req, res, attempt, uncertain) : undefined;
+      if (own !== undefined) throw own;
       const plan = planRetry({
         outcome: { status },
         idempotency: req.idempotency,

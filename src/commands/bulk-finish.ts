@@ -123,17 +123,24 @@ export async function finishImport<O extends string = Outcome>(args: {
     throw new PartialFailure(
       `${counts} out of ${s.rows}${reportPath ? `; see ${reportPath}` : ''}${rejectsHint}`,
       failedKept && journalPath
-        ? `${sendAgainWhy(s.failed, unmatched)}; progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
+        ? `${sendAgainWhy(s.failed, result.failedMaybeApplied, unmatched)}; progress saved in ${journalPath}: send only those again with: ${args.resumeCommand}`
         : reportHint(result.problems as RowResult[], s, reportPath !== undefined || rejectsHint !== ''),
     );
   }
   return EXIT.ok;
 }
 
-/** Why the rows --resume sends again are not done: failed (not taken) and unmatched (not known). */
-function sendAgainWhy(failed: number, unmatched: number): string {
+/**
+ * Why the rows --resume sends again are not done: failed before reaching the service or refused
+ * by it (not taken), failed after being sent (a timeout, a 5xx: may have been applied; the writes
+ * are idempotent, so sending them again is safe) and unmatched (not known).
+ */
+function sendAgainWhy(failed: number, maybeApplied: number, unmatched: number): string {
   const parts: string[] = [];
-  if (failed > 0) parts.push(`${failed} row(s) failed (the service did not take them)`);
+  const notTaken = failed - maybeApplied;
+  if (notTaken > 0) parts.push(`${notTaken} row(s) failed (the service did not take them)`);
+  if (maybeApplied > 0)
+    parts.push(`${maybeApplied} row(s) failed after they were sent (no answer or a server error: the service may have applied them)`);
   if (unmatched > 0)
     parts.push(`${unmatched} row(s) unmatched (the answer could not be tied to the row: whether the service stored it is unknown)`);
   return parts.join('; ');

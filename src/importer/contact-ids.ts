@@ -28,7 +28,17 @@ const ID_OK = /^[^\s/?#]+$/;
 /** A failed request's row (a fatal error stops the run instead). */
 function rowOfError<D extends DoneWord>(w: WorkItem, err: unknown): RowResult<IdOutcome<D>> {
   const base = { seq: w.seq, line: w.line, id: w.id };
-  const { scope, status } = classifyError(err);
+  const { scope, status, maybeApplied } = classifyError(err);
+  const row = rowOfClass<D>(base, err, scope, status);
+  return row.outcome === 'failed' && maybeApplied ? { ...row, maybeApplied } : row;
+}
+
+function rowOfClass<D extends DoneWord>(
+  base: { seq: number; line: number; id: string },
+  err: unknown,
+  scope: string,
+  status: number | undefined,
+): RowResult<IdOutcome<D>> {
   if (err instanceof ApiError) {
     if (err.status === 404) return { ...base, outcome: 'not_found', status: 404, errorCode: err.code, message: 'no such contact' };
     if (scope === 'row') {

@@ -33,14 +33,24 @@ export interface LineResult {
 export type ClassifiedError = Omit<LineResult, 'line' | 'eventType' | 'id'> & { errorField?: string };
 
 /**
- * The line a fatal error hit: refused before any processing (401, 403, no usable credentials),
- * so `failed` — certainly not stored, safe to send again once the credentials are fixed.
+ * The line a fatal error hit: refused before any processing (401, 403, no usable credentials, a
+ * proxy that cannot be reached or refuses), so `failed` — certainly not stored, safe to send again
+ * once fixed; `unconfirmed` after a proxy's own 502/504, which may have passed it on.
  */
 export function classifyFatalError(err: unknown): ClassifiedError {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof ApiError) {
     return { outcome: 'failed', status: err.status, errorCode: err.code, message: `${message} (not processed; the run stopped here)` };
   }
+  // A proxy's own 502/504: it may have passed the event on, so it is not sent again.
+  if (err instanceof NetworkError && err.sent)
+    return {
+      outcome: 'unconfirmed',
+      errorCode: 'proxy_error',
+      message: `${message}; the event may have been stored, so it was not resent`,
+    };
+  if (err instanceof NetworkError)
+    return { outcome: 'failed', errorCode: 'proxy_error', message: `${message} (not sent; the run stopped here)` };
   const code = err instanceof MissingScopeError ? 'insufficient_scope' : err instanceof CredentialsError ? 'not_logged_in' : 'fatal';
   return { outcome: 'failed', errorCode: code, message: `${message} (not sent; the run stopped here)` };
 }

@@ -14,9 +14,20 @@ export function classifyUpsertError(err: unknown): {
   errorCode: string;
   message: string;
   errorField?: string;
+  maybeApplied?: true;
 } {
-  const { scope, status } = classifyError(err);
+  const { scope, status, maybeApplied } = classifyError(err);
   const outcome: Outcome = scope === 'row' ? 'rejected' : 'failed';
+  return outcome === 'failed' && maybeApplied
+    ? { ...describeUpsertError(err, outcome, status), maybeApplied }
+    : describeUpsertError(err, outcome, status);
+}
+
+function describeUpsertError(
+  err: unknown,
+  outcome: Outcome,
+  status: number | undefined,
+): { outcome: Outcome; status?: number; errorCode: string; message: string; errorField?: string } {
   if (err instanceof ApiError) {
     const detail = err.details?.length ? `: ${describeFieldErrors(err.details)}` : '';
     const field = err.details?.[0]?.field;

@@ -15,6 +15,7 @@ import { readLineBatches } from '../../bulk/ndjson-source.js';
 import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
 import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
+import { NetworkError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { type EventSendSummary as BulkSummary, createEventSend } from '../../importer/events.js';
@@ -197,7 +198,11 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   const note = rejects ? rejectsNote(rejects, (f) => eventsCommand(f, opts, false)) : undefined;
   // Stopped by the credentials before anything could have been stored: a plain credential error
   // (the whole input can be sent again as it is once they are fixed), and no journal to resume.
-  const refused = summary.stoppedBy !== undefined && summary.accepted + summary.unconfirmed + summary.unmatched === 0;
+  // A failing proxy keeps its journal even then: --resume through a working proxy goes on.
+  const refused =
+    summary.stoppedBy !== undefined &&
+    !isProxyFailure(summary.stoppedBy) &&
+    summary.accepted + summary.unconfirmed + summary.unmatched === 0;
   const complete = !summary.interrupted && summary.failure === undefined && summary.stoppedBy === undefined;
   // Failed lines (certainly not processed) keep the journal: --resume sends them, and only them, again.
   let kept: EventsResume | undefined;
@@ -226,10 +231,11 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   if (refused) throw summary.stoppedBy;
   printSummary(ctx, summary, opts, file, unlisted, note, kept);
   if (summary.stoppedBy !== undefined) {
-    // The credentials stopped working mid-run: the summary above says what was sent; say how to
-    // send the rest once they are fixed, then fail with the credential error itself (exit 3).
+    // The credentials or the proxy stopped working: the summary above says what was sent; say how
+    // to send the rest once fixed, then fail with the error itself (exit 3, or 1 for the proxy).
+    const what = isProxyFailure(summary.stoppedBy) ? 'the proxy is' : 'the credentials are';
     const how = kept
-      ? `progress saved in ${kept.journalPath}; once the credentials are fixed, continue with: ${kept.command}`
+      ? `progress saved in ${kept.journalPath}; once ${what} fixed, continue with: ${kept.command}`
       : restHint(summary, file);
     if (!ctx.settings.json) ctx.out.warn(`stopped after line ${summary.lastLine}: ${how}`);
     throw summary.stoppedBy;
@@ -300,4 +306,8 @@ async function openOutputs(
     rejects?.close();
     throw err;
   }
+}
+
+function isProxyFailure(err: unknown): boolean {
+  return err instanceof NetworkError && err.kind === 'proxy';
 }
