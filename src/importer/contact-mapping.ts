@@ -22,8 +22,15 @@ import { type ColumnChoice, cellOf, describeFieldErrors, type FieldLayout, phone
 export const CONTACT_CSV_FIELDS = [...WRITABLE_CONTACT_FIELDS, 'accepts_email_marketing', 'accepts_sms_marketing'] as const;
 export type ContactCsvField = (typeof CONTACT_CSV_FIELDS)[number];
 
-/** What a contacts mapping file or preset is checked against (importer/map-file.ts). */
-export const CONTACT_MAPPING_SCHEMA = { kind: 'contacts', fields: CONTACT_CSV_FIELDS } as const;
+/**
+ * What a contacts mapping file or preset is checked against (importer/map-file.ts); `settable`: the
+ * consent a preset's `"set"` or `--set` gives every row (Mailchimp's, from which file it is).
+ */
+export const CONTACT_MAPPING_SCHEMA = {
+  kind: 'contacts',
+  fields: CONTACT_CSV_FIELDS,
+  settable: ['email_consent', 'sms_consent'],
+} as const;
 
 export type ContactLayout = FieldLayout<ContactCsvField>;
 
@@ -42,12 +49,20 @@ export function resolveContactColumns(
   choices: ReadonlyMap<string, string | ColumnChoice>,
   delimiter: string,
   countryColumns: readonly string[] = [],
+  constants: ReadonlyMap<string, string> = new Map(),
 ): ContactLayout {
-  return resolveFieldColumns(header, choices, delimiter, countryColumns, {
-    fields: CONTACT_CSV_FIELDS,
-    missing: (index) => (index.email === undefined && index.phone === undefined ? ['email or phone'] : []),
-    aliases: CONTACT_ALIASES,
-  });
+  return resolveFieldColumns(
+    header,
+    choices,
+    delimiter,
+    countryColumns,
+    {
+      fields: CONTACT_CSV_FIELDS,
+      missing: (index) => (index.email === undefined && index.phone === undefined ? ['email or phone'] : []),
+      aliases: CONTACT_ALIASES,
+    },
+    constants,
+  );
 }
 
 export interface ContactRowOptions {

@@ -55,4 +55,16 @@ describe('contacts import --preset shopify: every generation of the customers ex
     expect(bruno).toMatchObject({ first_name: 'Bruno', last_name: 'Müller' });
     expect(bruno.email_consent).not.toBe('subscribed');
   });
+
+  it.each([
+    ['legacy', 'legacy'],
+    ['2022', '2022'],
+    ['current', 'current'],
+  ])('%s header is recognised without --preset (variant %s)', async (generation, variant) => {
+    const file = join(t.tmp.dir, `${generation}-recognised.csv`);
+    writeFileSync(file, `\uFEFF${GENERATIONS[generation]}\r\n`);
+    const r = await runCli(['contacts', 'import', file, '--dry-run', '--json'], { env: t.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).mapping.preset).toMatchObject({ name: 'shopify', variant, recognised: true });
+  });
 });

@@ -39,6 +39,13 @@ describe('svc contacts import', () => {
         sms_subscribed: 18,
         welcome_sms: 0,
         rejected_lines: [8, 14, 41, 81, 121],
+        // Named with --preset: the variant is still picked from the header.
+        preset: {
+          name: 'shopify',
+          variant: 'current',
+          label: 'customers export with Customer ID and Default Address columns',
+          recognised: false,
+        },
       }),
     );
     expect(await t.sb.admin.outbox({ type: 'welcome_sms' })).toHaveLength(0);

@@ -145,9 +145,15 @@ export function defineContacts(program: Command, action: ActionFactory): void {
         'unsubscribed',
       ]),
     )
-    .addOption(completeWith(new Option('--preset <name>', 'read a known export: shopify (Shopify customers export)'), contactPresets))
+    .addOption(
+      completeWith(
+        new Option('--preset <name>', 'read a known export (default: recognised from the header; none: columns by name)'),
+        contactPresets,
+      ),
+    )
     .option('--map-file <file>', 'a JSON mapping file (the same format as the presets)')
     .option('--map <field=column>', 'read a contact field from a differently named column (repeatable)', collect)
+    .option('--set <field=value>', "give every row this email_consent or sms_consent (over a preset's; repeatable)", collect)
     .option('--default-country <cc>', 'country for phone numbers without a country code (e.g. US)')
     .option('--concurrency <n>', 'most requests in flight (default 16; lowered automatically on 429)', concurrency)
     .option('--report <file>', 'write a CSV report (columns line, email, phone, contact_id, outcome, status, error_code, message)')
@@ -166,7 +172,8 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       examples([
         'svc contacts import customers.csv --dry-run                 # check every row, send nothing',
         'svc contacts import customers.csv --plan                    # what it would do to consent; sends nothing',
-        'svc contacts import customers_export.csv --preset shopify --report import-report.csv',
+        'svc contacts import customers_export.csv --report import-report.csv   # Shopify: recognised',
+        'svc contacts import unsubscribed_members_export.csv --dry-run    # Mailchimp: consent from the file',
         'svc contacts import people.csv --map email="E-mail" --map phone=Mobile --default-country US --if-exists skip',
         'svc contacts import customers.csv --resume                  # after Ctrl-C or a crash',
         'cat customers.csv | svc contacts import - --json',

@@ -22,9 +22,9 @@ import {
   type IfExists,
   readContactBatches,
 } from '../../importer/contacts.js';
-import { loadMapFile, type MapFile, mapFileChoices } from '../../importer/map-file.js';
+import { type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
-import { loadPreset } from '../../importer/presets/family.js';
+import { describePreset, presetJson } from '../../importer/presets/recognise.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import {
@@ -43,6 +43,14 @@ import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js
 import { runContactsPlan } from '../plan/contacts.js';
 import { guardUnsuppress } from '../plan/guards.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
+import {
+  chooseContactMapping,
+  contactConstants,
+  contactMappingForHeader,
+  contactMappingJson,
+  describeContactMapping,
+  parseContactSets,
+} from './import-mapping.js';
 
 /** What a terminal's question says about the contact fields one of which is required. */
 const CONTACT_QUESTIONS: Record<string, FieldQuestion> = {
@@ -53,6 +61,8 @@ const CONTACT_QUESTIONS: Record<string, FieldQuestion> = {
 export interface ContactImportOptions extends ImportIoOptions, PlanFlags {
   concurrency?: number;
   map?: string[];
+  /** `--set email_consent=…` / `sms_consent=…`: the consent every row gets (over a preset's). */
+  set?: string[];
   mapFile?: string;
   preset?: string;
   defaultCountry?: string;
@@ -82,6 +92,7 @@ function commandFor(file: string, opts: ContactImportOptions, resume: boolean): 
   if (opts.preset) parts.push('--preset', shellQuote(opts.preset));
   if (opts.mapFile) parts.push('--map-file', shellQuote(opts.mapFile));
   for (const m of opts.map ?? []) parts.push('--map', shellQuote(m));
+  for (const v of opts.set ?? []) parts.push('--set', shellQuote(v));
   if (opts.ifExists && opts.ifExists !== 'update') parts.push('--if-exists', opts.ifExists);
   if (opts.welcomeSms) parts.push('--welcome-sms');
   if (opts.allowUnsuppress) parts.push('--allow-unsuppress');
@@ -94,22 +105,16 @@ function openReportOf(path: string | undefined): ReportWriter<string> | undefine
   return path ? openReport(path, { idColumn: CONTACT_REPORT_COLUMNS }) : undefined;
 }
 
-/** The mapping file or preset, if one was given (not both). */
-async function loadMapping(opts: ContactImportOptions, signal: AbortSignal): Promise<MapFile | undefined> {
-  if (opts.preset !== undefined && opts.mapFile !== undefined) throw new UsageError('give --preset or --map-file, not both');
-  if (opts.preset !== undefined) return loadPreset(opts.preset, CONTACT_MAPPING_SCHEMA);
-  if (opts.mapFile !== undefined) return loadMapFile(opts.mapFile, CONTACT_MAPPING_SCHEMA, signal);
-  return undefined;
-}
-
 export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
   checkPlanFlags(opts, args[0]);
   const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
   const { file, resumable, encoding } = input;
-  const mapFile = await loadMapping(opts, ctx.signal);
-  const delimiter = opts.delimiter === undefined ? mapFile?.delimiter : parseDelimiter(opts.delimiter);
+  const choice = await chooseContactMapping(opts, ctx.signal);
+  const known = choice.mapFile ?? choice.family?.base;
+  const delimiter = opts.delimiter === undefined ? known?.delimiter : parseDelimiter(opts.delimiter);
   const maps = parseMaps(opts.map ?? [], CONTACT_MAPPING_SCHEMA.fields);
-  let defaultCountry = mapFile?.defaultCountry;
+  const sets = parseContactSets(opts.set ?? []);
+  let defaultCountry: ContactRowOptions['defaultCountry'];
   if (opts.defaultCountry !== undefined) {
     defaultCountry = normalizeCountry(opts.defaultCountry);
     if (!defaultCountry)
@@ -119,11 +124,15 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const ifExists = opts.ifExists ?? 'update';
-  const rowOptions: ContactRowOptions = { defaultCountry, noMeans: noMeans(opts), welcomeSms: opts.welcomeSms === true };
   await checkImportOutputs(input, opts, ctx);
   sizeYoungGeneration();
 
   const source = await openImportCsv(input, ctx, delimiter);
+  // Without --preset or --map-file, the header says which export it is (a tie stops, exit 2).
+  const mapFile = contactMappingForHeader(input.fromStdin ? 'stdin' : file, source.header, choice);
+  const constants = contactConstants(mapFile, sets);
+  defaultCountry ??= mapFile?.defaultCountry;
+  const rowOptions: ContactRowOptions = { defaultCountry, noMeans: noMeans(opts), welcomeSms: opts.welcomeSms === true };
   // A mapping file's choices first; --map replaces a field's.
   const choicesOf = (m: ReadonlyMap<string, string>) => {
     const choices = new Map<string, string | ColumnChoice>();
@@ -143,7 +152,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     maps,
     sets: new Map(),
     mapFileInUse: mapFile !== undefined,
-    layout: (m) => resolveContactColumns(source.header, choicesOf(m), source.delimiter, mapFile?.countryColumns),
+    layout: (m) => resolveContactColumns(source.header, choicesOf(m), source.delimiter, mapFile?.countryColumns, constants),
     reuse: (how) =>
       commandFor(
         file,
@@ -162,17 +171,21 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     );
   const rows = readContactBatches(source, layout, rowOptions, opts.rejects !== undefined);
   const totalBytes = resumable ? statSync(file).size : undefined;
+  const preset = describePreset(mapFile);
+  if (preset && opts.plan) ctx.out.info(preset);
 
   if (opts.plan) return runContactsPlan(ctx, rows, { ...opts, ifExists, welcomeSms: rowOptions.welcomeSms });
-  if (opts.dryRun)
+  if (opts.dryRun) {
+    ctx.out.info(describeContactMapping(layout, mapFile, sets));
     return dryRunImport({
       ctx,
       opts,
       source,
       openReport: () => openReportOf(opts.report),
       check: (report, rejects) => dryRunContacts(rows, report, rejects),
-      print: (result) => printDryRun(ctx, result, opts.report),
+      print: (result) => printDryRun(ctx, result, opts.report, contactMappingJson(layout, mapFile)),
     });
+  }
 
   // Credentials and scope before the journal: a run that cannot send must not leave one behind.
   const client = await ctx.client();
@@ -201,6 +214,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
           .map(([f, c]) => [f, typeof c === 'string' ? [c] : c.columns])
           .sort(([a], [b]) => String(a).localeCompare(String(b))),
         country_columns: mapFile?.countryColumns ?? [],
+        ...(constants.size > 0 ? { set: [...constants].sort(([a], [b]) => a.localeCompare(b)) } : {}),
         if_exists: ifExists,
         welcome_sms: rowOptions.welcomeSms,
         no_means: rowOptions.noMeans,
@@ -225,7 +239,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     counts: (s) =>
       `${s.created} created, ${s.updated} updated, ${s.skipped} skipped, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
     command: (f, resume) => commandFor(f, opts, resume),
-    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, rowOptions.welcomeSms, reportPath, interrupted, note),
+    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, rowOptions.welcomeSms, reportPath, interrupted, note, mapFile),
   });
 }
 
@@ -236,8 +250,10 @@ function printSummary(
   reportPath: string | undefined,
   interrupted: boolean,
   rejects: RejectsNote | undefined,
+  mapFile?: MapFile,
 ): void {
   const s = progress.summary;
+  const preset = presetJson(mapFile);
   printSummaryFields(
     ctx,
     [
@@ -257,7 +273,10 @@ function printSummary(
     progress.lines,
     rejects,
     progress,
+    preset ? { preset } : undefined,
   );
+  const said = describePreset(mapFile);
+  if (said && !ctx.settings.json) ctx.out.info(said);
   if (s.smsSubscribed > 0 || s.smsUnknown > 0) {
     const moved = `${s.smsSubscribed} contact(s) moved to SMS subscribed`;
     ctx.out.info(
@@ -278,11 +297,12 @@ function printSummary(
   if (reportPath) ctx.out.info(`report written to ${reportPath}`);
 }
 
-function printDryRun(ctx: Context, r: ContactDryRun, reportPath: string | undefined): void {
+function printDryRun(ctx: Context, r: ContactDryRun, reportPath: string | undefined, mapping: Record<string, unknown>): void {
   const { summary: s, duplicates, rejected } = r;
   if (ctx.settings.json) {
     ctx.out.json({
       dry_run: true,
+      mapping,
       rows: s.rows,
       valid: s.valid,
       rejected: s.rejected,
