@@ -84,12 +84,12 @@ export function describeError(err: unknown, origin?: CredentialOrigin, integrati
     let hint: string | undefined;
     if (err.code === 'insufficient_scope') {
       hint = missingScopeHint(err.requiredScope ?? 'the missing scope', origin);
-    } else if (err.code === 'invalid_client' || err.status === 401 || err.code === 'unauthorized') {
+    } else if (err.code === 'invalid_client' || err.kind === 'unauthorized' || err.code === 'unauthorized') {
       hint = refusedCredentialsHint(err, origin);
     } else if (err.code === 'invalid_integration_token' && integration) {
       hint = integrationTokenHint(integration);
     } else if (err.code === 'invalid_scope') hint = 'request only scopes enabled on the application (--scopes)';
-    else if (err.status === 431) hint = headersTooLargeHint(origin);
+    else if (err.kind === 'headers_too_large') hint = headersTooLargeHint(origin);
     else if (isWrongTokenEndpoint(err)) {
       hint = `is the base URL right? It is the service's root${origin ? ` (now ${origin.baseUrl})` : ''}: svc adds /oauth/token and /v1/… to it`;
     }

@@ -7,8 +7,10 @@
 import {
   ApiError,
   CredentialsError,
+  isTransientStatus,
   isWrongTokenEndpoint,
   MissingScopeError,
+  mayFollowAppliedWrite,
   NetworkError,
   RetryWaitTooLongError,
   UnsendableRequestError,
@@ -38,11 +40,6 @@ export interface ErrorClass {
   status?: number;
 }
 
-/** 5xx answers that do not say the request went unprocessed (only 503 does). */
-function mayHaveBeenApplied(status: number): boolean {
-  return status >= 500 && status !== 503;
-}
-
 /** Errors that would fail every row the same way. */
 export function isFatalForRun(err: unknown): boolean {
   return (
@@ -57,7 +54,7 @@ export function isFatalForRun(err: unknown): boolean {
     // answering a 5xx itself: every row would meet it, and the service is not to blame.
     (err instanceof NetworkError && err.kind === 'proxy') ||
     // 431: the request's headers are too large (a 100 KB token): every row would be refused alike.
-    (err instanceof ApiError && (err.isAuthError || err.status === 401 || err.status === 403 || err.status === 431))
+    (err instanceof ApiError && (err.isAuthError || ['unauthorized', 'forbidden', 'headers_too_large'].includes(err.kind)))
   );
 }
 
@@ -65,8 +62,8 @@ export function classifyError(err: unknown): ErrorClass {
   if (err instanceof NetworkError && err.kind === 'proxy') return { scope: 'fatal', maybeApplied: err.sent };
   if (isFatalForRun(err)) return { scope: 'fatal', maybeApplied: false, status: err instanceof ApiError ? err.status : undefined };
   if (err instanceof ApiError) {
-    const definite = err.status < 500 && err.status !== 408 && err.status !== 429;
-    return { scope: definite ? 'row' : 'retryable', maybeApplied: err.uncertain || mayHaveBeenApplied(err.status), status: err.status };
+    const definite = !isTransientStatus(err.status);
+    return { scope: definite ? 'row' : 'retryable', maybeApplied: err.uncertain || mayFollowAppliedWrite(err.status), status: err.status };
   }
   if (err instanceof RetryWaitTooLongError) return { scope: 'retryable', maybeApplied: false, status: err.status };
   if (err instanceof NetworkError) return { scope: 'retryable', maybeApplied: err.sent };

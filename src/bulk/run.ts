@@ -6,7 +6,9 @@
  * not sent again; a fatal error (credentials, scope) stops new starts and the run ends with it
  * set. Prints nothing: the command reads `progress` and the result.
  */
+
 import { setMaxListeners } from 'node:events';
+import { statusKind } from '../client/errors.js';
 import type { HeaderBag } from '../client/response.js';
 import type { RetryInfo } from '../client/types.js';
 import { classifyError, isFatalForRun } from './classify.js';
@@ -265,12 +267,12 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
         signal: ctx.signal,
         onRetry(info) {
           progress.requests++;
-          if (info.status === 429) progress.rateLimited++;
+          if (info.status !== undefined && statusKind(info.status) === 'rate_limited') progress.rateLimited++;
           if (info.error === 'refused' || info.error === 'dns') gate.noticeUnreachable(info);
           // Only a rate limit (429) slows the whole run down. A 503 is one request the service
           // did not process: that request waits for its Retry-After in its own slot; throttling
           // every slot on it collapsed a run with 10% 503s to about one row per second.
-          if (info.status === 429) ctx.throttle(info.delayMs);
+          if (info.status !== undefined && statusKind(info.status) === 'rate_limited') ctx.throttle(info.delayMs);
         },
         onRateHeaders: ctx.rateHeaders,
         reach: (request, repeatable) => {
@@ -300,7 +302,7 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       return sent.then(
         (result) => {
           progress.requests++;
-          if (result.status === 429) progress.rateLimited++;
+          if (result.status !== undefined && statusKind(result.status) === 'rate_limited') progress.rateLimited++;
           return result;
         },
         (err: unknown) => {

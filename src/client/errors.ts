@@ -18,6 +18,66 @@ export interface ApiErrorInit {
   uncertain?: boolean;
 }
 
+/**
+ * What an HTTP status says, decided here once: code above the client matches these kinds, never
+ * status numbers. `suppressed`: the contact is suppressed by the system (422 compliance_suppressed).
+ */
+export type StatusKind =
+  | 'ok'
+  | 'created'
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'timeout'
+  | 'conflict'
+  | 'too_large'
+  | 'suppressed'
+  | 'rate_limited'
+  | 'headers_too_large'
+  | 'unavailable'
+  | 'server_error'
+  | 'other';
+
+const STATUS_KINDS: Record<number, StatusKind> = {
+  200: 'ok',
+  201: 'created',
+  400: 'invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  408: 'timeout',
+  409: 'conflict',
+  413: 'too_large',
+  422: 'suppressed',
+  429: 'rate_limited',
+  431: 'headers_too_large',
+  503: 'unavailable',
+};
+
+/** The kind of an HTTP status (any 2xx other than 201 is `ok`; any other 5xx is `server_error`). */
+export function statusKind(status: number): StatusKind {
+  const known = STATUS_KINDS[status];
+  if (known !== undefined) return known;
+  if (status >= 200 && status < 300) return 'ok';
+  if (status >= 500 && status < 600) return 'server_error';
+  return 'other';
+}
+
+/**
+ * Whether an answer with this status may follow a write the service applied: any 5xx but 503
+ * (which says "not processed"), and no answer at all (undefined status) is decided elsewhere.
+ */
+export function mayFollowAppliedWrite(status: number): boolean {
+  return statusKind(status) === 'server_error';
+}
+
+/** A refusal that says nothing about the row itself and would come again on a retry (408, 429, 5xx). */
+export function isTransientStatus(status: number): boolean {
+  const kind = statusKind(status);
+  return kind === 'timeout' || kind === 'rate_limited' || kind === 'unavailable' || kind === 'server_error';
+}
+
 /** The service answered with a status ≥ 400. */
 export class ApiError extends Error {
   readonly status: number;
@@ -44,6 +104,11 @@ export class ApiError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.uncertain = init.uncertain ?? false;
+  }
+
+  /** What the status says (statusKind). */
+  get kind(): StatusKind {
+    return statusKind(this.status);
   }
 
   /** The same error with another message (commands explain the service's answer in their terms). */

@@ -40,9 +40,9 @@ function rowOfClass<D extends DoneWord>(
   status: number | undefined,
 ): RowResult<IdOutcome<D>> {
   if (err instanceof ApiError) {
-    if (err.status === 404) return { ...base, outcome: 'not_found', status: 404, errorCode: err.code, message: 'no such contact' };
+    if (err.kind === 'not_found') return { ...base, outcome: 'not_found', status: 404, errorCode: err.code, message: 'no such contact' };
     if (scope === 'row') {
-      const message = err.status === 422 ? 'suppressed by the system (compliance_suppressed); cannot be changed' : err.message;
+      const message = err.kind === 'suppressed' ? 'suppressed by the system (compliance_suppressed); cannot be changed' : err.message;
       return { ...base, outcome: 'rejected', status, errorCode: err.code, message };
     }
     return { ...base, outcome: 'failed', status, errorCode: err.code, message: err.message };

@@ -23,7 +23,7 @@ import {
   type WorkItem,
   wiringOf,
 } from '../bulk/run.js';
-import { ApiError } from '../client/errors.js';
+import { ApiError, statusKind } from '../client/errors.js';
 import type { ApiClient, CallOptions } from '../client/types.js';
 import type { Contact, ContactWrite } from '../contract/types.js';
 import { type ContactLayout, type ContactRowOptions, readContactRow } from './contact-mapping.js';
@@ -217,14 +217,15 @@ export function createContactImport(opts: ContactImportOptions): { progress: Con
       try {
         created = await ctx.reach(() => opts.client.createContact(write, call));
       } catch (err) {
-        if (err instanceof ApiError && err.status === 409 && err.id)
+        if (err instanceof ApiError && err.kind === 'conflict' && err.id)
           return await existing(work, err, call, err.uncertain || sentBefore || ctx.mayHaveApplied(), ctx.reach);
         throw err;
       }
       // Read from the answer's bytes when it can be (no parse of every answer).
       const contactId = created.stringField?.('id') ?? created.body.id;
       // 201 proves this request created it (a contact created earlier would answer 409).
-      if (created.status === 201) return result(work, 'created', { status: 201, contactId, marks: smsMarks(write, true) });
+      if (statusKind(created.status) === 'created')
+        return result(work, 'created', { status: 201, contactId, marks: smsMarks(write, true) });
       // 200: a merchant-suppressed contact, unsuppressed and updated (open-points), whatever --if-exists says.
       const marks = smsMarks(write, undefined);
       if (created.uncertain || sentBefore || ctx.mayHaveApplied())

@@ -3,12 +3,14 @@
  * scheduler (key affinity on order_id, AIMD) → one upsert each → outcome → summary, report (input
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
+
 import { isFatalForRun } from '../bulk/classify.js';
 import { dryRunRows } from '../bulk/dry-run.js';
 import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
+import { statusKind } from '../client/errors.js';
 import type { ApiClient } from '../client/types.js';
 import type { ValidOrder } from '../contract/orders.js';
 import type { CsvItem, CsvSource } from './csv-source.js';
@@ -163,7 +165,7 @@ export function createOrderImport(opts: OrderImportOptions): { progress: ImportP
           }),
         );
         // Only the status matters here: the answer's body is never parsed (client LazyResult).
-        if (res.status === 201) return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };
+        if (statusKind(res.status) === 'created') return { seq: work.seq, line: work.line, id: work.id, outcome: 'created', status: 201 };
         const uncertain = res.uncertain || ctx.mayHaveApplied();
         if (uncertain || work.seq <= maybeSentUpTo) {
           const why = uncertain

@@ -5,7 +5,7 @@
  */
 
 import { missingScopes } from '../../client/auth.js';
-import { ApiError, isWrongTokenEndpoint } from '../../client/errors.js';
+import { ApiError, isWrongTokenEndpoint, statusKind } from '../../client/errors.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
 import { isScope, SCOPES, type Scope } from '../../contract/scopes.js';
@@ -337,7 +337,8 @@ async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Pro
   const { client, close } = await openClient(ctx, { baseUrl, credentials: { kind: 'api_token', token } });
   try {
     const res = await client.request({ method: 'GET', path: '/v1/contacts', query: { limit: '1' }, signal: ctx.signal });
-    if (res.status === 401) {
+    const kind = statusKind(res.status);
+    if (kind === 'unauthorized') {
       // The service's code (unauthorized), as when the same token comes from SVC_TOKEN.
       const init = parseErrorBody(res.status, res.body, typeof res.body === 'string' ? res.body : '', res.headers);
       throw new CliError('the service rejected the API token (HTTP 401); nothing was saved', {
@@ -348,13 +349,13 @@ async function verifyApiToken(ctx: Context, baseUrl: string, token: string): Pro
         requestId: init.requestId,
       });
     }
-    if (res.status >= 300 && res.status !== 403) {
+    if (kind !== 'ok' && kind !== 'created' && kind !== 'forbidden') {
       const init = parseErrorBody(res.status, res.body, typeof res.body === 'string' ? res.body : '', res.headers);
       throw new ApiError({
         ...init,
         method: 'GET',
         path: '/v1/contacts',
-        message: `could not check the API token at ${baseUrl}: ${init.message}; nothing was saved${res.status === 404 ? wrongBaseUrl(baseUrl) : ''}`,
+        message: `could not check the API token at ${baseUrl}: ${init.message}; nothing was saved${kind === 'not_found' ? wrongBaseUrl(baseUrl) : ''}`,
       });
     }
   } finally {

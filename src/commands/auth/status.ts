@@ -83,7 +83,7 @@ async function checkCredentials(ctx: Context, client: ServiceClient): Promise<vo
   try {
     await client.listContacts({ limit: 1 }, { signal: ctx.signal });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 403) return;
+    if (err instanceof ApiError && err.kind === 'forbidden') return;
     throw err;
   }
 }

@@ -2,7 +2,7 @@
  * svc contacts create: checks every field before sending; on a 409 the existing contact
  * (error.id) is reported (fail), printed (skip) or patched (update).
  */
-import { ApiError } from '../../client/errors.js';
+import { ApiError, statusKind } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import type { Contact, ContactWrite } from '../../contract/types.js';
@@ -59,12 +59,12 @@ export async function run(_args: string[], opts: CreateOptions, ctx: Context): P
   try {
     result = await client.createContact(body, { signal: ctx.signal });
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 409 || !err.id) throw explainContactError(err);
+    if (!(err instanceof ApiError) || err.kind !== 'conflict' || !err.id) throw explainContactError(err);
     return onConflict(ctx, client, err, body, mode);
   }
 
   const contact = result.body;
-  if (result.status === 200) {
+  if (statusKind(result.status) === 'ok') {
     ctx.out.success(
       `Contact ${contact.id} already existed with a merchant-suppressed email: the suppression was lifted and the values applied`,
     );

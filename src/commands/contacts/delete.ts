@@ -83,7 +83,7 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
       if (who) label = ` (${who})`;
     } catch (err) {
       const explained = explainContactError(err, id);
-      if (explained !== err || (err as { status?: number }).status === 404) throw explained;
+      if (explained !== err || (err instanceof ApiError && err.kind === 'not_found')) throw explained;
       ctx.log.debug(`could not read contact ${id} before asking: ${(err as Error).message}`);
     }
     if (!(await confirm(ctx, `Delete contact ${id}${label}? This cannot be undone.`))) throw cancelled(`contact ${id}`);
@@ -111,7 +111,7 @@ async function deleteOne(client: ApiClient, id: string, call: CallOptions, sentB
     return 'deleted';
   } catch (err) {
     // sentBefore: an interrupted run may have deleted it (--resume sends its last ids again).
-    if (err instanceof ApiError && err.status === 404 && (err.uncertain || sentBefore)) return 'gone_after_retry';
+    if (err instanceof ApiError && err.kind === 'not_found' && (err.uncertain || sentBefore)) return 'gone_after_retry';
     throw err;
   }
 }

@@ -319,13 +319,13 @@ export function reportWelcomeSms(ctx: Context, outcome: WelcomeSms, id: string):
 /** Rewrites the service's 404 and 422 into messages that say what to do; other errors unchanged. */
 export function explainContactError(err: unknown, id?: string): unknown {
   if (!(err instanceof ApiError)) return err;
-  if (err.status === 422 || err.code === 'compliance_suppressed') {
+  if (err.kind === 'suppressed' || err.code === 'compliance_suppressed') {
     const who = id ? `contact ${id}` : 'the contact with this email or phone';
     return err.withMessage(
       `${who} is suppressed by the system (compliance: email_consent compliance_suppressed) and cannot be changed; nothing was changed`,
     );
   }
-  if (err.status === 404 && id) return err.withMessage(`no contact with id ${id} (check the id with \`svc contacts list\`)`);
+  if (err.kind === 'not_found' && id) return err.withMessage(`no contact with id ${id} (check the id with \`svc contacts list\`)`);
   return err;
 }
 

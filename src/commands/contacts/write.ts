@@ -32,7 +32,7 @@ export async function patchWithChecks(
   try {
     after = (await client.patchContact(id, body, { signal: ctx.signal })).body;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
+    if (err instanceof ApiError && err.kind === 'conflict') {
       throw err.withMessage(
         `another contact${err.id ? ` (${err.id})` : ''} already has this email or phone; contact ${id} was not changed`,
       );

@@ -3,6 +3,7 @@
  * Prints the stored order and whether it was created (201) or updated (200).
  */
 
+import { statusKind } from '../../client/errors.js';
 import type { Context } from '../../context.js';
 import { parseJson } from '../../contract/exact-json.js';
 import { validateOrderInput } from '../../contract/orders.js';
@@ -124,7 +125,7 @@ export async function run(_args: string[], opts: UpsertOptions, ctx: Context): P
       ctx.log.debug(`retrying ${info.method} ${info.path} in ${info.delayMs} ms (attempt ${info.attempt}: ${info.status ?? info.error})`),
   });
   // A 200 after an attempt that ended without an answer: that attempt may have created it.
-  const outcome = res.status === 201 ? 'created' : res.uncertain ? 'unconfirmed' : 'updated';
+  const outcome = statusKind(res.status) === 'created' ? 'created' : res.uncertain ? 'unconfirmed' : 'updated';
   if (ctx.settings.json) {
     ctx.out.json({ outcome, status: res.status, order: res.body });
     return EXIT.ok;

@@ -1,4 +1,5 @@
 /** Talks to a running sandbox's admin API (`/_sandbox/...`) for `svc sandbox outbox` and `reset`. */
+import { statusKind } from '../../client/errors.js';
 import { plainRequest } from '../../client/plain.js';
 import { displayProxy, proxyFor } from '../../client/proxy.js';
 import type { Context } from '../../context.js';
@@ -75,15 +76,16 @@ export async function adminText(ctx: Context, baseUrl: string, method: string, p
   } catch {
     parsed = undefined;
   }
-  if (res.status < 200 || res.status >= 300) {
+  const kind = statusKind(res.status);
+  if (kind !== 'ok' && kind !== 'created') {
     const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
     throw new CliError(`the sandbox at ${baseUrl} answered ${res.status}${err?.message ? `: ${err.message}` : ''}`, {
-      exitCode: res.status === 400 ? EXIT.usage : EXIT.failure,
+      exitCode: kind === 'invalid' ? EXIT.usage : EXIT.failure,
       code: err?.code ?? `http_${res.status}`,
       hint:
-        res.status === 404
+        kind === 'not_found'
           ? 'is this address a svc sandbox? the admin API answers on loopback only'
-          : res.status === 401
+          : kind === 'unauthorized'
             ? `set ${ADMIN_TOKEN_ENV} to the admin token \`svc sandbox start --admin-token\` printed`
             : undefined,
     });

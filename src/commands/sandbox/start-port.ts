@@ -6,6 +6,7 @@
  * profiles stay with the running one; by anything else, this one takes a free port and the
  * profiles that pointed at the old address are moved to the new one, which it says.
  */
+import { statusKind } from '../../client/errors.js';
 import { plainRequest } from '../../client/plain.js';
 import type { Context } from '../../context.js';
 import { isLoopbackHost } from '../../store/settings.js';
@@ -55,7 +56,7 @@ export async function sandboxAnswersAt(baseUrl: string, signal: AbortSignal): Pr
       url: `${baseUrl}/_sandbox/faults`,
       signal: AbortSignal.any([signal, AbortSignal.timeout(5_000)]),
     });
-    return res.status === 200 || res.status === 401 || res.status === 403;
+    return ['ok', 'unauthorized', 'forbidden'].includes(statusKind(res.status));
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@
  * starts with pages and switches to look-ups once it has sent as many page requests as the
  * look-ups would cost: never more than twice the requests of the better choice.
  */
+import { ApiError } from '../../client/errors.js';
 import type { ApiClient, CallOptions } from '../../client/types.js';
 import type { EmailConsent, SmsConsent } from '../../contract/consent.js';
 import type { Contact } from '../../contract/types.js';
@@ -196,7 +197,7 @@ export async function readContactsById(
         read.contactsSeen++;
         byId.set(id, known(c));
       } catch (err) {
-        if ((err as { status?: number }).status !== 404) throw err;
+        if (!(err instanceof ApiError && err.kind === 'not_found')) throw err;
         byId.set(id, null);
       }
       read.lookups++;
