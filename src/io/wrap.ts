@@ -2,8 +2,9 @@
  * Listings within a terminal's width: a long line is broken between words, its continuation
  * lines indented under the first, so a terminal never cuts a word (rejected rows, notes).
  */
-import stringWidth from 'string-width';
+
 import type { IOStreams } from './streams.js';
+import { textWidth as stringWidth } from './text-width.js';
 
 /**
  * `text` as lines of at most `width` columns: the first starts with `indent`, the others with

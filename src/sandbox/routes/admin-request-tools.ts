@@ -3,6 +3,7 @@
  * export of the log (HAR 1.2, NDJSON). Registered inside the admin plugin, like the log itself.
  */
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerDeps } from '../deps.js';
 import { invalidRequest, ServiceError } from '../domain/errors.js';
@@ -48,19 +49,41 @@ async function replay(deps: ServerDeps, e: LoggedRequest): Promise<{ requestId: 
   for (const [name, value] of sentAgain(h)) headers[name] = value;
   const url = `${deps.baseUrl()}${e.path}${e.query === '' ? '' : `?${e.query}`}`;
   try {
-    const res = await fetch(url, {
-      method: e.method,
-      headers,
-      body: e.requestBody === undefined ? undefined : new Uint8Array(e.requestBody),
-    });
-    await res.arrayBuffer();
-    return { requestId: res.headers.get('x-request-id') ?? '', status: res.status };
+    return await sendOnce(url, e.method, headers, e.requestBody);
   } catch (cause) {
     // An injected connection reset: the replay has no answer (it is logged all the same when answered).
     throw new ServiceError(502, 'replay_failed', `the replay got no answer (${(cause as Error).message}); see the request log`);
   } finally {
     log.takeReplay(mark);
   }
+}
+
+/**
+ * One HTTP request to this sandbox (node:http, as a client from outside would send it: the replay
+ * goes through the same hooks, the recorder included); resolves once the answer was read whole.
+ */
+function sendOnce(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+): Promise<{ requestId: string; status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(body.length) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          const id = res.headers['x-request-id'];
+          resolve({ requestId: typeof id === 'string' ? id : '', status: res.statusCode ?? 0 });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 async function guarded(reply: FastifyReply, fn: () => Promise<unknown> | unknown): Promise<unknown> {
