@@ -157,8 +157,16 @@ export class CsvRecordReader {
     const rows = results.data;
     // A file whose lines end with a bare CR (old Mac files) has CRs in its quoted cells too.
     const lineBreak = results.meta.linebreak === '\r' ? '\r' : '\n';
+    // Only a chunk that moved on by more than the limit can hold a whole record over it (a long
+    // line given in one piece, the header of a file read at once): its records are measured.
+    const measure = results.meta.cursor - this.cursor > this.maxRecordChars;
     for (let i = 0; i < rows.length; i++) {
       const record = rows[i] as string[];
+      if (measure && recordChars(record) > this.maxRecordChars) {
+        this.cursor = this.given;
+        this.checkSize(true);
+        return;
+      }
       const line = this.nextLine;
       const breaks = countLineBreaks(record, lineBreak);
       this.nextLine = line + breaks + 1;
@@ -169,8 +177,8 @@ export class CsvRecordReader {
     this.cursor = results.meta.cursor;
   }
 
-  private checkSize(): void {
-    if (this.oversized || this.given - this.cursor <= this.maxRecordChars) return;
+  private checkSize(whole = false): void {
+    if (this.oversized || (!whole && this.given - this.cursor <= this.maxRecordChars)) return;
     this.oversized = true;
     const line = this.nextLine;
     this.items.push({
@@ -183,6 +191,13 @@ export class CsvRecordReader {
     this.handle?.abort();
     this.input.destroy();
   }
+}
+
+/** A record's length in characters, its delimiters counted as one each. */
+function recordChars(cells: string[]): number {
+  let n = cells.length - 1;
+  for (const c of cells) n += c.length;
+  return n;
 }
 
 function problemOf(error: ParseError, line: number, lastLine: number): RecordProblem {
