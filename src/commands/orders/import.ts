@@ -23,6 +23,7 @@ import {
   dryRunImport,
   type ImportIoOptions,
   openImportCsv,
+  outageOptions,
   printSummaryFields,
   type SummaryField,
 } from '../bulk-import.js';
@@ -193,7 +194,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         integrationToken,
         concurrency,
         signal: ctx.signal,
-        outage: { maxOutageMs: ctx.settings.maxOutageMs },
+        outage: outageOptions(ctx, client, outputs.resume),
         onTwin: twinWarnings(ctx),
         ...outputs,
       }),
