@@ -169,12 +169,13 @@ export interface StandardFile {
 }
 
 /**
- * An output that is the file or pipe stdout or stderr already writes to (`--report /dev/stdout >
- * out`): the summary and messages would be written over it or into it. A device (a terminal,
- * /dev/null) is left alone.
+ * An output that is the regular file stdout or stderr already writes to (`--report /dev/stdout >
+ * out`): opened again from its start, the report and the summary would be written over each
+ * other. A pipe (`--report /dev/stdout | grep …`) takes both in turn, as asked; a device (a
+ * terminal, /dev/null) is left alone.
  */
 function refuseStandard(o: PathUse, id: Identity, standard: StandardFile[] | undefined): void {
-  if (!id.stat || !(id.stat.isFile() || id.stat.isFIFO())) return;
+  if (!id.stat?.isFile()) return;
   const std = standard?.find((s) => s.key === id.key);
   if (!std) return;
   throw new InputError(
