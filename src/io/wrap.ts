@@ -72,6 +72,12 @@ export function wrapMessage(text: string, width: number | undefined, hang = 2): 
   if (width === undefined) return text;
   return text
     .split('\n')
-    .flatMap((line) => wrapHanging(line, width, '', hang))
+    .flatMap((line) => (COMMAND_LINE.test(line) ? [line] : wrapHanging(line, width, '', hang)))
     .join('\n');
 }
+
+/**
+ * A command on a line of its own (`  svc orders import … --map-file …`), given to be copied: never
+ * broken, since a line break pasted into a shell would run half of it (the terminal folds it).
+ */
+const COMMAND_LINE = /^\s+svc /;
