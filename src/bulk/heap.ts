@@ -35,7 +35,7 @@ export function sizeYoungGeneration(mib = 8): number {
       // is too small". A bounded burst (at most ~13 MB). Arrays of 128 small integers (1 KiB
       // each, 32 a round) rather than small objects: the same bytes surviving in 32 × fewer
       // objects, which a scavenge copies for less: 14–17 ms of CPU at the start of every bulk
-      // command instead of 34–39 (docs/performance.md, "Round 5: contacts and presets").
+      // command instead of 34–39 (measured when it was written; history in git: git log -S "Round 5: contacts and presets" -- docs/performance.md).
       // The array goes out of scope on return and is collected with the rest.
       const keep: number[][] = [];
       for (let round = 0; round < 400 && youngGenerationBytes() < target; round++) {

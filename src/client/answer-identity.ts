@@ -64,7 +64,7 @@ export function topLevelString(text: string, name: string): string | undefined {
  */
 export function soleStringField(bytes: Buffer, name: string): string | undefined {
   // Searched as text: decoding a small answer once and V8's string search cost about half of
-  // Buffer#indexOf's native calls (docs/performance.md, "Round 5: contacts and presets").
+  // Buffer#indexOf's native calls (measured when it was written; history in git: git log -S "Round 5: contacts and presets" -- docs/performance.md).
   return soleField(bytes.toString('utf8'), name);
 }
 
