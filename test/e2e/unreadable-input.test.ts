@@ -4,7 +4,7 @@
  * user who cannot read it: the test's own user, or, when the tests run as root (whom permissions
  * do not stop), `nobody`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,11 @@ import { ensureBuilt, root } from '../helpers/spawn-cli.js';
 
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
+/**
+ * As root the test runs svc as `nobody`, who must be able to run this node: CI's Node 22 and 24
+ * live in a mode-700 work folder, where nobody cannot (there the test runs on the main Node only).
+ */
+const canRunAsNobody = !asRoot || spawnSync(process.execPath, ['--version'], { uid: NOBODY, gid: NOBODY }).status === 0;
 let dir = '';
 
 beforeAll(async () => {
@@ -56,7 +61,7 @@ function unreadable(name: string, text: string): string {
   return path;
 }
 
-describe('an input file svc may not read', () => {
+describe.skipIf(!canRunAsNobody)('an input file svc may not read', () => {
   it('orders import, contacts import, events send --file: exit 2 naming the file', async () => {
     const orders = unreadable('orders.csv', 'order_id,total,currency,order_date,email\nA,1.00,EUR,2024-01-01,a@example.com\n');
     const contacts = unreadable('contacts.csv', 'email\na@example.com\n');
