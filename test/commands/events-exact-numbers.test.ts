@@ -5,11 +5,10 @@
  * pass-through proxy in front of the real sandbox, and in the sandbox's own request log.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
+import { recordingProxy } from '../helpers/recording-proxy.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const fx = cliSuite();
@@ -20,27 +19,6 @@ beforeEach(() => {
 
 const NUMBERS = '{"big":12345678901234567890,"huge":1e400,"long":0.1000000000000000000001,"plain":12.5}';
 
-/** A pass-through proxy recording the raw text of every POST /v1/events body. */
-async function rawProxy(target: string): Promise<{ baseUrl: string; bodies: string[]; close: () => Promise<void> }> {
-  const bodies: string[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    if (req.method === 'POST' && req.url === '/v1/events') bodies.push(body.toString('utf8'));
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')) as Record<
-      string,
-      string
-    >;
-    const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-    res.end(Buffer.from(await upstream.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}`, bodies, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 describe('JSON numbers are sent as written', () => {
   it('events send --file: every line body carries its numbers byte for byte', async () => {
     const file = join(fx.tmp.dir, 'n.ndjson');
@@ -48,7 +26,7 @@ describe('JSON numbers are sent as written', () => {
       file,
       `{"event_type":"n","email":"n1@x.test","properties":${NUMBERS}}\n{"event_type":"n","email":"n2@x.test","properties":{"i":-98765432109876543210.5e-3}}\n`,
     );
-    const proxy = await rawProxy(fx.sb.baseUrl);
+    const proxy = await recordingProxy(fx.sb.baseUrl);
     try {
       const res = await runCli(['events', 'send', '--file', file, '--json'], { env: { ...env, SVC_BASE_URL: proxy.baseUrl } });
       expect(res.code, res.stderr).toBe(0);
@@ -62,7 +40,7 @@ describe('JSON numbers are sent as written', () => {
   it('events send --properties and --prop key:=json', async () => {
     const props = join(fx.tmp.dir, 'props.json');
     writeFileSync(props, NUMBERS);
-    const proxy = await rawProxy(fx.sb.baseUrl);
+    const proxy = await recordingProxy(fx.sb.baseUrl);
     try {
       const args = [
         'events',

@@ -3,11 +3,10 @@
  * bad lines, and injected faults, checked through the sandbox's flow_run outbox.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
+import { recordingProxy } from '../helpers/recording-proxy.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const fx = cliSuite();
@@ -17,34 +16,6 @@ beforeEach(() => {
 });
 
 const fixture = (name: string) => join(import.meta.dirname, '..', '..', 'fixtures', name);
-
-/**
- * A pass-through HTTP proxy in front of the sandbox that records the JSON bodies of POST
- * /v1/events: what the CLI really put on the wire.
- */
-async function recordingProxy(target: string): Promise<{ baseUrl: string; bodies: unknown[]; close: () => Promise<void> }> {
-  const bodies: unknown[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    if (req.method === 'POST' && req.url === '/v1/events') bodies.push(JSON.parse(body.toString('utf8')));
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')) as Record<
-      string,
-      string
-    >;
-    const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-    res.end(Buffer.from(await upstream.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** flow_run side effects, grouped by the contact they ran for. */
 async function flowRunsByContact(): Promise<Map<string, string[]>> {
@@ -141,7 +112,7 @@ describe('svc events send (one event)', () => {
       );
       expect(res.code).toBe(0);
       expect(JSON.parse(res.stdout).status).toBe('accepted');
-      expect(proxy.bodies).toEqual([
+      expect(proxy.bodies.map((b) => JSON.parse(b))).toEqual([
         {
           event_type: 'typed',
           email: 'p@events.test',

@@ -10,13 +10,9 @@ import { UsageError } from '../../errors.js';
 import { CONTACT_MAPPING_SCHEMA, type ContactLayout } from '../../importer/contact-mapping.js';
 import { loadMapFile, type MapFile } from '../../importer/map-file.js';
 import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
-import { familyMapping, presetJson, recognise, recognisedMapping } from '../../importer/presets/recognise.js';
+import { type MappingChoice, mappingForHeader, presetJson } from '../../importer/presets/recognise.js';
 
-export interface ContactMappingChoice {
-  family?: PresetFamily;
-  mapFile?: MapFile;
-  none: boolean;
-}
+export type ContactMappingChoice = MappingChoice;
 
 /** `--preset NAME|none` or `--map-file FILE` (not both), before the header is read. */
 export async function chooseContactMapping(
@@ -40,18 +36,7 @@ export function contactMappingForHeader(
   choice: ContactMappingChoice,
   families?: readonly PresetFamily[],
 ): MapFile | undefined {
-  if (choice.family) return familyMapping(choice.family, header);
-  if (choice.mapFile || choice.none) return choice.mapFile;
-  const found = recognise(header, CONTACT_MAPPING_SCHEMA, families);
-  if (found.kind === 'one') return recognisedMapping(found.variant);
-  if (found.kind === 'tie') {
-    const names = found.candidates.map((c) => c.family.name);
-    throw new UsageError(
-      `${name} has a header that fits ${names.length} presets equally: ${found.candidates.map((c) => `${c.family.name} (${c.variant.label})`).join(', ')}`,
-      `name the one it is: ${names.map((n) => `--preset ${n}`).join(' or ')}; --preset none reads the columns by name`,
-    );
-  }
-  return undefined;
+  return mappingForHeader(name, header, choice, CONTACT_MAPPING_SCHEMA, families);
 }
 
 /** `--set email_consent=VALUE` / `sms_consent=VALUE` (repeatable): a writable consent every row gets. */

@@ -14,7 +14,7 @@ import { loadMapFile, type MapFile, mapFileChoices } from '../../importer/map-fi
 import { type ColumnChoice, type ColumnLayout, ORDER_ALIASES, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
 import { NoContactColumnsError, noContactColumns } from '../../importer/presets/cannot.js';
 import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
-import { familyMapping, presetJson, recognise, recognisedMapping } from '../../importer/presets/recognise.js';
+import { type MappingChoice, presetJson } from '../../importer/presets/recognise.js';
 import type { ImportInput } from '../bulk-import.js';
 import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 
@@ -58,16 +58,6 @@ export interface ImportMapping {
   constants: Map<string, string>;
 }
 
-/**
- * What the command line chose before the header is read: a preset family (`--preset NAME`), a
- * mapping file, recognition turned off (`--preset none`), or nothing (recognise from the header).
- */
-export interface MappingChoice {
-  family?: PresetFamily;
-  mapFile?: MapFile;
-  none: boolean;
-}
-
 /** `--preset NAME|none` or `--map-file FILE` (not both). */
 export async function chooseMapping(opts: MappingFlags, signal?: AbortSignal): Promise<MappingChoice> {
   if (opts.preset !== undefined && opts.mapFile !== undefined)
@@ -84,31 +74,6 @@ export async function chooseMapping(opts: MappingFlags, signal?: AbortSignal): P
 /** The delimiter known before the header: the flag's, else a named preset's or mapping file's. */
 export function choiceDelimiter(choice: MappingChoice): string | undefined {
   return choice.mapFile?.delimiter ?? choice.family?.base.delimiter;
-}
-
-/**
- * The mapping file that reads this header: a named family's best variant, the mapping file, or,
- * without either, the preset the header is recognised as (`--map` then goes over its columns). Two presets fitting
- * equally stop here (exit 2) naming both.
- */
-export function mappingForHeader(
-  name: string,
-  header: readonly string[],
-  choice: MappingChoice,
-  maps: ReadonlyMap<string, string>,
-): MapFile | undefined {
-  if (choice.family) return familyMapping(choice.family, header);
-  if (choice.mapFile || choice.none) return choice.mapFile;
-  const found = recognise(header, ORDER_MAPPING_SCHEMA);
-  if (found.kind === 'one') return recognisedMapping(found.variant);
-  if (found.kind === 'tie') {
-    const names = found.candidates.map((c) => c.family.name);
-    throw new UsageError(
-      `${name} has a header that fits ${names.length} presets equally: ${found.candidates.map((c) => `${c.family.name} (${c.variant.label})`).join(', ')}`,
-      `name the one it is: ${names.map((n) => `--preset ${n}`).join(' or ')}; --preset none reads the columns by name`,
-    );
-  }
-  return undefined;
 }
 
 /** The date order, format and zone and the constants of a run: the flags first, then the mapping file's. */

@@ -12,9 +12,9 @@ import { UsageError } from '../../errors.js';
 import { withoutFooter } from '../../importer/footer-lines.js';
 import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
 import type { MapFile } from '../../importer/map-file.js';
-import { type MappingOptions, parseMaps } from '../../importer/mapping.js';
+import { type MappingOptions, ORDER_MAPPING_SCHEMA, parseMaps } from '../../importer/mapping.js';
 import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
-import { describePreset, presetJson } from '../../importer/presets/recognise.js';
+import { describePreset, mappingForHeader, presetJson } from '../../importer/presets/recognise.js';
 import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import {
@@ -39,7 +39,6 @@ import {
   loadImportMapping,
   type MappingFlags,
   mappingDefaultCountry,
-  mappingForHeader,
   mappingIdentity,
   mappingJson,
   mappingResumeArgs,
@@ -107,7 +106,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // says so first), the token source, the journal.
   const opened = await openImportCsv(input, ctx, delimiter);
   const fileName = input.fromStdin ? 'stdin' : file;
-  const mapFile = mappingForHeader(fileName, opened.header, choice, maps);
+  const mapFile = mappingForHeader(fileName, opened.header, choice, ORDER_MAPPING_SCHEMA);
   // eBay's `N record(s) downloaded` and `Seller ID : …` end the file without being rows.
   const source = withoutFooter(opened, mapFile?.footerPattern);
   const { dateOrder, dates, constants: givenConstants } = loadImportMapping(opts, mapFile);

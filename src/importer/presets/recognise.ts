@@ -4,6 +4,7 @@
  * family of the best score is the file's, its best variant the version. Two families at the best
  * score are a tie (the caller stops and names both); none, the columns are read by name.
  */
+import { InputError } from '../../bulk/errors.js';
 import { columnKey } from '../column-names.js';
 import type { MapFile, MappingSchema } from '../map-file.js';
 import { GENERIC_COLUMNS, listFamilies, type PresetFamily, type PresetVariant } from './family.js';
@@ -54,6 +55,42 @@ export function recognise(
   if (!first) return { kind: 'none' };
   if (best.length > 1) return { kind: 'tie', candidates: best, score: top };
   return { kind: 'one', family: first.family, variant: first.variant, score: top };
+}
+
+/**
+ * What the command line chose before the header is read: a preset family (`--preset NAME`), a
+ * mapping file, recognition turned off (`--preset none`), or nothing (recognise from the header).
+ */
+export interface MappingChoice {
+  family?: PresetFamily;
+  mapFile?: MapFile;
+  none: boolean;
+}
+
+/**
+ * The mapping file that reads this header (`name`: the file, for the message): a named family's
+ * best variant, the mapping file, or, without either, the preset the header is recognised as. Two
+ * presets fitting equally stop here (exit 2) naming both.
+ */
+export function mappingForHeader(
+  name: string,
+  header: readonly string[],
+  choice: MappingChoice,
+  schema: MappingSchema,
+  families?: readonly PresetFamily[],
+): MapFile | undefined {
+  if (choice.family) return familyMapping(choice.family, header);
+  if (choice.mapFile || choice.none) return choice.mapFile;
+  const found = recognise(header, schema, families);
+  if (found.kind === 'one') return recognisedMapping(found.variant);
+  if (found.kind === 'tie') {
+    const names = found.candidates.map((c) => c.family.name);
+    throw new InputError(
+      `${name} has a header that fits ${names.length} presets equally: ${found.candidates.map((c) => `${c.family.name} (${c.variant.label})`).join(', ')}`,
+      `name the one it is: ${names.map((n) => `--preset ${n}`).join(' or ')}; --preset none reads the columns by name`,
+    );
+  }
+  return undefined;
 }
 
 /** The mapping a family gives a header: its best variant's, else the family's own keys. */
