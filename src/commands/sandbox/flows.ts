@@ -6,19 +6,11 @@
 import type { Context } from '../../context.js';
 import { EXIT } from '../../errors.js';
 import type { Column } from '../../io/output.js';
+import type { FlowView } from '../../sandbox/domain/flows.js';
 import { adminCall, type SideEffect, sandboxBaseUrl } from './admin-client.js';
 
-interface Flow {
-  id: string;
-  business_id: string;
-  name: string;
-  trigger: 'event' | 'order';
-  event_type: string;
-  enabled: boolean;
-  runs: number;
-  last_run_at: string | null;
-  created_at: string;
-}
+/** A flow as the admin API answers it (the sandbox's own view of one). */
+type Flow = FlowView;
 
 const COLUMNS: Column<Flow>[] = [
   { header: 'ID', get: (f) => f.id, noTruncate: true, priority: 100 },
