@@ -10,8 +10,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The installed-package test runs on its own: npm run test:package (test/package/vitest.config.ts).
     exclude: [...configDefaults.exclude, 'test/package/**'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // 60 s: at a load of 20 on 2 cores, tests that spawn several CLI processes took over 30 s.
+    // A test that waits for a state bounds that wait itself; this only ends a hang.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's own default is one worker fewer than cores: on CI's 2 cores, ONE worker, which left a
     // core idle most of the time (a test file runs the CLI and the sandbox in one thread, or waits

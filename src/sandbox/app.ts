@@ -56,6 +56,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         status: reply.statusCode,
         contentType: typeof contentType === 'string' ? contentType : undefined,
         body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
+        elapsedMs: reply.elapsedTime,
       });
       return payload;
     });

@@ -29,6 +29,8 @@ export interface SentAnswer {
   status: number;
   contentType: string | undefined;
   body: string;
+  /** Milliseconds from the request's arrival to this answer (fastify's reply.elapsedTime). */
+  elapsedMs?: number;
 }
 
 export type AnswerHook = (answer: SentAnswer) => void;

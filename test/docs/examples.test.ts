@@ -111,8 +111,9 @@ const EXIT: Record<string, { code: number; why: string }> = {
 
 const blocks = docBlocks(root);
 
-/** A block still running after this is killed (its process group): an example that waits forever fails. */
-const BLOCK_TIMEOUT_MS = 30_000;
+/** A block still running after this is killed (its process group): an example that waits forever fails.
+ * 90 s: a block of seven commands took over 30 s at a load of 20 on 2 cores. */
+const BLOCK_TIMEOUT_MS = 90_000;
 
 let tmp: string;
 
