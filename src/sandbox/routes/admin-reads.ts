@@ -4,7 +4,6 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
 import type { FieldError } from '../../contract/errors.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
 import type { ServerDeps } from '../deps.js';
@@ -23,7 +22,7 @@ import { getContact } from '../domain/contacts.js';
 import { type Domain, iso } from '../domain/context.js';
 import { invalidRequest } from '../domain/errors.js';
 import { listSideEffects, SIDE_EFFECT_TYPES } from '../domain/outbox.js';
-import { type AdminRoute, adminListQuery, adminRouter, pageBody } from './admin-route.js';
+import { type AdminRoute, adminListQuery, adminRouter, checkConsentValues, pageBody } from './admin-route.js';
 
 /** How often a live stream looks for new side effects, and how often it sends a comment to keep proxies from timing out. */
 const STREAM_POLL_MS = 150;
@@ -43,23 +42,13 @@ function lastUseOf(deps: ServerDeps, id: string) {
   };
 }
 
-/** The consent filters of the contact list name consent values. */
-function checkConsentFilters(email_consent: string | undefined, sms_consent: string | undefined): void {
-  const errors: FieldError[] = [];
-  if (email_consent !== undefined && !isEmailConsent(email_consent))
-    errors.push({ field: 'email_consent', message: 'is not an email consent value' });
-  if (sms_consent !== undefined && !isSmsConsent(sms_consent))
-    errors.push({ field: 'sms_consent', message: 'is not an SMS consent value' });
-  if (errors.length > 0) throw invalidRequest(errors);
-}
-
 /** The businesses, and the lists (and a contact) of the dashboard's pages. */
 function registerRecordReads(route: AdminRoute, d: Domain): void {
   route('GET', '/businesses', () => ({ status: 200, body: { data: listBusinesses(d) } }));
   route('GET', '/contacts', (req) => {
     const q = adminListQuery(req.query, ['email_consent', 'sms_consent', 'q']);
     const { email_consent, sms_consent } = q.values;
-    checkConsentFilters(email_consent, sms_consent);
+    checkConsentValues(email_consent, sms_consent);
     const search = q.values.q?.trim();
     const page = adminListContacts(d, q.business_id, {
       email_consent,
