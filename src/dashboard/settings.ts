@@ -115,32 +115,19 @@ function scopesCell(scopes: string[]): HTMLElement {
   return h('span', { title: scopes.join(' ') }, scopes.join(' ') || '—');
 }
 
-/**
- * The form creating a named credential with scopes (an API token, an OAuth application): its
- * name field, the scope boxes, the button; the created credential is shown by `shown`.
- */
-function credentialForm(page: Page, key: 'token' | 'app', what: CredentialKind, shown: (created: Rec) => Node): HTMLFormElement {
-  return page.actionForm(
-    `Create ${what.article} ${what.noun}`,
-    key,
-    async (data) => {
-      const created = await api('POST', what.path, {
-        business_id: page.biz,
-        name: String(data.get('name') || what.fallback),
-        scopes: scopesOf(data),
-      });
-      return shown(created);
-    },
-    input(`${key}-name`, what.nameLabel, { name: 'name', placeholder: what.placeholder }),
-    scopeBoxes(`${key}-scope`, page.scopes, what.checked),
-    h('button', { type: 'submit' }, what.button),
-  );
-}
-
+/** What differs between the two credentials with scopes: API tokens and OAuth applications. */
 interface CredentialKind {
-  article: string;
+  key: 'token' | 'app';
+  /** The section's heading id, its title (the table's caption too) and the table's class. */
+  sectionId: string;
+  title: string;
+  tableClass: string;
   noun: string;
+  /** The admin API's path, and the field holding a credential's id. */
   path: string;
+  idField: string;
+  idHeader: string;
+  /** The create form: the name when none is given, the name field, the scopes checked first, the button. */
   fallback: string;
   nameLabel: string;
   placeholder: string;
@@ -149,9 +136,14 @@ interface CredentialKind {
 }
 
 const TOKEN: CredentialKind = {
-  article: 'an',
+  key: 'token',
+  sectionId: 'api-tokens',
+  title: 'API tokens',
+  tableClass: 'tokens',
   noun: 'API token',
   path: '/api-tokens',
+  idField: 'id',
+  idHeader: 'Token',
   fallback: 'Dashboard token',
   nameLabel: 'Token name',
   placeholder: 'CI token',
@@ -160,15 +152,66 @@ const TOKEN: CredentialKind = {
 };
 
 const APP: CredentialKind = {
-  article: 'an',
+  key: 'app',
+  sectionId: 'oauth-apps',
+  title: 'OAuth applications',
+  tableClass: 'apps',
   noun: 'OAuth application',
   path: '/apps',
+  idField: 'client_id',
+  idHeader: 'Client id',
   fallback: 'Dashboard app',
   nameLabel: 'Application name',
   placeholder: 'My integration',
   checked: [],
   button: 'Create application',
 };
+
+/** The form creating a named credential with scopes; the created credential is shown by `shown`. */
+function credentialForm(page: Page, kind: CredentialKind, shown: (created: Rec) => Node): HTMLFormElement {
+  return page.actionForm(
+    `Create an ${kind.noun}`,
+    kind.key,
+    async (data) => {
+      const created = await api('POST', kind.path, {
+        business_id: page.biz,
+        name: String(data.get('name') || kind.fallback),
+        scopes: scopesOf(data),
+      });
+      return shown(created);
+    },
+    input(`${kind.key}-name`, kind.nameLabel, { name: 'name', placeholder: kind.placeholder }),
+    scopeBoxes(`${kind.key}-scope`, page.scopes, kind.checked),
+    h('button', { type: 'submit' }, kind.button),
+  );
+}
+
+/**
+ * A credential's section: the create form and its output, the count, and the table (id, name,
+ * scopes, created, last used, and the last cell `last` draws).
+ */
+function credentialSection(
+  page: Page,
+  kind: CredentialKind,
+  rows: Rec[],
+  shown: (created: Rec) => Node,
+  last: (c: Rec) => Node,
+): HTMLElement {
+  const id = (c: Rec) => c[kind.idField] as string;
+  return section(
+    kind.sectionId,
+    kind.title,
+    credentialForm(page, kind, shown),
+    page.outs[kind.key],
+    countLine(rows, kind.noun),
+    table(
+      [kind.idHeader, 'Name', 'Scopes', 'Created', 'Last used', ''],
+      rows.map((c: Rec) => [idCell(id(c)), c.name, scopesCell(c.scopes), ago(c.created_at), lastUsed(c, id(c)), last(c)]),
+      kind.title,
+      kind.tableClass,
+    ),
+  );
+}
 
 function tokenSection(page: Page, tokens: Rec[]): HTMLElement {
   const revoke = (t: Rec) =>
@@ -178,19 +221,7 @@ function tokenSection(page: Page, tokens: Rec[]): HTMLElement {
           await api('DELETE', `/api-tokens/${t.id}`);
           return undefined;
         });
-  return section(
-    'api-tokens',
-    'API tokens',
-    credentialForm(page, 'token', TOKEN, (t) => shownOnce(`API token ${t.id}`, t.token, 'new-api-token')),
-    page.outs.token,
-    countLine(tokens, 'API token'),
-    table(
-      ['Token', 'Name', 'Scopes', 'Created', 'Last used', ''],
-      tokens.map((t: Rec) => [idCell(t.id), t.name, scopesCell(t.scopes), ago(t.created_at), lastUsed(t, t.id), revoke(t)]),
-      'API tokens',
-      'tokens',
-    ),
-  );
+  return credentialSection(page, TOKEN, tokens, (t) => shownOnce(`API token ${t.id}`, t.token, 'new-api-token'), revoke);
 }
 
 function appSection(page: Page, apps: Rec[]): HTMLElement {
@@ -216,19 +247,7 @@ function appSection(page: Page, apps: Rec[]): HTMLElement {
         notice(`${(await api('DELETE', `/apps/${a.client_id}/tokens`)).revoked} access token(s) revoked.`),
       ),
     );
-  return section(
-    'oauth-apps',
-    'OAuth applications',
-    credentialForm(page, 'app', APP, created),
-    page.outs.app,
-    countLine(apps, 'OAuth application'),
-    table(
-      ['Client id', 'Name', 'Scopes', 'Created', 'Last used', ''],
-      apps.map((a: Rec) => [idCell(a.client_id), a.name, scopesCell(a.scopes), ago(a.created_at), lastUsed(a, a.client_id), actions(a)]),
-      'OAuth applications',
-      'apps',
-    ),
-  );
+  return credentialSection(page, APP, apps, created, actions);
 }
 
 /** A Custom Integration's row: its token hidden behind Reveal, and its Active switch. */
