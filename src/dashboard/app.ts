@@ -72,36 +72,52 @@ switcher.addEventListener('change', () => {
 
 let drawing = 0;
 
+type Draw = (id: string | undefined, flash?: Flash) => Promise<Node[]>;
+
+/** Each page's content: its list, or (with an id) one of its records. */
+const DRAW = new Map<string, Draw>([
+  ['contacts', async (id) => (id ? contactPage(id) : [await deprecationsPanel(), ...(await contactsPage())])],
+  ['flows', (id) => (id ? flowPage(id) : flowsPage(() => void render()))],
+  ['requests', (id) => (id ? requestPage(id) : requestsPage())],
+  ['orders', (id) => (id ? orderPage(id) : ordersPage())],
+  ['events', (id) => (id ? eventPage(id) : eventsPage())],
+  ['timeline', () => timelinePage()],
+  ['settings', async (_id, flash) => [...(await settingsPage((f) => void render(f), flash)), await snapshotsPanel()]],
+]);
+
+/** Stops the live updates of the page being left (those of the page being drawn go on). */
+function stopLiveUpdates(page: string, id: string | undefined): void {
+  if (page !== 'timeline') stopLive();
+  stopListLive();
+  stopEffectsLive();
+  if (page !== 'requests' || id) stopRequestsLive();
+}
+
+/** The content of a page, or the error that kept it from being drawn. */
+async function content(page: string, id: string | undefined, flash?: Flash): Promise<Node[]> {
+  try {
+    await drawSwitcher();
+    const draw = DRAW.get(page);
+    return draw ? await draw(id, flash) : [notice('There is no such page.', 'error')];
+  } catch (err) {
+    return [notice(err instanceof AdminError ? err.message : String(err), 'error')];
+  }
+}
+
 /** Draws the route's page; `moveFocus` (after a navigation) puts the focus on its heading, for screen readers. */
 async function render(flash?: Flash, moveFocus = false): Promise<void> {
   const ticket = ++drawing;
   const { parts } = route();
   const [page = 'contacts', id] = parts;
-  if (page !== 'timeline') stopLive();
-  stopListLive();
-  stopEffectsLive();
-  if (page !== 'requests' || id) stopRequestsLive();
+  stopLiveUpdates(page, id);
   drawNav(page);
   const title = PAGES.find(([p]) => p === page)?.[1] ?? 'Not found';
   const heading = id ? `${title.replace(/s$/, '')} ${id}` : title;
   document.title = `${heading} · svc sandbox`;
-  let content: Node[];
-  try {
-    await drawSwitcher();
-    if (page === 'contacts') content = id ? await contactPage(id) : [await deprecationsPanel(), ...(await contactsPage())];
-    else if (page === 'flows') content = id ? await flowPage(id) : await flowsPage(() => void render());
-    else if (page === 'requests') content = id ? await requestPage(id) : await requestsPage();
-    else if (page === 'orders') content = id ? await orderPage(id) : await ordersPage();
-    else if (page === 'events') content = id ? await eventPage(id) : await eventsPage();
-    else if (page === 'timeline') content = await timelinePage();
-    else if (page === 'settings') content = [...(await settingsPage((f) => void render(f), flash)), await snapshotsPanel()];
-    else content = [notice('There is no such page.', 'error')];
-  } catch (err) {
-    content = [notice(err instanceof AdminError ? err.message : String(err), 'error')];
-  }
+  const nodes = await content(page, id, flash);
   if (ticket !== drawing) return;
   const h1 = h('h1', { tabindex: -1 }, heading);
-  main.replaceChildren(h1, ...content);
+  main.replaceChildren(h1, ...nodes);
   // Which route is on screen (tests wait for it).
   main.dataset.drawn = location.hash;
   if (moveFocus && document.activeElement !== switcher) h1.focus({ preventScroll: true });

@@ -10,15 +10,18 @@ type Attrs = Record<string, string | number | boolean | ((e: Event) => void) | u
 /** An element with attributes (on* keys are listeners; false/undefined leave the attribute out) and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === false) continue;
-    if (typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k === 'value' && 'value' in el) (el as HTMLInputElement).value = String(v);
-    else if (k === 'checked' && 'checked' in el) (el as HTMLInputElement).checked = Boolean(v);
-    else el.setAttribute(k, v === true ? '' : String(v));
-  }
+  for (const [k, v] of Object.entries(attrs)) setAttr(el, k, v);
   for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'number' ? String(c) : c);
   return el;
+}
+
+/** One attribute of `h`: a listener, the live value or checked state of a field, or an attribute. */
+function setAttr(el: HTMLElement, k: string, v: Attrs[string]): void {
+  if (v === undefined || v === false) return;
+  if (typeof v === 'function') el.addEventListener(k.slice(2), v);
+  else if (k === 'value' && 'value' in el) (el as HTMLInputElement).value = String(v);
+  else if (k === 'checked' && 'checked' in el) (el as HTMLInputElement).checked = Boolean(v);
+  else el.setAttribute(k, v === true ? '' : String(v));
 }
 
 export class AdminError extends Error {
@@ -42,6 +45,23 @@ export async function api(method: string, path: string, body?: unknown): Promise
   const json = text ? JSON.parse(text) : undefined;
   if (!res.ok) throw new AdminError(res.status, json?.error?.message ?? `HTTP ${res.status}`);
   return json;
+}
+
+/**
+ * Runs `tick` every `ms` milliseconds, one at a time: a slow tick is not overlapped, a failed one
+ * (the sandbox may be restarting) is retried at the next. Returns the interval, for clearInterval.
+ */
+export function everyWithoutOverlap(ms: number, tick: () => Promise<void>): ReturnType<typeof setInterval> {
+  let busy = false;
+  return setInterval(() => {
+    if (busy) return;
+    busy = true;
+    tick()
+      .catch(() => undefined)
+      .finally(() => {
+        busy = false;
+      });
+  }, ms);
 }
 
 /** A query string from the defined values. */

@@ -93,6 +93,30 @@ function row(f: Rec, redraw: Redraw): HTMLTableRowElement {
   return h('tr', { id: `flow-${f.id}`, 'data-state': state(f) }, ...cells.map(([label, c]) => h('td', { 'data-label': label }, c)));
 }
 
+/**
+ * Brings the table to the flows listed now: a changed row is redrawn, highlighted, in its place
+ * (unless it holds the focus), a new one is put in its place, a row no longer listed goes.
+ */
+function syncRows(body: HTMLTableSectionElement, flows: Rec[], redraw: Redraw): void {
+  const seen = new Set<string>();
+  let before: Element | null = body.firstElementChild;
+  for (const f of flows) {
+    seen.add(`flow-${f.id}`);
+    const old = document.getElementById(`flow-${f.id}`);
+    if (old && old.getAttribute('data-state') === state(f)) {
+      before = old.nextElementSibling;
+      continue;
+    }
+    if (old?.contains(document.activeElement)) continue;
+    const tr = row(f, redraw);
+    tr.classList.add('new');
+    if (old) old.replaceWith(tr);
+    else body.insertBefore(tr, before);
+    before = tr.nextElementSibling;
+  }
+  for (const tr of [...body.children]) if (!seen.has(tr.id)) tr.remove();
+}
+
 /** `rerender` draws the page again (after an action, whose outcome is then shown). */
 export async function flowsPage(rerender: () => void): Promise<Node[]> {
   const flash = pending;
@@ -128,23 +152,7 @@ export async function flowsPage(rerender: () => void): Promise<Node[]> {
   // redrawn, highlighted, unless it holds the focus (its checkbox stays where the keyboard is).
   pollEverySecond(async () => {
     const now = await api('GET', `/flows?business_id=${encodeURIComponent(business())}`);
-    const seen = new Set<string>();
-    let before: Element | null = body.firstElementChild;
-    for (const f of now.data as Rec[]) {
-      seen.add(`flow-${f.id}`);
-      const old = document.getElementById(`flow-${f.id}`);
-      if (old && old.getAttribute('data-state') === state(f)) {
-        before = old.nextElementSibling;
-        continue;
-      }
-      if (old?.contains(document.activeElement)) continue;
-      const tr = row(f, redraw);
-      tr.classList.add('new');
-      if (old) old.replaceWith(tr);
-      else body.insertBefore(tr, before);
-      before = tr.nextElementSibling;
-    }
-    for (const tr of [...body.children]) if (!seen.has(tr.id)) tr.remove();
+    syncRows(body, now.data, redraw);
     count.textContent = countText(now.total, 'flow');
     empty.hidden = now.data.length > 0;
     list.hidden = now.data.length === 0;

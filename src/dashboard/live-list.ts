@@ -3,7 +3,7 @@
  * puts new ones at the top and changed ones in place (every field, not only new rows), highlighted,
  * and keeps the count current.
  */
-import { api, type Rec } from './dom.js';
+import { api, everyWithoutOverlap, type Rec } from './dom.js';
 
 let timer: ReturnType<typeof setInterval> | undefined;
 const POLL_MS = 1000;
@@ -17,16 +17,7 @@ export function stopListLive(): void {
 /** Runs `tick` every second until the page is left (one at a time: a slow tick is not overlapped; a failed one is retried at the next). */
 export function pollEverySecond(tick: () => Promise<void>): void {
   stopListLive();
-  let busy = false;
-  timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    tick()
-      .catch(() => undefined) // the sandbox may be restarting: the next tick tries again
-      .finally(() => {
-        busy = false;
-      });
-  }, POLL_MS);
+  timer = everyWithoutOverlap(POLL_MS, tick);
 }
 
 /** "20,417 contacts" (one contact). */
@@ -58,6 +49,36 @@ export interface LiveList {
 const LIVE_ROWS = 100;
 
 /**
+ * The row to show for a record: the one shown when the record did not change (or the row holds
+ * the focus), else a new one, highlighted, put in the old one's place.
+ */
+function currentRow(l: LiveList, r: Rec, shown: HTMLTableRowElement | undefined, states: Map<string, string>): HTMLTableRowElement {
+  const key = l.key(r);
+  const state = JSON.stringify(r);
+  if (shown && (states.get(key) === state || shown.contains(document.activeElement))) return shown;
+  const next = l.row(r);
+  next.dataset.key = key;
+  next.classList.add('new');
+  states.set(key, state);
+  shown?.replaceWith(next);
+  return next;
+}
+
+/** Puts the rows of an answer in its order at the top of the table; returns the keys it listed. */
+function placeRows(l: LiveList, rows: Rec[], shown: Map<string, HTMLTableRowElement>, states: Map<string, string>): Set<string> {
+  let before: Element | null = l.tbody.firstElementChild;
+  const listed = new Set<string>();
+  for (const r of rows) {
+    const key = l.key(r);
+    listed.add(key);
+    const tr = currentRow(l, r, shown.get(key), states);
+    if (tr === before) before = tr.nextElementSibling;
+    else l.tbody.insertBefore(tr, before);
+  }
+  return listed;
+}
+
+/**
  * Keeps the first page current: every second it asks for the newest rows (as many as shown, at
  * least a page, at most 100) and puts new ones at the top and changed ones in place, both
  * highlighted; a row no longer listed goes when the answer covers it. Rows that did not change
@@ -75,24 +96,7 @@ export function startListLive(l: LiveList): void {
     const fresh = (page.data as Rec[]).filter((r) => states.get(l.key(r)) !== JSON.stringify(r));
     if (fresh.length > 0) await l.prepare?.(fresh);
     const shown = new Map([...l.tbody.children].map((tr) => [(tr as HTMLElement).dataset.key ?? '', tr as HTMLTableRowElement]));
-    let before: Element | null = l.tbody.firstElementChild;
-    const listed = new Set<string>();
-    for (const r of page.data as Rec[]) {
-      const key = l.key(r);
-      listed.add(key);
-      let tr = shown.get(key);
-      const state = JSON.stringify(r);
-      if (!tr || (states.get(key) !== state && !tr.contains(document.activeElement))) {
-        const next = l.row(r);
-        next.dataset.key = key;
-        next.classList.add('new');
-        states.set(key, state);
-        if (tr) tr.replaceWith(next);
-        tr = next;
-      }
-      if (tr === before) before = tr.nextElementSibling;
-      else l.tbody.insertBefore(tr, before);
-    }
+    const listed = placeRows(l, page.data, shown, states);
     // Rows past the answer's end are older ones: they go only when the answer was the whole list.
     if (page.data.length < limit)
       for (const [key, tr] of shown)

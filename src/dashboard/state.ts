@@ -4,7 +4,7 @@
  * data and says "Restored snapshot NAME at HH:MM UTC" (or "Reset at …") above the page until the
  * next navigation.
  */
-import { api, type Rec } from './dom.js';
+import { api, everyWithoutOverlap, type Rec } from './dom.js';
 import { clockTime } from './time.js';
 
 const WATCH_MS = 1500;
@@ -52,14 +52,5 @@ export async function checkState(took?: number): Promise<void> {
 /** Watches for restores and resets while the page is open. */
 export function watchState(reload: () => void): void {
   reloadPage = reload;
-  let busy = false;
-  setInterval(() => {
-    if (busy) return;
-    busy = true;
-    checkState()
-      .catch(() => undefined) // the sandbox may be restarting: the next look tries again
-      .finally(() => {
-        busy = false;
-      });
-  }, WATCH_MS);
+  everyWithoutOverlap(WATCH_MS, () => checkState());
 }

@@ -305,38 +305,45 @@ function plain(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value));
 }
 
+/** An operation's responses: each status's description and, when it has a body, its media types. */
+function responsesOf(o: Op): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(o.responses)) {
+    const type = r.type ?? 'application/json';
+    responses[status] = {
+      description: r.description,
+      ...(r.schema || r.type
+        ? { content: { [type]: r.schema ? { schema: plain(r.schema) } : {}, ...(r.alsoType ? { [r.alsoType]: {} } : {}) } }
+        : {}),
+    };
+  }
+  return responses;
+}
+
+/** One operation of the document: its summary, id, path parameters, body and responses. */
+function operationOf(path: string, method: string, o: Op): Record<string, unknown> {
+  const parameters = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  return {
+    summary: o.summary,
+    operationId: `admin_${method}_${path
+      .replace('/_sandbox/', '')
+      .replace(/[{}]/g, '')
+      .replace(/[^a-z0-9]+/gi, '_')}`,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(o.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(o.body) } } } } : {}),
+    responses: responsesOf(o),
+  };
+}
+
 export function buildAdminOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [path, ops] of Object.entries(PATHS)) {
-    paths[path] = {};
-    for (const [method, o] of Object.entries(ops)) {
-      const responses: Record<string, unknown> = {};
-      for (const [status, r] of Object.entries(o.responses)) {
-        const type = r.type ?? 'application/json';
-        responses[status] = {
-          description: r.description,
-          ...(r.schema || r.type
-            ? { content: { [type]: r.schema ? { schema: plain(r.schema) } : {}, ...(r.alsoType ? { [r.alsoType]: {} } : {}) } }
-            : {}),
-        };
-      }
-      const parameters = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => ({
-        name: m[1],
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-      }));
-      (paths[path] as Record<string, unknown>)[method] = {
-        summary: o.summary,
-        operationId: `admin_${method}_${path
-          .replace('/_sandbox/', '')
-          .replace(/[{}]/g, '')
-          .replace(/[^a-z0-9]+/gi, '_')}`,
-        ...(parameters.length > 0 ? { parameters } : {}),
-        ...(o.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(o.body) } } } } : {}),
-        responses,
-      };
-    }
+    paths[path] = Object.fromEntries(Object.entries(ops).map(([method, o]) => [method, operationOf(path, method, o)]));
   }
   return {
     openapi: '3.1.0',

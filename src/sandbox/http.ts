@@ -27,18 +27,24 @@ export function oddJson(value: unknown, path = '(body)', depth = 0): FieldError 
   if (depth > MAX_DEPTH) return { field: path, message: `is nested more than ${MAX_DEPTH} levels deep` };
   if (typeof value === 'string') return oddString(value, path);
   if (typeof value !== 'object' || value === null) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const p = oddJson(value[i], `${path}[${i}]`, depth + 1);
-      if (p) return p;
-    }
-    return undefined;
+  if (Array.isArray(value)) return oddItem(value, path, depth);
+  return oddMember(value as Record<string, unknown>, path, depth);
+}
+
+/** The first problem in an array's items. */
+function oddItem(items: unknown[], path: string, depth: number): FieldError | undefined {
+  for (let i = 0; i < items.length; i++) {
+    const p = oddJson(items[i], `${path}[${i}]`, depth + 1);
+    if (p) return p;
   }
-  for (const key of Object.keys(value)) {
+  return undefined;
+}
+
+/** The first problem in an object's keys and values (a top-level member is named by its key alone). */
+function oddMember(object: Record<string, unknown>, path: string, depth: number): FieldError | undefined {
+  for (const key of Object.keys(object)) {
     const field = depth === 0 ? key : `${path}.${key}`;
-    const k = oddString(key, field);
-    if (k) return k;
-    const p = oddJson((value as Record<string, unknown>)[key], field, depth + 1);
+    const p = oddString(key, field) ?? oddJson(object[key], field, depth + 1);
     if (p) return p;
   }
   return undefined;

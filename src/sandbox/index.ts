@@ -53,20 +53,39 @@ function machineAddresses(): string[] {
   return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
 }
 
-export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  const file = opts.db ?? ':memory:';
+/** The database: a file's folder is made first; `:memory:` and `file:` URIs are taken as they are. */
+function openDb(file: string): SandboxDb {
   if (file !== ':memory:' && !file.startsWith('file:')) mkdirSync(dirname(resolve(file)), { recursive: true });
-  const db = new SandboxDb(file);
+  return new SandboxDb(file);
+}
+
+/** POST /_sandbox/reset: every table emptied but the default business, in one transaction. */
+function resetAll(db: SandboxDb, domain: Domain): void {
+  db.transaction(() => {
+    for (const t of TABLES) db.run(`DELETE FROM ${t}`);
+    db.run('DELETE FROM businesses WHERE id <> ?', DEFAULT_BUSINESS_ID);
+    ensureDefaultBusiness(domain);
+    clearCaches(domain);
+  });
+}
+
+/** The base URL a local client uses: a wildcard bind answers on loopback too. */
+function reachableUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const db = openDb(opts.db ?? ':memory:');
   const now = opts.now ?? Date.now;
   const domain: Domain = { db, now, tokenTtlSeconds: opts.tokenTtlSeconds ?? 7200, cache: newCache() };
   ensureDefaultBusiness(domain);
-  const faults = new Faults(now, opts.random);
   const host = opts.host ?? '127.0.0.1';
   let baseUrl = '';
   const logEntries = opts.logEntries ?? DEFAULT_LOG_ENTRIES;
   const app = await buildServer({
     domain,
-    faults,
+    faults: new Faults(now, opts.random),
     requestLog: logEntries > 0 ? new RequestLog(logEntries, opts.logBytes ?? DEFAULT_LOG_BYTES) : undefined,
     deprecations: new DeprecationTally(),
     baseUrl: () => baseUrl,
@@ -77,13 +96,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       localAddresses: host === '0.0.0.0' || host === '::' ? machineAddresses() : undefined,
     },
     onAnswer: opts.onAnswer,
-    reset: () =>
-      db.transaction(() => {
-        for (const t of TABLES) db.run(`DELETE FROM ${t}`);
-        db.run('DELETE FROM businesses WHERE id <> ?', DEFAULT_BUSINESS_ID);
-        ensureDefaultBusiness(domain);
-        clearCaches(domain);
-      }),
+    reset: () => resetAll(db, domain),
   });
   try {
     await app.listen({ port: opts.port ?? 0, host });
@@ -93,9 +106,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
-  // A wildcard bind answers on loopback too; that is the address a local client can use.
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  baseUrl = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+  baseUrl = reachableUrl(host, port);
   let closing: Promise<void> | undefined;
   return {
     baseUrl,

@@ -21,9 +21,8 @@ function storedEmail(value: string): string {
   return r.ok ? r.value : value;
 }
 
-/** Checks the list query; throws a 400 naming every bad parameter. */
-export function parseListQuery(query: Record<string, unknown>) {
-  const errors: FieldError[] = [];
+/** The parameters given, each once and each a filter of this list; the others are errors. */
+function knownParams(query: Record<string, unknown>, errors: FieldError[]): Record<string, string> {
   const q: Record<string, string> = {};
   for (const [key, value] of Object.entries(query)) {
     if (REMOVED_PARAMS[key]) errors.push({ field: key, message: `was removed; use ${REMOVED_PARAMS[key]} instead` });
@@ -31,26 +30,49 @@ export function parseListQuery(query: Record<string, unknown>) {
     else if (typeof value !== 'string') errors.push({ field: key, message: 'must be given once' });
     else q[key] = value;
   }
-  if (q.email_consent !== undefined && !(EMAIL_CONSENT_VALUES as readonly string[]).includes(q.email_consent))
-    errors.push({ field: 'email_consent', message: `must be one of: ${EMAIL_CONSENT_VALUES.join(', ')}` });
-  if (q.sms_consent !== undefined && !(SMS_CONSENT_VALUES as readonly string[]).includes(q.sms_consent))
-    errors.push({ field: 'sms_consent', message: `must be one of: ${SMS_CONSENT_VALUES.join(', ')}` });
-  let since: number | undefined;
-  if (q.updated_since !== undefined) {
-    if (isRfc3339DateTime(q.updated_since)) since = rfc3339ToMs(q.updated_since);
-    else errors.push({ field: 'updated_since', message: 'must be an RFC 3339 date-time like 2026-05-12T00:00:00Z' });
-  }
-  let limit = 50;
-  if (q.limit !== undefined) {
-    if (/^\d{1,3}$/.test(q.limit) && Number(q.limit) >= 1 && Number(q.limit) <= 250) limit = Number(q.limit);
-    else errors.push({ field: 'limit', message: 'must be an integer from 1 to 250' });
-  }
-  let after = 0;
-  if (q.cursor !== undefined) {
-    const seq = decodeCursor(q.cursor);
-    if (seq === undefined) errors.push({ field: 'cursor', message: 'is not a cursor this service issued; pass next_cursor unchanged' });
-    else after = seq;
-  }
+  return q;
+}
+
+/** A consent filter names one of its values. */
+function checkOneOf(q: Record<string, string>, field: string, values: readonly string[], errors: FieldError[]): void {
+  const value = q[field];
+  if (value !== undefined && !values.includes(value)) errors.push({ field, message: `must be one of: ${values.join(', ')}` });
+}
+
+/** `updated_since` as epoch ms. */
+function sinceOf(value: string | undefined, errors: FieldError[]): number | undefined {
+  if (value === undefined) return undefined;
+  if (isRfc3339DateTime(value)) return rfc3339ToMs(value);
+  errors.push({ field: 'updated_since', message: 'must be an RFC 3339 date-time like 2026-05-12T00:00:00Z' });
+  return undefined;
+}
+
+/** The page size: 50 unless `limit` says 1 to 250. */
+function limitOf(value: string | undefined, errors: FieldError[]): number {
+  if (value === undefined) return 50;
+  if (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 250) return Number(value);
+  errors.push({ field: 'limit', message: 'must be an integer from 1 to 250' });
+  return 50;
+}
+
+/** The position the cursor continues after (0: the first page). */
+function afterOf(cursor: string | undefined, errors: FieldError[]): number {
+  if (cursor === undefined) return 0;
+  const seq = decodeCursor(cursor);
+  if (seq !== undefined) return seq;
+  errors.push({ field: 'cursor', message: 'is not a cursor this service issued; pass next_cursor unchanged' });
+  return 0;
+}
+
+/** Checks the list query; throws a 400 naming every bad parameter. */
+export function parseListQuery(query: Record<string, unknown>) {
+  const errors: FieldError[] = [];
+  const q = knownParams(query, errors);
+  checkOneOf(q, 'email_consent', EMAIL_CONSENT_VALUES, errors);
+  checkOneOf(q, 'sms_consent', SMS_CONSENT_VALUES, errors);
+  const since = sinceOf(q.updated_since, errors);
+  const limit = limitOf(q.limit, errors);
+  const after = afterOf(q.cursor, errors);
   if (errors.length > 0) throw invalidRequest(errors);
   return {
     email_consent: q.email_consent,

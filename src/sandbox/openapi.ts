@@ -3,7 +3,7 @@
  * the same table the server registers its routes from.
  */
 import { SCHEMAS, SD } from '../contract/schemas.js';
-import { MAX_PATH_PARAM, ROUTES } from './routes.js';
+import { MAX_PATH_PARAM, type ResponseSpec, ROUTES, type RouteSpec } from './routes.js';
 
 /** Plain JSON of a TypeBox schema, with `$ref: "Contact"` pointing into components and `$id` dropped. */
 function plain(schema: unknown): unknown {
@@ -18,55 +18,72 @@ function withoutId(schema: unknown): Record<string, unknown> {
   return rest;
 }
 
+/** A route's parameters: its path's, its query's (from the query schema) and its headers. */
+function parametersOf(r: RouteSpec): unknown[] {
+  const parameters: unknown[] = [];
+  for (const m of r.url.matchAll(/:([a-z_]+)/g))
+    parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', maxLength: MAX_PATH_PARAM } });
+  if (r.query) {
+    const q = plain(r.query) as { properties: Record<string, Record<string, unknown>> };
+    for (const [name, schema] of Object.entries(q.properties)) {
+      const { description, ...rest } = schema;
+      parameters.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest });
+    }
+  }
+  for (const [name, h] of Object.entries(r.headers ?? {})) {
+    parameters.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } });
+  }
+  return parameters;
+}
+
+/** The headers of an answer: the request id on every one, the route's own, and those its status implies. */
+function responseHeaders(status: string, res: ResponseSpec): Record<string, unknown> {
+  const headers: Record<string, unknown> = {
+    'X-Request-Id': { description: `${SD} every response carries a request id.`, schema: { type: 'string' } },
+  };
+  for (const [name, description] of Object.entries(res.headers ?? {})) headers[name] = { description, schema: { type: 'string' } };
+  if (status === '401' || status === '403')
+    headers['WWW-Authenticate'] = { description: `${SD} RFC 6750 challenge.`, schema: { type: 'string' } };
+  if (status === '429' || status === '503')
+    headers['Retry-After'] = { description: `${SD} whole seconds, at least 1.`, schema: { type: 'integer' } };
+  return headers;
+}
+
+function responsesOf(r: RouteSpec): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, res] of Object.entries(r.responses)) {
+    responses[status] = {
+      description: res.description,
+      headers: responseHeaders(status, res),
+      ...(res.schema ? { content: { 'application/json': { schema: plain(res.schema) } } } : {}),
+    };
+  }
+  return responses;
+}
+
+/** A route's operation: id, summary, security (its scope), parameters, body and responses. */
+function operationOf(r: RouteSpec): Record<string, unknown> {
+  const parameters = parametersOf(r);
+  return {
+    operationId: r.operationId,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    ...(r.deprecated ? { deprecated: true } : {}),
+    ...(r.scope ? { security: [{ bearer: [r.scope] }], 'x-required-scope': r.scope } : { security: [] }),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(r.body ? { requestBody: { required: r.body.required, content: { [r.body.contentType]: { schema: plain(r.body.schema) } } } } : {}),
+    responses: responsesOf(r),
+  };
+}
+
 export function buildOpenApi(): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const s of SCHEMAS) schemas[(s as { $id: string }).$id] = withoutId(s);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of ROUTES) {
     const path = r.url.replace(/:([a-z_]+)/g, '{$1}');
-    const parameters: unknown[] = [];
-    for (const m of r.url.matchAll(/:([a-z_]+)/g))
-      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', maxLength: MAX_PATH_PARAM } });
-    if (r.query) {
-      const q = plain(r.query) as { properties: Record<string, Record<string, unknown>> };
-      for (const [name, schema] of Object.entries(q.properties)) {
-        const { description, ...rest } = schema;
-        parameters.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest });
-      }
-    }
-    for (const [name, h] of Object.entries(r.headers ?? {})) {
-      parameters.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } });
-    }
-    const responses: Record<string, unknown> = {};
-    for (const [status, res] of Object.entries(r.responses)) {
-      const headers: Record<string, unknown> = {
-        'X-Request-Id': { description: `${SD} every response carries a request id.`, schema: { type: 'string' } },
-      };
-      for (const [name, description] of Object.entries(res.headers ?? {})) headers[name] = { description, schema: { type: 'string' } };
-      if (status === '401' || status === '403')
-        headers['WWW-Authenticate'] = { description: `${SD} RFC 6750 challenge.`, schema: { type: 'string' } };
-      if (status === '429' || status === '503')
-        headers['Retry-After'] = { description: `${SD} whole seconds, at least 1.`, schema: { type: 'integer' } };
-      responses[status] = {
-        description: res.description,
-        headers,
-        ...(res.schema ? { content: { 'application/json': { schema: plain(res.schema) } } } : {}),
-      };
-    }
-    const op: Record<string, unknown> = {
-      operationId: r.operationId,
-      summary: r.summary,
-      ...(r.description ? { description: r.description } : {}),
-      ...(r.deprecated ? { deprecated: true } : {}),
-      ...(r.scope ? { security: [{ bearer: [r.scope] }], 'x-required-scope': r.scope } : { security: [] }),
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(r.body
-        ? { requestBody: { required: r.body.required, content: { [r.body.contentType]: { schema: plain(r.body.schema) } } } }
-        : {}),
-      responses,
-    };
     paths[path] ??= {};
-    (paths[path] as Record<string, unknown>)[r.method.toLowerCase()] = op;
+    (paths[path] as Record<string, unknown>)[r.method.toLowerCase()] = operationOf(r);
   }
   return {
     openapi: '3.1.0',

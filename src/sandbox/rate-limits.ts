@@ -38,58 +38,62 @@ const ENDPOINT = /^(?:(GET|POST|PUT|PATCH|DELETE) )?(\/[\x21-\x7e]*)$/;
 const MAX_LIMIT = 100_000;
 const MAX_WINDOW_S = 86_400;
 
+const AT = 'rate_limits';
+
+/** `per`: who a window counts for. */
+function perOf(v: unknown, errors: FieldError[]): RateLimitSettings['per'] {
+  if (v === 'token' || v === 'business') return v;
+  errors.push({ field: `${AT}.per`, message: 'must be "token" or "business"' });
+  return undefined;
+}
+
+/** `headers`: a style, or true (RateLimit-*) and false (none). */
+function headersOf(v: unknown, errors: FieldError[]): RateHeaderStyle | undefined {
+  if (v === true) return 'ratelimit';
+  if (v === false) return 'none';
+  if (v === 'none' || v === 'ratelimit' || v === 'x-ratelimit') return v;
+  errors.push({ field: `${AT}.headers`, message: 'must be "none", "ratelimit", "x-ratelimit" (or true/false)' });
+  return undefined;
+}
+
+function maxInFlightOf(v: unknown, errors: FieldError[]): number | undefined {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_LIMIT) return v;
+  errors.push({ field: `${AT}.max_in_flight`, message: `must be an integer from 1 to ${MAX_LIMIT}` });
+  return undefined;
+}
+
+/** `windows`: at most 16, each checked (the valid ones kept). */
+function windowsOf(v: unknown, errors: FieldError[]): RateWindowSetting[] | undefined {
+  if (!Array.isArray(v) || v.length > 16) {
+    errors.push({ field: `${AT}.windows`, message: 'must be an array of at most 16 windows {limit, window_s, sliding?, endpoint?}' });
+    return undefined;
+  }
+  return v.map((w: unknown, i) => validateWindow(w, `${AT}.windows[${i}]`, errors)).filter((w) => w !== undefined);
+}
+
 /** Checks the `rate_limits` object of PUT /_sandbox/faults; each problem names its field. */
 export function validateRateLimits(input: unknown, errors: FieldError[]): RateLimitSettings | undefined {
-  const at = 'rate_limits';
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    errors.push({ field: at, message: 'must be an object {per?, windows?, max_in_flight?, headers?}' });
+    errors.push({ field: AT, message: 'must be an object {per?, windows?, max_in_flight?, headers?}' });
     return undefined;
   }
   const body = input as Record<string, unknown>;
   const out: RateLimitSettings = {};
   for (const key of Object.keys(body))
     if (!(LIMIT_FIELDS as readonly string[]).includes(key))
-      errors.push({ field: `${at}.${key}`, message: `is not a rate-limit setting (${LIMIT_FIELDS.join(', ')})` });
-  if (body.per !== undefined) {
-    if (body.per === 'token' || body.per === 'business') out.per = body.per;
-    else errors.push({ field: `${at}.per`, message: 'must be "token" or "business"' });
-  }
-  if (body.headers !== undefined) {
-    const h = body.headers;
-    if (h === true) out.headers = 'ratelimit';
-    else if (h === false) out.headers = 'none';
-    else if (h === 'none' || h === 'ratelimit' || h === 'x-ratelimit') out.headers = h;
-    else errors.push({ field: `${at}.headers`, message: 'must be "none", "ratelimit", "x-ratelimit" (or true/false)' });
-  }
-  if (body.max_in_flight !== undefined) {
-    const v = body.max_in_flight;
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_LIMIT) out.max_in_flight = v;
-    else errors.push({ field: `${at}.max_in_flight`, message: `must be an integer from 1 to ${MAX_LIMIT}` });
-  }
-  if (body.windows !== undefined) {
-    if (!Array.isArray(body.windows) || body.windows.length > 16) {
-      errors.push({ field: `${at}.windows`, message: 'must be an array of at most 16 windows {limit, window_s, sliding?, endpoint?}' });
-    } else {
-      out.windows = [];
-      body.windows.forEach((w: unknown, i) => {
-        const win = validateWindow(w, `${at}.windows[${i}]`, errors);
-        if (win) out.windows?.push(win);
-      });
-    }
-  }
+      errors.push({ field: `${AT}.${key}`, message: `is not a rate-limit setting (${LIMIT_FIELDS.join(', ')})` });
+  if (body.per !== undefined) out.per = perOf(body.per, errors);
+  if (body.headers !== undefined) out.headers = headersOf(body.headers, errors);
+  if (body.max_in_flight !== undefined) out.max_in_flight = maxInFlightOf(body.max_in_flight, errors);
+  if (body.windows !== undefined) out.windows = windowsOf(body.windows, errors);
   return out;
 }
 
-function validateWindow(w: unknown, at: string, errors: FieldError[]): RateWindowSetting | undefined {
-  if (typeof w !== 'object' || w === null || Array.isArray(w)) {
-    errors.push({ field: at, message: 'must be an object {limit, window_s, sliding?, endpoint?}' });
-    return undefined;
-  }
-  const o = w as Record<string, unknown>;
-  const before = errors.length;
-  for (const key of Object.keys(o))
-    if (!(WINDOW_FIELDS as readonly string[]).includes(key))
-      errors.push({ field: `${at}.${key}`, message: `is not a window setting (${WINDOW_FIELDS.join(', ')})` });
+/** The problems of one window's fields, each naming its field. */
+function windowErrors(o: Record<string, unknown>, at: string): FieldError[] {
+  const errors = Object.keys(o)
+    .filter((key) => !(WINDOW_FIELDS as readonly string[]).includes(key))
+    .map((key) => ({ field: `${at}.${key}`, message: `is not a window setting (${WINDOW_FIELDS.join(', ')})` }));
   const { limit, window_s, sliding, endpoint } = o;
   if (!(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT))
     errors.push({ field: `${at}.limit`, message: `must be an integer from 1 to ${MAX_LIMIT}` });
@@ -98,10 +102,23 @@ function validateWindow(w: unknown, at: string, errors: FieldError[]): RateWindo
   if (sliding !== undefined && typeof sliding !== 'boolean') errors.push({ field: `${at}.sliding`, message: 'must be true or false' });
   if (endpoint !== undefined && !(typeof endpoint === 'string' && ENDPOINT.test(endpoint)))
     errors.push({ field: `${at}.endpoint`, message: 'must be a route such as "POST /v1/events" or "/v1/contacts/:id"' });
-  if (errors.length > before) return undefined;
-  const out: RateWindowSetting = { limit: limit as number, window_s: window_s as number };
-  if (sliding) out.sliding = true;
-  if (endpoint !== undefined) out.endpoint = endpoint as string;
+  return errors;
+}
+
+function validateWindow(w: unknown, at: string, errors: FieldError[]): RateWindowSetting | undefined {
+  if (typeof w !== 'object' || w === null || Array.isArray(w)) {
+    errors.push({ field: at, message: 'must be an object {limit, window_s, sliding?, endpoint?}' });
+    return undefined;
+  }
+  const o = w as Record<string, unknown>;
+  const problems = windowErrors(o, at);
+  if (problems.length > 0) {
+    errors.push(...problems);
+    return undefined;
+  }
+  const out: RateWindowSetting = { limit: o.limit as number, window_s: o.window_s as number };
+  if (o.sliding) out.sliding = true;
+  if (o.endpoint !== undefined) out.endpoint = o.endpoint as string;
   return out;
 }
 

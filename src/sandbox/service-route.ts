@@ -117,6 +117,23 @@ function handleJournaled<RG extends RouteGenericInterface>(
   }
 }
 
+/** A body sent to a JSON route must say it is JSON: 415 otherwise. */
+function checkJsonBody(req: FastifyRequest): void {
+  if (req.body === undefined || isJsonType(req.headers['content-type'])) return;
+  throw new ServiceError(
+    415,
+    'unsupported_media_type',
+    `send the body as application/json, not ${req.headers['content-type'] ?? 'without a content type'}`,
+  );
+}
+
+/** Sends a handler's answer: its status, headers and JSON body (none with 204). */
+function sendAnswer(reply: FastifyReply, answer: Answer<unknown>): FastifyReply {
+  if (answer.status !== 204) return sendJson(reply, answer.status, answer.body, answer.headers);
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.code(204).send();
+}
+
 /** Registers the service operation `operationId` (method, path and scope from routes.ts) with its handler. */
 export function serviceRoute<RG extends RouteGenericInterface>(
   app: FastifyInstance,
@@ -149,24 +166,14 @@ export function serviceRoute<RG extends RouteGenericInterface>(
       const caller = callers.get(req) as Caller;
       const decision = caller.decision;
       const principal = caller.principal as Principal;
-      if (req.body !== undefined && contentType === 'application/json' && !isJsonType(req.headers['content-type'])) {
-        throw new ServiceError(
-          415,
-          'unsupported_media_type',
-          `send the body as application/json, not ${req.headers['content-type'] ?? 'without a content type'}`,
-        );
-      }
+      if (contentType === 'application/json') checkJsonBody(req);
       if (faultAt(decision, false, req, reply)) return reply;
       if (writes) deps.domain.db.beginBatch();
       const call = { req: req as FastifyRequest<RG>, principal };
       const answer = writes ? handleJournaled(deps, caller, handler, call) : handler(call);
       if (writes) await deps.domain.db.flushed();
       if (faultAt(decision, true, req, reply)) return reply;
-      if (answer.status === 204) {
-        if (answer.headers) reply.headers(answer.headers);
-        return reply.code(204).send();
-      }
-      return sendJson(reply, answer.status, answer.body, answer.headers);
+      return sendAnswer(reply, answer);
     },
   });
 }

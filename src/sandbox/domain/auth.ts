@@ -134,8 +134,8 @@ function tokenError(status: number, code: string, message: string, headers: Reco
   return new ServiceError(status, code, message, {}, headers);
 }
 
-/** The client-credentials grant (RFC 6749 §4.4) with the spec's scope rules and open-points' statuses. */
-export function grantClientCredentials(d: Domain, input: TokenGrantInput, viaBasic: boolean) {
+/** The request's grant_type and client credentials are there, and the grant is client_credentials. */
+function checkGrantRequest(input: TokenGrantInput): asserts input is TokenGrantInput & { client_id: string; client_secret: string } {
   if (!input.grant_type) throw tokenError(400, 'invalid_request', 'grant_type is required; use grant_type=client_credentials');
   if (input.grant_type !== 'client_credentials')
     throw tokenError(
@@ -145,8 +145,12 @@ export function grantClientCredentials(d: Domain, input: TokenGrantInput, viaBas
     );
   if (!input.client_id || !input.client_secret)
     throw tokenError(400, 'invalid_request', 'client_id and client_secret are required (form fields or HTTP Basic)');
-  const app = d.db.get<AppRow>('SELECT client_id, business_id, scopes, secret_hash FROM apps WHERE client_id = ?', input.client_id);
-  const given = hashSecret(input.client_secret);
+}
+
+/** The application whose client_id and secret these are, else 401 invalid_client. */
+function authenticatedApp(d: Domain, clientId: string, secret: string, viaBasic: boolean): AppRow {
+  const app = d.db.get<AppRow>('SELECT client_id, business_id, scopes, secret_hash FROM apps WHERE client_id = ?', clientId);
+  const given = hashSecret(secret);
   // Compare against a dummy hash for unknown clients too, so timing does not tell which part was wrong.
   const ok = sameHash(given, app ? app.secret_hash : '0'.repeat(64)) && app !== undefined;
   if (!ok || !app) {
@@ -155,29 +159,39 @@ export function grantClientCredentials(d: Domain, input: TokenGrantInput, viaBas
       ...(viaBasic ? { 'www-authenticate': 'Basic realm="svc-sandbox"' } : {}),
     });
   }
+  return app;
+}
+
+/** The scopes asked for: those of `scope` (each known and enabled on the application), or all the application's. */
+function requestedScopes(scope: string | undefined, appScopes: string[]): string[] {
+  // An empty or blank `scope` counts as absent (RFC 6749: the parameter is optional).
+  if (scope === undefined || scope.trim() === '') return appScopes;
+  const requested = [...new Set(scope.split(/[ ]+/).filter((s) => s.length > 0))];
+  const unknown = requested.filter((s) => !isScope(s));
+  if (unknown.length > 0)
+    throw tokenError(
+      400,
+      'invalid_scope',
+      `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(', ')}; scopes are ${SCOPES.join(', ')}`,
+    );
+  const notEnabled = requested.filter((s) => !appScopes.includes(s));
+  if (notEnabled.length > 0)
+    throw tokenError(
+      400,
+      'invalid_scope',
+      `scope ${notEnabled.join(', ')} is not enabled on the application; enable it in the application's settings first`,
+    );
+  return requested;
+}
+
+/** The client-credentials grant (RFC 6749 §4.4) with the spec's scope rules and open-points' statuses. */
+export function grantClientCredentials(d: Domain, input: TokenGrantInput, viaBasic: boolean) {
+  checkGrantRequest(input);
+  const app = authenticatedApp(d, input.client_id, input.client_secret, viaBasic);
   const appScopes = app.scopes ? app.scopes.split(' ') : [];
   const business = getBusiness(d, app.business_id);
   const available = new Set(business.available_scopes ? business.available_scopes.split(' ') : []);
-  let requested: string[];
-  // An empty or blank `scope` counts as absent (RFC 6749: the parameter is optional).
-  if (input.scope === undefined || input.scope.trim() === '') requested = appScopes;
-  else {
-    requested = [...new Set(input.scope.split(/[ ]+/).filter((s) => s.length > 0))];
-    const unknown = requested.filter((s) => !isScope(s));
-    if (unknown.length > 0)
-      throw tokenError(
-        400,
-        'invalid_scope',
-        `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(', ')}; scopes are ${SCOPES.join(', ')}`,
-      );
-    const notEnabled = requested.filter((s) => !appScopes.includes(s));
-    if (notEnabled.length > 0)
-      throw tokenError(
-        400,
-        'invalid_scope',
-        `scope ${notEnabled.join(', ')} is not enabled on the application; enable it in the application's settings first`,
-      );
-  }
+  const requested = requestedScopes(input.scope, appScopes);
   const granted = requested.filter((s) => available.has(s));
   const token = newSecret('at');
   const now = d.now();
@@ -218,6 +232,14 @@ function scopeSet(list: string): ReadonlySet<string> {
   return s;
 }
 
+/** The stored token a bearer is (an access token, or an API token not revoked), if any. */
+function tokenRow(d: Domain, bearer: string, hash: string): TokenRow | undefined {
+  if (bearer.startsWith('at_'))
+    return d.db.get<TokenRow>('SELECT hash, business_id, scopes, expires_at FROM access_tokens WHERE hash = ?', hash);
+  const row = d.db.get<TokenRow>('SELECT hash, business_id, scopes, revoked_at FROM api_tokens WHERE hash = ?', hash);
+  return row?.revoked_at != null ? undefined : row;
+}
+
 /** Resolves a bearer token (access token or API token), or undefined when missing, expired, revoked or unknown. */
 export function authenticate(d: Domain, bearer: string): Principal | undefined {
   // The cache is keyed by the token itself (process memory only, never persisted), which spares
@@ -228,15 +250,8 @@ export function authenticate(d: Domain, bearer: string): Principal | undefined {
     return { businessId: cached.businessId, scopes: cached.scopes, tokenHash: cached.tokenHash };
   }
   const hash = hashSecret(bearer);
-  let row: TokenRow | undefined;
-  let expiresAt = Number.POSITIVE_INFINITY;
-  if (bearer.startsWith('at_')) {
-    row = d.db.get<TokenRow>('SELECT hash, business_id, scopes, expires_at FROM access_tokens WHERE hash = ?', hash);
-    if (row) expiresAt = row.expires_at as number;
-  } else {
-    row = d.db.get<TokenRow>('SELECT hash, business_id, scopes, revoked_at FROM api_tokens WHERE hash = ?', hash);
-    if (row?.revoked_at != null) return undefined;
-  }
+  const row = tokenRow(d, bearer, hash);
+  const expiresAt = row?.expires_at ?? Number.POSITIVE_INFINITY;
   if (!row || !sameHash(row.hash, hash) || expiresAt <= d.now()) return undefined;
   if (d.cache.principals.size > 10_000) d.cache.principals.clear();
   const scopes = scopeSet(row.scopes);

@@ -141,10 +141,8 @@ function wantsWelcomeSms(write: ContactWrite, before: SmsConsent | undefined): b
   return write.sms_consent === 'subscribed' && before !== 'subscribed' && write.send_welcome_sms !== false;
 }
 
-/** Applies a validated write to a stored contact: suppression lifting, uniqueness, welcome SMS. */
-function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow {
-  if (row.email_consent === 'compliance_suppressed') throw complianceSuppressed(row);
-  checkPhoneRequirement(write, row.phone);
+/** A write that changes the email or phone to one another contact of the business has: 409. */
+function checkUnique(d: Domain, row: ContactRow, write: ContactWrite): void {
   if (write.email !== undefined && write.email !== row.email) {
     const other = findByEmail(d, row.business_id, write.email);
     if (other && other.id !== row.id) throw contactExists(other.id, 'email');
@@ -153,11 +151,22 @@ function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow
     const other = findByPhone(d, row.business_id, write.phone);
     if (other && other.id !== row.id) throw contactExists(other.id, 'phone');
   }
-  const writesConsent = write.email_consent !== undefined || write.sms_consent !== undefined;
-  let emailConsent: EmailConsent = row.email_consent;
-  // Spec: a merchant-suppressed contact is unsuppressed first, then the written value applies.
-  if (row.email_consent === 'suppressed' && writesConsent) emailConsent = write.email_consent ?? 'never_subscribed';
-  else if (write.email_consent !== undefined) emailConsent = write.email_consent;
+}
+
+const writesConsent = (write: ContactWrite): boolean => write.email_consent !== undefined || write.sms_consent !== undefined;
+
+/** The email consent after a write. Spec: a merchant-suppressed contact is unsuppressed first, then the written value applies. */
+function emailConsentAfter(row: ContactRow, write: ContactWrite): EmailConsent {
+  if (row.email_consent === 'suppressed' && writesConsent(write)) return write.email_consent ?? 'never_subscribed';
+  return write.email_consent ?? row.email_consent;
+}
+
+/** Applies a validated write to a stored contact: suppression lifting, uniqueness, welcome SMS. */
+function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow {
+  if (row.email_consent === 'compliance_suppressed') throw complianceSuppressed(row);
+  checkPhoneRequirement(write, row.phone);
+  checkUnique(d, row, write);
+  const emailConsent = emailConsentAfter(row, write);
   const smsConsent: SmsConsent = write.sms_consent ?? row.sms_consent;
   d.db.rowCache.clear(); // the order upsert's cached contact rows (an email may change)
   d.db.run(
@@ -186,6 +195,22 @@ function applyWrite(d: Domain, row: ContactRow, write: ContactWrite): ContactRow
 }
 
 /**
+ * POST /v1/contacts matching a stored contact (`target`, by email or phone): the write applies when
+ * it lifts a merchant suppression of that one contact; otherwise the contact exists (409).
+ */
+function liftSuppression(
+  d: Domain,
+  target: ContactRow,
+  byEmail: ContactRow | undefined,
+  byPhone: ContactRow | undefined,
+  write: ContactWrite,
+): ContactRow {
+  const single = !byEmail || !byPhone || byEmail.id === byPhone.id;
+  if (single && target.email_consent === 'suppressed' && writesConsent(write)) return applyWrite(d, target, write);
+  throw contactExists(target.id, byEmail ? 'email' : 'phone');
+}
+
+/**
  * POST /v1/contacts. 201 with a new contact; 200 when an existing merchant-suppressed contact is
  * unsuppressed by a consent write (the spec's transition row); 409 or 422 otherwise.
  */
@@ -197,12 +222,7 @@ export function createContact(d: Domain, businessId: string, write: ContactWrite
     const suppressed = matches.find((r) => r.email_consent === 'compliance_suppressed');
     if (suppressed) throw complianceSuppressed(suppressed);
     const target = byEmail ?? byPhone;
-    if (target) {
-      const single = !byEmail || !byPhone || byEmail.id === byPhone.id;
-      const writesConsent = write.email_consent !== undefined || write.sms_consent !== undefined;
-      if (single && target.email_consent === 'suppressed' && writesConsent) return { status: 200, contact: applyWrite(d, target, write) };
-      throw contactExists(target.id, byEmail ? 'email' : 'phone');
-    }
+    if (target) return { status: 200, contact: liftSuppression(d, target, byEmail, byPhone, write) };
     // The phone requirement is about the contact after the write: checked here for a new
     // contact, and by applyWrite (with the stored phone) when a suppression is lifted.
     checkPhoneRequirement(write, null);

@@ -208,118 +208,131 @@ const INSERT_ORDER = `INSERT INTO orders (total, currency, order_date, order_ts,
     initial_sync, line_items, contact_id, integration_id, updated_at, created_at, business_id, order_id, request_id, last_request_id)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
+/** One order being placed: its input and what was worked out from it once. */
+interface Placing {
+  d: Domain;
+  businessId: string;
+  input: ValidOrder;
+  integrationId: string | null;
+  now: number;
+  orderDate: string;
+  orderTs: number;
+}
+
 export function upsertOrder(d: Domain, businessId: string, input: ValidOrder, integrationHeader: string | undefined): UpsertResult {
   return d.db.transaction(() => {
     const integrationId = resolveIntegration(d, businessId, integrationHeader);
     const now = d.now();
     const orderDate = orderDateToUtc(input.order_date);
-    const orderTs = Date.parse(orderDate);
+    const p: Placing = { d, businessId, input, integrationId, now, orderDate, orderTs: Date.parse(orderDate) };
     // A stored contact with the order's email is the order's contact whether the order is new or
     // not (rule 4 matches by email first). Then a new order needs no look-up of a stored one:
     // the insert is tried and the unique key (business_id, order_id) says whether it existed.
     const buyer = input.email !== undefined ? statsByEmail(d, businessId, input.email) : undefined;
     if (buyer) {
-      const fresh = {
-        email: input.email ?? null,
-        phone: input.phone ?? null,
-        aem: bit(input.accepts_email_marketing),
-        asm: bit(input.accepts_sms_marketing),
-        initialSync: bit(input.initial_sync),
-        lineItems: input.line_items !== undefined ? JSON.stringify(input.line_items) : null,
-      };
-      const inserted = d.db.run(
-        `${INSERT_ORDER} ON CONFLICT (business_id, order_id) DO NOTHING`,
-        input.total,
-        input.currency,
-        orderDate,
-        orderTs,
-        fresh.email,
-        fresh.phone,
-        fresh.aem,
-        fresh.asm,
-        fresh.initialSync,
-        fresh.lineItems,
-        buyer.id,
-        integrationId,
-        now,
-        now,
-        businessId,
-        input.order_id,
-        currentRequestId(d),
-        currentRequestId(d),
-      );
-      if (inserted.changes === 1) return created(d, businessId, input, fresh, buyer, integrationId, now, orderDate, orderTs);
+      const fresh = mergedOrder(input, undefined);
+      const inserted = d.db.run(`${INSERT_ORDER} ON CONFLICT (business_id, order_id) DO NOTHING`, ...insertParams(p, fresh, buyer));
+      if (inserted.changes === 1) return created(p, fresh, buyer);
     }
     const prev = findOrder(d, businessId, input.order_id);
-    const merged = {
-      email: input.email ?? prev?.email ?? null,
-      phone: input.phone ?? prev?.phone ?? null,
-      aem: input.accepts_email_marketing !== undefined ? bit(input.accepts_email_marketing) : (prev?.accepts_email_marketing ?? null),
-      asm: input.accepts_sms_marketing !== undefined ? bit(input.accepts_sms_marketing) : (prev?.accepts_sms_marketing ?? null),
-      initialSync: input.initial_sync !== undefined ? bit(input.initial_sync) : (prev?.initial_sync ?? null),
-      lineItems: input.line_items !== undefined ? JSON.stringify(input.line_items) : (prev?.line_items ?? null),
-    };
+    const merged = mergedOrder(input, prev);
     const contact = buyer ?? matchContact(d, businessId, merged, input.email !== undefined);
-    // The columns both statements write, in the order of INSERT_ORDER and of the UPDATE below.
-    const params = [
-      input.total,
-      input.currency,
-      orderDate,
-      orderTs,
-      merged.email,
-      merged.phone,
-      merged.aem,
-      merged.asm,
-      merged.initialSync,
-      merged.lineItems,
-      contact.id,
-      integrationId,
-      now,
-    ];
     if (prev === undefined) {
-      d.db.run(INSERT_ORDER, ...params, now, businessId, input.order_id, currentRequestId(d), currentRequestId(d));
-      return created(d, businessId, input, merged, contact, integrationId, now, orderDate, orderTs);
+      d.db.run(INSERT_ORDER, ...insertParams(p, merged, contact));
+      return created(p, merged, contact);
     }
-    d.db.run(
-      `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
-           accepts_sms_marketing = ?, initial_sync = ?, line_items = ?, contact_id = ?, integration_id = ?, updated_at = ?,
-           last_request_id = ?
-         WHERE seq = ?`,
-      ...params,
-      currentRequestId(d),
-      prev.seq,
-    );
-    noteOrder(d, 'updated', businessId, input.order_id, contact, merged);
-    if (prev.contact_id === contact.id) {
-      adjustStats(
-        d,
-        contact,
-        0,
-        [
-          [prev.currency, prev.total, -1],
-          [input.currency, input.total, 1],
-        ],
-        // The newest date is known unless this was the contact's newest order and moved back.
-        orderTs >= prev.order_ts || olderThanNewest(prev.order_ts, contact) ? orderTs : undefined,
-      );
-    } else {
-      const old = prev.contact_id !== null ? findContact(d, businessId, prev.contact_id) : undefined;
-      if (old)
-        adjustStats(
-          d,
-          old,
-          -1,
-          [[prev.currency, prev.total, -1]],
-          olderThanNewest(prev.order_ts, old) ? (old.last_order_at as number) : undefined,
-        );
-      adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
-    }
-    if (merged.initialSync !== 1) {
-      recordSideEffect(d, businessId, 'flow_trigger', { contact_id: contact.id, order_id: input.order_id, trigger: 'order_updated' });
-      runOrderFlows(d, businessId, 'order_updated', contact.id, input.order_id);
-    }
-    return { created: false, order: orderRow(businessId, input, merged, contact, integrationId, prev.created_at, now, orderDate, orderTs) };
+    return updated(p, prev, merged, contact);
   });
+}
+
+/** A field of the order: the input's when given, else the stored one (an omitted field keeps it). */
+function kept<T, C>(value: T | undefined, stored: C | null | undefined, toColumn: (v: T) => C | null): C | null {
+  return value !== undefined ? toColumn(value) : (stored ?? null);
+}
+
+/** The order's fields: the input's, and for those it omits, the stored order's (`prev`). */
+function mergedOrder(input: ValidOrder, prev: OrderRow | undefined): Merged {
+  return {
+    email: input.email ?? prev?.email ?? null,
+    phone: input.phone ?? prev?.phone ?? null,
+    aem: kept(input.accepts_email_marketing, prev?.accepts_email_marketing, bit),
+    asm: kept(input.accepts_sms_marketing, prev?.accepts_sms_marketing, bit),
+    initialSync: kept(input.initial_sync, prev?.initial_sync, bit),
+    lineItems: kept(input.line_items, prev?.line_items, (items) => JSON.stringify(items)),
+  };
+}
+
+/** The columns the insert and the update both write, in the order of INSERT_ORDER and of UPDATE_ORDER. */
+function orderParams(p: Placing, merged: Merged, contact: StatsRow): unknown[] {
+  const { input } = p;
+  return [
+    input.total,
+    input.currency,
+    p.orderDate,
+    p.orderTs,
+    merged.email,
+    merged.phone,
+    merged.aem,
+    merged.asm,
+    merged.initialSync,
+    merged.lineItems,
+    contact.id,
+    p.integrationId,
+    p.now,
+  ];
+}
+
+/** The parameters of INSERT_ORDER. */
+function insertParams(p: Placing, merged: Merged, contact: StatsRow): unknown[] {
+  const request = currentRequestId(p.d);
+  return [...orderParams(p, merged, contact), p.now, p.businessId, p.input.order_id, request, request];
+}
+
+const UPDATE_ORDER = `UPDATE orders SET total = ?, currency = ?, order_date = ?, order_ts = ?, email = ?, phone = ?, accepts_email_marketing = ?,
+     accepts_sms_marketing = ?, initial_sync = ?, line_items = ?, contact_id = ?, integration_id = ?, updated_at = ?,
+     last_request_id = ?
+   WHERE seq = ?`;
+
+/** An order that existed: its row rewritten, the statistics moved, and unless initial_sync, its side effects. */
+function updated(p: Placing, prev: OrderRow, merged: Merged, contact: StatsRow): UpsertResult {
+  const { d, businessId, input } = p;
+  d.db.run(UPDATE_ORDER, ...orderParams(p, merged, contact), currentRequestId(d), prev.seq);
+  noteOrder(d, 'updated', businessId, input.order_id, contact, merged);
+  moveStats(p, prev, contact);
+  if (merged.initialSync !== 1) {
+    recordSideEffect(d, businessId, 'flow_trigger', { contact_id: contact.id, order_id: input.order_id, trigger: 'order_updated' });
+    runOrderFlows(d, businessId, 'order_updated', contact.id, input.order_id);
+  }
+  return { created: false, order: orderRow(p, merged, contact, prev.created_at) };
+}
+
+/** The statistics after an update: the same contact's total changes, or the order moves from one contact to another. */
+function moveStats(p: Placing, prev: OrderRow, contact: StatsRow): void {
+  const { d, input, orderTs } = p;
+  if (prev.contact_id === contact.id) {
+    adjustStats(
+      d,
+      contact,
+      0,
+      [
+        [prev.currency, prev.total, -1],
+        [input.currency, input.total, 1],
+      ],
+      // The newest date is known unless this was the contact's newest order and moved back.
+      orderTs >= prev.order_ts || olderThanNewest(prev.order_ts, contact) ? orderTs : undefined,
+    );
+    return;
+  }
+  const old = prev.contact_id !== null ? findContact(d, p.businessId, prev.contact_id) : undefined;
+  if (old)
+    adjustStats(
+      d,
+      old,
+      -1,
+      [[prev.currency, prev.total, -1]],
+      olderThanNewest(prev.order_ts, old) ? (old.last_order_at as number) : undefined,
+    );
+  adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
 }
 
 interface Merged {
@@ -332,18 +345,9 @@ interface Merged {
 }
 
 /** After the insert of a new order: the buyer's statistics and, unless initial_sync, the side effects. */
-function created(
-  d: Domain,
-  businessId: string,
-  input: ValidOrder,
-  merged: Merged,
-  contact: StatsRow,
-  integrationId: string | null,
-  now: number,
-  orderDate: string,
-  orderTs: number,
-): UpsertResult {
-  adjustStats(d, contact, 1, [[input.currency, input.total, 1]], orderTs);
+function created(p: Placing, merged: Merged, contact: StatsRow): UpsertResult {
+  const { d, businessId, input, now } = p;
+  adjustStats(d, contact, 1, [[input.currency, input.total, 1]], p.orderTs);
   noteOrder(d, 'created', businessId, input.order_id, contact, merged);
   if (merged.initialSync !== 1) {
     // Both side effects of a create in one statement (this is the hot path).
@@ -360,28 +364,19 @@ function created(
     }
     runOrderFlows(d, businessId, 'order_placed', contact.id, input.order_id);
   }
-  return { created: true, order: orderRow(businessId, input, merged, contact, integrationId, now, now, orderDate, orderTs) };
+  return { created: true, order: orderRow(p, merged, contact, now) };
 }
 
-function orderRow(
-  businessId: string,
-  input: ValidOrder,
-  merged: Merged,
-  contact: StatsRow,
-  integrationId: string | null,
-  createdAt: number,
-  now: number,
-  orderDate: string,
-  orderTs: number,
-): OrderRow {
+function orderRow(p: Placing, merged: Merged, contact: StatsRow, createdAt: number): OrderRow {
+  const { input } = p;
   return {
     seq: 0,
-    business_id: businessId,
+    business_id: p.businessId,
     order_id: input.order_id,
     total: input.total,
     currency: input.currency,
-    order_date: orderDate,
-    order_ts: orderTs,
+    order_date: p.orderDate,
+    order_ts: p.orderTs,
     email: merged.email,
     phone: merged.phone,
     accepts_email_marketing: merged.aem,
@@ -389,8 +384,8 @@ function orderRow(
     initial_sync: merged.initialSync,
     line_items: merged.lineItems,
     contact_id: contact.id,
-    integration_id: integrationId,
+    integration_id: p.integrationId,
     created_at: createdAt,
-    updated_at: now,
+    updated_at: p.now,
   };
 }

@@ -104,51 +104,68 @@ function refuse(reply: FastifyReply, status: number, code: string, message: stri
 /** Which surface a guard protects: the admin API checks Origin and Sec-Fetch-Site too; the dashboard's pages can be opened from a link. */
 export type GuardedSurface = 'admin' | 'dashboard';
 
-/** The onRequest hook of the admin API or the dashboard. */
-export function adminGuard(security: AdminSecurity, surface: GuardedSurface) {
-  const what = surface === 'admin' ? 'the admin API' : 'the dashboard';
-  return (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
-    const token = security.adminToken;
-    if (token === undefined && !isLoopback(req.socket.remoteAddress)) {
-      refuse(
-        reply,
+/** Why a request is refused: its status, code and message. */
+type Refusal = [status: number, code: string, message: string];
+/** One check of the guard: a refusal, or undefined to go on. `what` names the surface in messages. */
+type Check = (req: FastifyRequest, security: AdminSecurity, what: string) => Refusal | undefined;
+
+/** Without an admin token, only loopback clients are answered. */
+const onLoopback: Check = (req, security, what) =>
+  security.adminToken === undefined && !isLoopback(req.socket.remoteAddress)
+    ? [
         404,
         'not_found',
         `${what} answers on the loopback interface only (start the sandbox with --admin-token to reach it from another machine)`,
-      );
-      return;
-    }
-    const host = req.headers.host;
-    const name = host === undefined ? undefined : hostName(host);
-    // No Host at all is HTTP/1.0 from a script: no browser sends that.
-    if (host !== undefined && (name === undefined || !hostAccepted(name, security))) {
-      const shown = JSON.stringify(host.slice(0, 100));
-      refuse(
-        reply,
-        403,
-        'host_not_allowed',
-        name === undefined
-          ? `${what} cannot tell which name was asked for: Host ${shown} is malformed`
-          : `${what} answers only to Host names of this machine (localhost, 127.0.0.1, [::1]) or the --host given; Host ${shown} is not one (if that name is yours, a tunnel or a proxy, start the sandbox with --allowed-host ${name})`,
-      );
-      return;
-    }
-    if (surface === 'admin') {
-      if (req.headers['sec-fetch-site'] === 'cross-site') {
-        refuse(reply, 403, 'cross_site_refused', `${what} refuses requests made by a page of another site (Sec-Fetch-Site: cross-site)`);
+      ]
+    : undefined;
+
+/** The Host names this machine or an allowed name (DNS rebinding). No Host at all is HTTP/1.0 from a script: no browser sends that. */
+const hostAllowed: Check = (req, security, what) => {
+  const host = req.headers.host;
+  if (host === undefined) return undefined;
+  const name = hostName(host);
+  if (name !== undefined && hostAccepted(name, security)) return undefined;
+  const shown = JSON.stringify(host.slice(0, 100));
+  return [
+    403,
+    'host_not_allowed',
+    name === undefined
+      ? `${what} cannot tell which name was asked for: Host ${shown} is malformed`
+      : `${what} answers only to Host names of this machine (localhost, 127.0.0.1, [::1]) or the --host given; Host ${shown} is not one (if that name is yours, a tunnel or a proxy, start the sandbox with --allowed-host ${name})`,
+  ];
+};
+
+/** The admin API refuses what a page of another site sends (CSRF). */
+const notCrossSite: Check = (req, security, what) => {
+  if (req.headers['sec-fetch-site'] === 'cross-site')
+    return [403, 'cross_site_refused', `${what} refuses requests made by a page of another site (Sec-Fetch-Site: cross-site)`];
+  const origin = req.headers.origin;
+  if (origin === undefined || originIsOwn(origin, req.headers.host, req.socket.localPort, security)) return undefined;
+  return [
+    403,
+    'origin_not_allowed',
+    `${what} refuses requests from the page at ${JSON.stringify(origin.slice(0, 100))}: only the sandbox's own dashboard, curl and scripts may call it`,
+  ];
+};
+
+const CHECKS: Record<GuardedSurface, Check[]> = {
+  admin: [onLoopback, hostAllowed, notCrossSite],
+  dashboard: [onLoopback, hostAllowed],
+};
+
+/** The onRequest hook of the admin API or the dashboard. */
+export function adminGuard(security: AdminSecurity, surface: GuardedSurface) {
+  const what = surface === 'admin' ? 'the admin API' : 'the dashboard';
+  const checks = CHECKS[surface];
+  return (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    for (const check of checks) {
+      const refusal = check(req, security, what);
+      if (refusal) {
+        refuse(reply, ...refusal);
         return;
       }
-      const origin = req.headers.origin;
-      if (origin !== undefined && !originIsOwn(origin, host, req.socket.localPort, security)) {
-        refuse(
-          reply,
-          403,
-          'origin_not_allowed',
-          `${what} refuses requests from the page at ${JSON.stringify(origin.slice(0, 100))}: only the sandbox's own dashboard, curl and scripts may call it`,
-        );
-        return;
-      }
     }
+    const token = security.adminToken;
     if (token !== undefined && !hasToken(req, reply, token)) return;
     done();
   };

@@ -79,6 +79,25 @@ function textOf(payload: unknown): string {
   return '';
 }
 
+/** The bodies as logged (each cut at BODY_CAP) and their sizes in bytes. */
+function bodiesOf(req: FastifyRequest, payload: unknown) {
+  const raw = rawBodyOf(req);
+  const text = textOf(payload);
+  const contentLength = Number(req.headers['content-length']);
+  return {
+    requestBody: raw === undefined ? undefined : raw.length > BODY_CAP ? Buffer.from(raw.subarray(0, BODY_CAP)) : raw,
+    requestBytes: raw?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
+    responseBody: text.length > BODY_CAP ? text.slice(0, BODY_CAP) : text,
+    responseBytes: typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0,
+  };
+}
+
+/** What only a request to the service carries: the writes it made and the fault it met. */
+function serviceParts(req: FastifyRequest, kind: RequestKind) {
+  if (kind !== 'service') return { effects: undefined, fault: undefined };
+  return { effects: journalOf(req), fault: faultOf(req) };
+}
+
 function record(o: RecorderOptions, req: FastifyRequest, reply: FastifyReply, payload: unknown): void {
   const url = req.url;
   const q = url.indexOf('?');
@@ -86,10 +105,6 @@ function record(o: RecorderOptions, req: FastifyRequest, reply: FastifyReply, pa
   const kind = kindOf(path);
   if (kind === undefined) return;
   const { credential, businessId } = whoCalled(o, req, kind);
-  const raw = rawBodyOf(req);
-  const text = textOf(payload);
-  const responseBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
-  const contentLength = Number(req.headers['content-length']);
   const deprecations = kind === 'admin' ? [] : detectDeprecations(req.method, path, req.query, req.body);
   const arrived = arrivalOf(req.raw) ?? performance.now() - reply.elapsedTime;
   const at = o.domain.now() - (performance.now() - arrived);
@@ -107,15 +122,11 @@ function record(o: RecorderOptions, req: FastifyRequest, reply: FastifyReply, pa
       status: reply.statusCode,
       durationMs: performance.now() - arrived,
       requestType: req.headers['content-type'],
-      requestBody: raw === undefined ? undefined : raw.length > BODY_CAP ? Buffer.from(raw.subarray(0, BODY_CAP)) : raw,
-      requestBytes: raw?.length ?? (Number.isFinite(contentLength) ? contentLength : 0),
       responseType: typeof responseType === 'string' ? responseType : undefined,
-      responseBody: text.length > BODY_CAP ? text.slice(0, BODY_CAP) : text,
-      responseBytes,
+      ...bodiesOf(req, payload),
       deprecations,
       headers: req.headers,
-      effects: kind === 'service' ? journalOf(req) : undefined,
-      fault: kind === 'service' ? faultOf(req) : undefined,
+      ...serviceParts(req, kind),
       replayOf: replayOf(o, req),
     },
     false,

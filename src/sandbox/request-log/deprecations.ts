@@ -85,25 +85,28 @@ export function detectDeprecations(method: string, path: string, query: unknown,
     found.push(c);
   };
   if (method === 'POST' && path.endsWith('/unsubscribe') && UNSUBSCRIBE.test(path)) add('unsubscribe_endpoint');
-  const q = query as Record<string, unknown> | undefined;
-  let nonSubscribed = false;
-  if (q && typeof q === 'object') {
-    if ('email_permission' in q) add('email_permission_parameter');
-    if ('phone_permission' in q) add('phone_permission_parameter');
-    nonSubscribed = hasValue(q, 'non_subscribed');
-  }
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const b = body as Record<string, unknown>;
-    if (path === '/oauth/token') {
-      if ('scopes' in b) add('scopes_parameter');
-    } else {
-      if ('email_permission' in b) add('email_permission_field');
-      if ('phone_permission' in b) add('phone_permission_field');
-    }
-    nonSubscribed ||= hasValue(b, 'non_subscribed');
-  }
-  if (nonSubscribed) add('non_subscribed_value');
+  const q = query && typeof query === 'object' ? (query as Record<string, unknown>) : undefined;
+  const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (q) queryUsages(q, add);
+  if (b) bodyUsages(path, b, add);
+  if ((q && hasValue(q, 'non_subscribed')) || (b && hasValue(b, 'non_subscribed'))) add('non_subscribed_value');
   return found;
+}
+
+/** The removed query parameters of the contact list. */
+function queryUsages(q: Record<string, unknown>, add: (c: DeprecationCode) => void): void {
+  if ('email_permission' in q) add('email_permission_parameter');
+  if ('phone_permission' in q) add('phone_permission_parameter');
+}
+
+/** The token endpoint's `scopes`, the contact writes' removed fields. */
+function bodyUsages(path: string, b: Record<string, unknown>, add: (c: DeprecationCode) => void): void {
+  if (path === '/oauth/token') {
+    if ('scopes' in b) add('scopes_parameter');
+    return;
+  }
+  if ('email_permission' in b) add('email_permission_field');
+  if ('phone_permission' in b) add('phone_permission_field');
 }
 
 export interface DeprecationTallyRow {

@@ -16,14 +16,17 @@ interface Pair {
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-service-integration-token)$/;
 
+/** A header's value as the HAR shows it: a secret masked (the scheme of an Authorization kept). */
+function shownValue(name: string, v: string): string {
+  if (!SECRET_HEADER.test(name)) return v;
+  return name === 'authorization' ? `${v.split(' ', 1)[0]} ${MASK}` : MASK;
+}
+
 function headersOf(h: IncomingHttpHeaders | undefined): Pair[] {
   const out: Pair[] = [];
   for (const [name, value] of Object.entries(h ?? {})) {
     if (value === undefined || name === 'x-sandbox-replay') continue;
-    for (const v of Array.isArray(value) ? value : [value]) {
-      if (!SECRET_HEADER.test(name)) out.push({ name, value: v });
-      else out.push({ name, value: name === 'authorization' ? `${v.split(' ', 1)[0]} ${MASK}` : MASK });
-    }
+    for (const v of Array.isArray(value) ? value : [value]) out.push({ name, value: shownValue(name, v) });
   }
   return out;
 }

@@ -99,21 +99,27 @@ export function holds(e: LoggedRequest, needle: string): boolean {
   return false;
 }
 
+/** Each filter's test: true when the entry passes it (a filter not set passes every entry). */
+const FILTER_TESTS: ((e: LoggedRequest, f: RequestFilter) => boolean)[] = [
+  (e, f) => {
+    const kind = f.kind ?? 'api';
+    return kind === 'api' ? e.kind !== 'admin' : kind === 'all' || e.kind === kind;
+  },
+  (e, f) => f.status === undefined || e.status === f.status,
+  (e, f) => f.statusClass === undefined || Math.floor(e.status / 100) === f.statusClass,
+  (e, f) => f.pathPrefix === undefined || e.path.startsWith(f.pathPrefix),
+  (e, f) => f.method === undefined || e.method === f.method,
+  (e, f) => f.credential === undefined || e.credential.id === f.credential || e.credential.name === f.credential,
+  (e, f) => f.requestId === undefined || e.requestId === f.requestId,
+  (e, f) => f.businessId === undefined || e.businessId === f.businessId,
+  (e, f) => f.since === undefined || e.at >= f.since,
+  (e, f) => f.replayOf === undefined || e.replayOf === f.replayOf,
+  (e, f) => f.search === undefined || (f.searchable ?? holds)(e, f.search),
+];
+
 /** Does the entry pass the filter? (kind defaults to service and token requests, not admin calls) */
 export function matches(e: LoggedRequest, f: RequestFilter): boolean {
-  const kind = f.kind ?? 'api';
-  if (kind === 'api' ? e.kind === 'admin' : kind !== 'all' && e.kind !== kind) return false;
-  if (f.status !== undefined && e.status !== f.status) return false;
-  if (f.statusClass !== undefined && Math.floor(e.status / 100) !== f.statusClass) return false;
-  if (f.pathPrefix !== undefined && !e.path.startsWith(f.pathPrefix)) return false;
-  if (f.method !== undefined && e.method !== f.method) return false;
-  if (f.credential !== undefined && e.credential.id !== f.credential && e.credential.name !== f.credential) return false;
-  if (f.requestId !== undefined && e.requestId !== f.requestId) return false;
-  if (f.businessId !== undefined && e.businessId !== f.businessId) return false;
-  if (f.since !== undefined && e.at < f.since) return false;
-  if (f.replayOf !== undefined && e.replayOf !== f.replayOf) return false;
-  if (f.search !== undefined && !(f.searchable ?? holds)(e, f.search)) return false;
-  return true;
+  return FILTER_TESTS.every((test) => test(e, f));
 }
 
 export class RequestLog {

@@ -28,15 +28,32 @@ interface Row {
   integration_name: string | null;
 }
 
+/** The `seqs` asked for (each once), from a query that has nothing else but `business_id`. */
+function seqsOf(q: Record<string, unknown>): number[] {
+  const unknown = Object.keys(q).filter((k) => k !== 'seqs' && k !== 'business_id');
+  if (unknown.length > 0) throw invalidRequest(unknown.map((k) => ({ field: k, message: 'is not a parameter (seqs, business_id)' })));
+  if (typeof q.seqs !== 'string' || !/^\d{1,15}(,\d{1,15})*$/.test(q.seqs))
+    throw invalidRequest([{ field: 'seqs', message: 'is required once: side-effect sequence numbers separated by commas' }]);
+  const seqs = [...new Set(q.seqs.split(',').map(Number))];
+  if (seqs.length > MAX_SEQS) throw invalidRequest([{ field: 'seqs', message: `at most ${MAX_SEQS} sequence numbers` }]);
+  return seqs;
+}
+
+/** What each type of side effect carried. */
+const DETAILS = new Map<string, (r: Row, biz: string) => Record<string, string | null>>([
+  ['welcome_sms', (r, biz) => ({ phone: r.phone, text: welcomeSmsText(r.business_name ?? biz) })],
+  ['flow_run', (r) => ({ flow_name: r.flow_name, event_type: r.trigger })],
+  [
+    'revenue_attribution',
+    (r) => ({ amount: r.total, currency: r.currency, integration_id: r.integration_id, integration_name: r.integration_name }),
+  ],
+]);
+const OTHER_DETAILS = (r: Row) => ({ trigger: r.trigger, amount: r.total, currency: r.currency });
+
 export function registerEffectDetails(app: FastifyInstance, deps: ServerDeps): void {
   adminRouter(app, deps)('GET', '/outbox/details', (req) => {
     const q = (req.query ?? {}) as Record<string, unknown>;
-    const unknown = Object.keys(q).filter((k) => k !== 'seqs' && k !== 'business_id');
-    if (unknown.length > 0) throw invalidRequest(unknown.map((k) => ({ field: k, message: 'is not a parameter (seqs, business_id)' })));
-    if (typeof q.seqs !== 'string' || !/^\d{1,15}(,\d{1,15})*$/.test(q.seqs))
-      throw invalidRequest([{ field: 'seqs', message: 'is required once: side-effect sequence numbers separated by commas' }]);
-    const seqs = [...new Set(q.seqs.split(',').map(Number))];
-    if (seqs.length > MAX_SEQS) throw invalidRequest([{ field: 'seqs', message: `at most ${MAX_SEQS} sequence numbers` }]);
+    const seqs = seqsOf(q);
     const biz = typeof q.business_id === 'string' ? q.business_id : DEFAULT_BUSINESS_ID;
     const rows = deps.domain.db.all<Row>(
       `SELECT o.seq, o.type, o.trigger, c.phone, b.name AS business_name, f.name AS flow_name,
@@ -52,18 +69,7 @@ export function registerEffectDetails(app: FastifyInstance, deps: ServerDeps): v
       JSON.stringify(seqs),
     );
     const data: Record<string, Record<string, string | null>> = {};
-    for (const r of rows) {
-      if (r.type === 'welcome_sms') data[r.seq] = { phone: r.phone, text: welcomeSmsText(r.business_name ?? biz) };
-      else if (r.type === 'flow_run') data[r.seq] = { flow_name: r.flow_name, event_type: r.trigger };
-      else if (r.type === 'revenue_attribution')
-        data[r.seq] = {
-          amount: r.total,
-          currency: r.currency,
-          integration_id: r.integration_id,
-          integration_name: r.integration_name,
-        };
-      else data[r.seq] = { trigger: r.trigger, amount: r.total, currency: r.currency };
-    }
+    for (const r of rows) data[r.seq] = (DETAILS.get(r.type) ?? OTHER_DETAILS)(r, biz);
     return { status: 200, body: { data } };
   });
 }

@@ -11,54 +11,55 @@ import { invalidRequest, ServiceError } from '../domain/errors.js';
 import { decodeCursor, encodeCursor } from '../list-query.js';
 import { countMatching, holds, type LoggedRequest, matches, type RequestFilter } from '../request-log/ring.js';
 import { type PersonLookup, viewOf } from '../request-log/view.js';
-import { adminRouter, pageLimit } from './admin-route.js';
+import { adminRouter, knownValues, pageLimit } from './admin-route.js';
 
 const FILTERS = ['status', 'path', 'method', 'credential', 'request_id', 'since', 'kind', 'business_id', 'search', 'replay_of'];
 const KINDS = ['api', 'service', 'token', 'admin', 'all'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const STREAM_KEEPALIVE_MS = 15_000;
 
-/** The filters of a request-log query (and of its stream), checked; throws a 400 naming every bad one. */
-export function requestFilter(query: unknown, extra: readonly string[]): { filter: RequestFilter; values: Record<string, string> } {
-  const q = (query ?? {}) as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  const known = [...FILTERS, ...extra];
-  const values: Record<string, string> = {};
-  for (const [k, v] of Object.entries(q)) {
-    if (!known.includes(k)) errors.push({ field: k, message: `is not a parameter of the request log (${known.join(', ')})` });
-    else if (typeof v !== 'string') errors.push({ field: k, message: 'must be given once' });
-    else values[k] = v;
-  }
+/** The filters whose value is checked: each sets its part of the filter, or says what it must be. */
+const CHECKED_FILTERS: [string, (v: string) => Partial<RequestFilter> | string][] = [
+  [
+    'status',
+    (v) => {
+      if (/^[1-5]xx$/i.test(v)) return { statusClass: Number(v[0]) };
+      if (/^[1-5]\d\d$/.test(v)) return { status: Number(v) };
+      return 'must be a status (401) or a class (4xx)';
+    },
+  ],
+  ['path', (v) => (v.startsWith('/') ? { pathPrefix: v } : 'must start with / (a path prefix such as /v1/orders)')],
+  ['method', (v) => (METHODS.includes(v.toUpperCase()) ? { method: v.toUpperCase() } : `must be one of ${METHODS.join(', ')}`)],
+  ['since', (v) => (isRfc3339DateTime(v) ? { since: rfc3339ToMs(v) } : 'must be an RFC 3339 date-time such as 2026-11-26T09:30:00Z')],
+  ['kind', (v) => (KINDS.includes(v) ? { kind: v as RequestFilter['kind'] } : `must be one of ${KINDS.join(', ')}`)],
+];
+
+/** The filters taken as they are. */
+function plainFilters(values: Record<string, string>): RequestFilter {
+  const { credential, request_id, business_id, search, replay_of } = values;
   const filter: RequestFilter = {};
-  const { status, path, method, credential, request_id, since, kind, business_id, search, replay_of } = values;
   if (search !== undefined && search.trim() !== '') {
     filter.search = search.trim().toLowerCase();
     filter.searchable = searchable;
   }
   if (replay_of !== undefined) filter.replayOf = replay_of;
-  if (status !== undefined) {
-    if (/^[1-5]xx$/i.test(status)) filter.statusClass = Number(status[0]);
-    else if (/^[1-5]\d\d$/.test(status)) filter.status = Number(status);
-    else errors.push({ field: 'status', message: 'must be a status (401) or a class (4xx)' });
-  }
-  if (path !== undefined) {
-    if (path.startsWith('/')) filter.pathPrefix = path;
-    else errors.push({ field: 'path', message: 'must start with / (a path prefix such as /v1/orders)' });
-  }
-  if (method !== undefined) {
-    if (METHODS.includes(method.toUpperCase())) filter.method = method.toUpperCase();
-    else errors.push({ field: 'method', message: `must be one of ${METHODS.join(', ')}` });
-  }
   if (credential !== undefined) filter.credential = credential;
   if (request_id !== undefined) filter.requestId = request_id;
   if (business_id !== undefined) filter.businessId = business_id;
-  if (since !== undefined) {
-    if (isRfc3339DateTime(since)) filter.since = rfc3339ToMs(since);
-    else errors.push({ field: 'since', message: 'must be an RFC 3339 date-time such as 2026-11-26T09:30:00Z' });
-  }
-  if (kind !== undefined) {
-    if (KINDS.includes(kind)) filter.kind = kind as RequestFilter['kind'];
-    else errors.push({ field: 'kind', message: `must be one of ${KINDS.join(', ')}` });
+  return filter;
+}
+
+/** The filters of a request-log query (and of its stream), checked; throws a 400 naming every bad one. */
+export function requestFilter(query: unknown, extra: readonly string[]): { filter: RequestFilter; values: Record<string, string> } {
+  const errors: FieldError[] = [];
+  const values = knownValues(query, [...FILTERS, ...extra], 'the request log', errors);
+  const filter = plainFilters(values);
+  for (const [name, check] of CHECKED_FILTERS) {
+    const value = values[name];
+    if (value === undefined) continue;
+    const part = check(value);
+    if (typeof part === 'string') errors.push({ field: name, message: part });
+    else Object.assign(filter, part);
   }
   if (errors.length > 0) throw invalidRequest(errors);
   return { filter, values };

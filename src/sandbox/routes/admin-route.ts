@@ -1,5 +1,6 @@
 /** How an admin route is registered (a write runs in one batch; errors in the service's body), and its query checks. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isEmailConsent, isSmsConsent } from '../../contract/consent.js';
 import type { FieldError } from '../../contract/errors.js';
 import { DEFAULT_BUSINESS_ID } from '../db.js';
 import type { ServerDeps } from '../deps.js';
@@ -38,23 +39,41 @@ export function pageLimit(value: unknown, errors: FieldError[]): number {
   return 1;
 }
 
-/** The query of an admin list: only the named parameters, each at most once; limit, cursor and business_id checked. */
-export function adminListQuery(query: unknown, allowed: readonly string[]) {
-  const q = (query ?? {}) as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  const known = [...allowed, 'business_id', 'limit', 'cursor', 'after'];
+/** The query's values, each a parameter of `known` given once; the others are recorded as errors naming `of`. */
+export function knownValues(query: unknown, known: readonly string[], of: string, errors: FieldError[]): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [k, v] of Object.entries(q)) {
-    if (!known.includes(k)) errors.push({ field: k, message: `is not a parameter of this list (${known.join(', ')})` });
+  for (const [k, v] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (!known.includes(k)) errors.push({ field: k, message: `is not a parameter of ${of} (${known.join(', ')})` });
     else if (typeof v !== 'string') errors.push({ field: k, message: 'must be given once' });
     else values[k] = v;
   }
+  return values;
+}
+
+/** Consent values given (a contact list's filters, a forced consent) name consent states; a 400 otherwise. */
+export function checkConsentValues(email_consent: unknown, sms_consent: unknown): void {
+  const errors: FieldError[] = [];
+  if (email_consent !== undefined && !isEmailConsent(email_consent))
+    errors.push({ field: 'email_consent', message: 'is not an email consent value' });
+  if (sms_consent !== undefined && !isSmsConsent(sms_consent))
+    errors.push({ field: 'sms_consent', message: 'is not an SMS consent value' });
+  if (errors.length > 0) throw invalidRequest(errors);
+}
+
+/** The position a cursor continues before (undefined: the first page). */
+function beforeOf(cursor: string | undefined, errors: FieldError[]): number | undefined {
+  if (cursor === undefined) return undefined;
+  const before = decodeCursor(cursor);
+  if (before === undefined) errors.push({ field: 'cursor', message: 'is not a cursor this list issued; pass next_cursor unchanged' });
+  return before;
+}
+
+/** The query of an admin list: only the named parameters, each at most once; limit, cursor and business_id checked. */
+export function adminListQuery(query: unknown, allowed: readonly string[]) {
+  const errors: FieldError[] = [];
+  const values = knownValues(query, [...allowed, 'business_id', 'limit', 'cursor', 'after'], 'this list', errors);
   const limit = values.limit === undefined ? 25 : pageLimit(values.limit, errors);
-  let before: number | undefined;
-  if (values.cursor !== undefined) {
-    before = decodeCursor(values.cursor);
-    if (before === undefined) errors.push({ field: 'cursor', message: 'is not a cursor this list issued; pass next_cursor unchanged' });
-  }
+  const before = beforeOf(values.cursor, errors);
   if (values.after !== undefined && !/^\d{1,15}$/.test(values.after))
     errors.push({ field: 'after', message: 'must be a position (latest_seq of an earlier answer)' });
   if (errors.length > 0) throw invalidRequest(errors);

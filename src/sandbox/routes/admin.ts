@@ -12,6 +12,7 @@ import type { RouteOptions, ServerDeps } from '../deps.js';
 import { adminOrderView, adminShowEvent } from '../domain/admin-reads.js';
 import { createApiToken, createApp, createBusiness, regenerateSecret, revokeApiToken, revokeAppTokens } from '../domain/auth.js';
 import { contactView, forceConsent } from '../domain/contacts.js';
+import type { Domain } from '../domain/context.js';
 import { invalidRequest, ServiceError } from '../domain/errors.js';
 import { createFlow, deleteFlow, listFlows, showFlow, updateFlow } from '../domain/flows.js';
 import { createIntegration, revealIntegrationToken, setIntegrationActive } from '../domain/integrations.js';
@@ -27,7 +28,7 @@ import { registerContactLabels } from './admin-labels.js';
 import { registerAdminReads } from './admin-reads.js';
 import { registerRequestTools } from './admin-request-tools.js';
 import { registerRequestLog } from './admin-requests.js';
-import { adminRouter, pageLimit } from './admin-route.js';
+import { type AdminRoute, adminRouter, checkConsentValues, pageLimit } from './admin-route.js';
 import { registerSnapshots } from './admin-snapshots.js';
 
 type Body = Record<string, unknown>;
@@ -70,11 +71,10 @@ function business(b: Body): string {
   return str(b, 'business_id', { fallback: DEFAULT_BUSINESS_ID });
 }
 
-function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
-  const d = deps.domain;
-  const route = adminRouter(app, deps);
-  const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name] as string;
+const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name] as string;
 
+/** Businesses, OAuth applications, API tokens and Custom Integrations. */
+function registerCredentialWrites(route: AdminRoute, d: Domain): void {
   route('POST', '/businesses', (req) => {
     const b = bodyOf(req, ['name', 'available_scopes']);
     return { status: 201, body: createBusiness(d, str(b, 'name', { required: true }), b.available_scopes) };
@@ -103,20 +103,10 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     if (typeof b.active !== 'boolean') throw invalidRequest([{ field: 'active', message: 'must be a boolean' }]);
     return { status: 200, body: setIntegrationActive(d, param(req, 'id'), b.active) };
   });
-  route('PUT', '/contacts/:id/consent', (req) => {
-    const b = bodyOf(req, ['email_consent', 'sms_consent']);
-    const errors: FieldError[] = [];
-    if (b.email_consent !== undefined && !isEmailConsent(b.email_consent))
-      errors.push({ field: 'email_consent', message: 'is not an email consent value' });
-    if (b.sms_consent !== undefined && !isSmsConsent(b.sms_consent))
-      errors.push({ field: 'sms_consent', message: 'is not an SMS consent value' });
-    if (errors.length > 0) throw invalidRequest(errors);
-    const row = forceConsent(d, param(req, 'id'), {
-      email_consent: isEmailConsent(b.email_consent) ? b.email_consent : undefined,
-      sms_consent: isSmsConsent(b.sms_consent) ? b.sms_consent : undefined,
-    });
-    return { status: 200, body: contactView(row) };
-  });
+}
+
+/** Flows (create, list, show, enable or rename, delete), and an event as the dashboard shows it. */
+function registerFlows(route: AdminRoute, d: Domain): void {
   route('POST', '/flows', (req) => {
     const b = bodyOf(req, ['business_id', 'event_type', 'order_trigger', 'name']);
     const key = {
@@ -140,28 +130,53 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     deleteFlow(d, param(req, 'id'));
     return { status: 204 };
   });
+}
+
+/** The problems of GET /outbox's filters and `after`, each naming its parameter. */
+function outboxErrors(q: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const k of Object.keys(q))
+    if (!OUTBOX_FILTERS.includes(k)) errors.push({ field: k, message: `is not a filter (${OUTBOX_FILTERS.join(', ')})` });
+  const type = q.type;
+  if (type !== undefined && !(typeof type === 'string' && (SIDE_EFFECT_TYPES as readonly string[]).includes(type)))
+    errors.push({ field: 'type', message: `must be one of: ${SIDE_EFFECT_TYPES.join(', ')}` });
+  const after = q.after;
+  if (after !== undefined && !(typeof after === 'string' && /^\d{1,15}$/.test(after)))
+    errors.push({ field: 'after', message: 'must be a sequence number' });
+  for (const k of ['business_id', 'contact_id', 'flow_id'])
+    if (q[k] !== undefined && typeof q[k] !== 'string') errors.push({ field: k, message: 'must be given once' });
+  return errors;
+}
+
+/** The query of GET /outbox, checked: its filters, `after` and `limit`. */
+function outboxQuery(q: Record<string, unknown>) {
+  const errors = outboxErrors(q);
+  const limit = q.limit === undefined ? undefined : pageLimit(q.limit, errors);
+  if (errors.length > 0) throw invalidRequest(errors);
+  const after = q.after;
+  const filter = {
+    type: q.type as string | undefined,
+    business_id: q.business_id as string | undefined,
+    contact_id: q.contact_id as string | undefined,
+    flow_id: q.flow_id as string | undefined,
+  };
+  return { filter, after: after === undefined ? undefined : Number(after), limit };
+}
+
+/** A contact's consent forced, the side effects, an order as the dashboard shows it. */
+function registerRecords(route: AdminRoute, d: Domain): void {
+  route('PUT', '/contacts/:id/consent', (req) => {
+    const b = bodyOf(req, ['email_consent', 'sms_consent']);
+    checkConsentValues(b.email_consent, b.sms_consent);
+    const row = forceConsent(d, param(req, 'id'), {
+      email_consent: isEmailConsent(b.email_consent) ? b.email_consent : undefined,
+      sms_consent: isSmsConsent(b.sms_consent) ? b.sms_consent : undefined,
+    });
+    return { status: 200, body: contactView(row) };
+  });
   route('GET', '/outbox', (req) => {
-    const q = req.query as Record<string, unknown>;
-    const errors: FieldError[] = [];
-    for (const k of Object.keys(q))
-      if (!OUTBOX_FILTERS.includes(k)) errors.push({ field: k, message: `is not a filter (${OUTBOX_FILTERS.join(', ')})` });
-    const type = q.type;
-    if (type !== undefined && !(typeof type === 'string' && (SIDE_EFFECT_TYPES as readonly string[]).includes(type)))
-      errors.push({ field: 'type', message: `must be one of: ${SIDE_EFFECT_TYPES.join(', ')}` });
-    const after = q.after;
-    if (after !== undefined && !(typeof after === 'string' && /^\d{1,15}$/.test(after)))
-      errors.push({ field: 'after', message: 'must be a sequence number' });
-    for (const k of ['business_id', 'contact_id', 'flow_id'])
-      if (q[k] !== undefined && typeof q[k] !== 'string') errors.push({ field: k, message: 'must be given once' });
-    const limit = q.limit === undefined ? undefined : pageLimit(q.limit, errors);
-    if (errors.length > 0) throw invalidRequest(errors);
-    const filter = {
-      type: type as string | undefined,
-      business_id: q.business_id as string | undefined,
-      contact_id: q.contact_id as string | undefined,
-      flow_id: q.flow_id as string | undefined,
-    };
-    const data = listSideEffects(d, { ...filter, after: after === undefined ? undefined : Number(after), limit });
+    const { filter, after, limit } = outboxQuery(req.query as Record<string, unknown>);
+    const data = listSideEffects(d, { ...filter, after, limit });
     // `total`: every side effect matching the filters (the Timeline's count), whatever `after` and `limit`.
     return { status: 200, body: { data, total: countSideEffects(d, filter) } };
   });
@@ -172,6 +187,10 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
     if (!row) throw new ServiceError(404, 'not_found', `order ${param(req, 'order_id')} not found in ${biz}`);
     return { status: 200, body: adminOrderView(row) };
   });
+}
+
+/** Fault injection, and the reset of the whole sandbox. */
+function registerFaultsAndReset(route: AdminRoute, deps: ServerDeps): void {
   route('GET', '/faults', () => ({ status: 200, body: deps.faults.current }));
   route('PUT', '/faults', (req) => {
     const r = validateFaults(req.body ?? {});
@@ -182,9 +201,17 @@ function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
   route('POST', '/reset', () => {
     deps.reset();
     deps.faults.set({});
-    markStateChange(d, 'reset');
+    markStateChange(deps.domain, 'reset');
     return { status: 200, body: { status: 'reset' } };
   });
+}
+
+function registerAdmin(app: FastifyInstance, deps: ServerDeps): void {
+  const route = adminRouter(app, deps);
+  registerCredentialWrites(route, deps.domain);
+  registerRecords(route, deps.domain);
+  registerFlows(route, deps.domain);
+  registerFaultsAndReset(route, deps);
 }
 
 /** The admin surface, registered under /_sandbox: guarded against other sites and machines (plugins/admin-guard.ts). */
