@@ -27,7 +27,13 @@ import { mayHoldContact, NoContactColumnsError } from './presets/cannot.js';
 /** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
 export const CSV_ORDER_FIELDS = ORDER_FIELDS.filter((f): f is Exclude<(typeof ORDER_FIELDS)[number], 'line_items'> => f !== 'line_items');
 /** `line_item_total` is the line's total (price × quantity): read when no `line_item_price` is, divided by the quantity. */
-export const CSV_LINE_ITEM_FIELDS = ['line_item_sku', 'line_item_name', 'line_item_quantity', 'line_item_price', 'line_item_total'] as const;
+export const CSV_LINE_ITEM_FIELDS = [
+  'line_item_sku',
+  'line_item_name',
+  'line_item_quantity',
+  'line_item_price',
+  'line_item_total',
+] as const;
 type CsvField = (typeof CSV_ORDER_FIELDS)[number] | (typeof CSV_LINE_ITEM_FIELDS)[number];
 const ALL_FIELDS: readonly string[] = [...CSV_ORDER_FIELDS, ...CSV_LINE_ITEM_FIELDS];
 /** What an orders mapping file or preset is checked against (importer/map-file.ts); `settable`: what `set` may give. */

@@ -79,12 +79,20 @@ describe('shop exports imported as they come, recognised from the header', () =>
     [
       'woocommerce-customer-order-item',
       'per-item',
-      { order_id: { columns: ['order_id'] }, line_item_quantity: { columns: ['item_quantity'] }, line_item_total: { columns: ['item_total'] } },
+      {
+        order_id: { columns: ['order_id'] },
+        line_item_quantity: { columns: ['item_quantity'] },
+        line_item_total: { columns: ['item_total'] },
+      },
     ],
     [
       'woocommerce-customer-order-legacy-item',
       'legacy-per-item',
-      { order_id: { columns: ['Order ID'] }, line_item_quantity: { columns: ['Item Amount'] }, line_item_total: { columns: ['Row Price'] } },
+      {
+        order_id: { columns: ['Order ID'] },
+        line_item_quantity: { columns: ['Item Amount'] },
+        line_item_total: { columns: ['Row Price'] },
+      },
     ],
   ])('SkyVerge %s: recognised as its variant %s, the columns read', async (fixture, variant, fields) => {
     const { args } = generated(fixture);
