@@ -20,7 +20,8 @@
 //                                                Prints µs of CPU per request and per row, their
 //                                                ratio and the throughput ratio, each tool's best round.
 //   node bench/import.mjs --memory [N1] [N2]     peak RSS (VmHWM) of imports of N1 and N2 rows
-//                                                (default 100,000 and 1,000,000)
+//                                                (default 100,000 and 1,000,000); with --dry-run
+//                                                the imports are dry runs (nothing sent)
 //   node bench/import.mjs --rate-limit [RPS] [N] sandbox limited to RPS requests/s per token (default
 //                                                200), N rows (default 5,000): achieved rate and 429s
 //   node bench/import.mjs --shapes [SCALE]       the rate-limit shapes of real services, compressed
@@ -40,8 +41,13 @@
 // orders), --preset shopify (orders only: the imported files are Shopify orders exports of N
 // orders, one to three line items each, and autocannon sends the same orders), --preset
 // woocommerce|woocommerce-customer-order|bigcommerce|magento|squarespace|woocommerce-webtoffee|
-// woocommerce-aoe1|woocommerce-customer-order-date (the exports of fixtures/shop-exports.mjs, built
-// in memory, read with their preset: short runs; autocannon sends their requests), --prof DIR (the
+// woocommerce-aoe1|woocommerce-customer-order-date|woocommerce-customer-order-item|
+// woocommerce-customer-order-legacy-item|ebay|ebay-uk|ebay-de|stripe|stripe-picked (the exports of
+// fixtures/shop-exports.mjs and fixtures/marketplace-exports.mjs, built in memory, read with their
+// preset: short runs; autocannon sends their requests), --preset amazon|etsy|prestashop|square|
+// woocommerce-analytics (or one of fixtures/cannot-exports.mjs's files, magento-grid-no-email…: no
+// e-mail, no phone; its fixture repeated to N rows, default 1,000 and 1,000,000, and the time and
+// memory svc takes to refuse it, which must not grow with the rows), --prof DIR (the
 // import runs under `node --cpu-prof --cpu-prof-dir=DIR`; bench/profile-summary.mjs reads the
 // result), --bin PATH (the import runs PATH, another build's bin/svc.js; the sandbox stays this
 // checkout's), --ab PATH [--pairs K] [--node-opts "FLAGS"] (no autocannon: the imports of PATH (A)
@@ -57,7 +63,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import Papa from 'papaparse';
 import { Pool } from 'undici';
+import { CANNOT_EXPORTS } from '../fixtures/cannot-exports.mjs';
 import { MARKETPLACE_EXPORTS, exportOf as marketplaceExportOf } from '../fixtures/marketplace-exports.mjs';
 import { SHOP_PRESETS as SHOP_EXPORTS, exportOf as shopExportOf, presetOf as shopPresetOf } from '../fixtures/shop-exports.mjs';
 
@@ -86,11 +94,42 @@ const KIND = stringOption('--kind') ?? 'orders';
 const ONLY = stringOption('--only');
 if (!['orders', 'contacts', 'events'].includes(KIND)) throw new Error(`--kind must be orders, contacts or events, got ${KIND}`);
 const PRESET = stringOption('--preset');
-if (PRESET !== undefined && PRESET !== 'shopify' && !SHOP_PRESETS.includes(PRESET))
-  throw new Error(`--preset: shopify, ${SHOP_PRESETS.join(', ')} are generated, got ${PRESET}`);
-if (PRESET !== undefined && KIND !== 'orders') throw new Error('--preset NAME generates orders exports: use it with --kind orders');
+/**
+ * A preset whose files cannot be imported (no e-mail, no phone: amazon, etsy, prestashop, square,
+ * woocommerce-analytics) or one such file (`etsy-sold-orders-gb`, `magento-grid-no-email`): its
+ * fixture (fixtures/cannot-exports.mjs) repeated to N rows, and the time svc takes to refuse it.
+ */
+const CANNOT =
+  KIND !== 'orders' || PRESET === undefined || PRESET === 'shopify' || SHOP_PRESETS.includes(PRESET)
+    ? undefined
+    : (CANNOT_EXPORTS.find((e) => e.name === PRESET) ?? CANNOT_EXPORTS.find((e) => e.preset === PRESET));
+/**
+ * `--kind contacts --preset NAME`: a contact export's fixture (its header, quoting, BOM and line
+ * ends) with its rows repeated to N, every e-mail made new and every phone a new valid number
+ * (+49 30 9…, one per row), read with the preset NAME stands for.
+ */
+const CONTACT_FIXTURES = {
+  shopify: ['shopify', 'shopify-customers-export.csv'],
+  klaviyo: ['klaviyo', 'contacts/klaviyo-list-export.csv'],
+  mailchimp: ['mailchimp', 'contacts/mailchimp-subscribed_members_export.csv'],
+  'mailchimp-unsubscribed': ['mailchimp', 'contacts/mailchimp-unsubscribed_members_export.csv'],
+  'mailchimp-cleaned': ['mailchimp', 'contacts/mailchimp-cleaned_members_export.csv'],
+  'woocommerce-customer-order': ['woocommerce-customer-order', 'contacts/woocommerce-customer-order-customers.csv'],
+  'woocommerce-customer-order-legacy': ['woocommerce-customer-order', 'contacts/woocommerce-customer-order-customers-legacy.csv'],
+  'woocommerce-customer-order-import': ['woocommerce-customer-order', 'contacts/woocommerce-customer-order-customers-import.csv'],
+  'woocommerce-analytics': ['woocommerce-analytics', 'contacts/woocommerce-analytics-customers.csv'],
+  'woocommerce-analytics-emailed': ['woocommerce-analytics', 'contacts/woocommerce-analytics-customers-emailed.csv'],
+};
+const CONTACT_PRESET = KIND === 'contacts' && PRESET !== undefined ? CONTACT_FIXTURES[PRESET] : undefined;
+if (KIND === 'contacts' && PRESET !== undefined && !CONTACT_PRESET)
+  throw new Error(`--kind contacts --preset: ${Object.keys(CONTACT_FIXTURES).join(', ')}, got ${PRESET}`);
+if (PRESET !== undefined && KIND === 'orders' && PRESET !== 'shopify' && !SHOP_PRESETS.includes(PRESET) && !CANNOT)
+  throw new Error(
+    `--preset: shopify, ${SHOP_PRESETS.join(', ')} are generated; ${[...new Set(CANNOT_EXPORTS.flatMap((e) => [e.preset, e.name]))].join(', ')} are refused; got ${PRESET}`,
+  );
+if (PRESET !== undefined && KIND === 'events') throw new Error('--preset NAME: orders or contacts exports, not events');
 /** The other shops' exports (fixtures/shop-exports.mjs): built in memory, for short runs. */
-const GENERATED = PRESET !== undefined && PRESET !== 'shopify';
+const GENERATED = KIND === 'orders' && PRESET !== undefined && PRESET !== 'shopify' && !CANNOT;
 const PROF = stringOption('--prof');
 // Another build's svc for the import (bin/svc.js of a checkout or an install): before/after figures.
 const IMPORT_BIN = stringOption('--bin') ?? bin;
@@ -108,6 +147,9 @@ const PAIRS = option('--pairs', 4);
 // Autocannon runs for --duration S seconds (default 10: the issue's method), or with --same-work
 // sends as many requests as the import has rows (the same work on a sandbox that grows the same
 // way, its JIT warm-up included as the import's start is).
+// --memory --dry-run: the imports are dry runs (`svc orders import FILE --dry-run`: read, mapped, checked, nothing sent).
+const DRY_RUN = argv.includes('--dry-run');
+if (DRY_RUN) argv.splice(argv.indexOf('--dry-run'), 1);
 const SAME_WORK = argv.includes('--same-work');
 if (SAME_WORK) argv.splice(argv.indexOf('--same-work'), 1);
 const DURATION = SAME_WORK ? undefined : option('--duration', 10);
@@ -289,7 +331,26 @@ async function writeShopifyCsv(path, n, prefix) {
 function writeInput(path, n, prefix) {
   if (GENERATED)
     return n <= GENERATED_CHUNK ? writeFileSync(path, exportOf(PRESET, n, { prefix }).text) : writeGeneratedChunks(path, n, prefix);
+  if (CONTACT_PRESET) return writeContactExport(path, n, prefix);
   return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeRows(path, n, prefix);
+}
+
+/** A contact export of n rows from its fixture (see CONTACT_FIXTURES): new e-mails and phones, the file's habits kept. */
+async function writeContactExport(path, n, prefix) {
+  const text = readFileSync(fileURLToPath(new URL(`../fixtures/${CONTACT_PRESET[1]}`, import.meta.url)), 'utf8');
+  const bom = text.startsWith('\uFEFF');
+  const newline = text.includes('\r\n') ? '\r\n' : '\n';
+  const [header, ...rows] = Papa.parse(bom ? text.slice(1) : text, { skipEmptyLines: true }).data;
+  const phones = header.flatMap((h, i) => (/phone/i.test(h) ? [i] : []));
+  const quotes = text.slice(bom ? 1 : 0).startsWith('"');
+  const out = createWriteStream(path);
+  out.write(`${bom ? '\uFEFF' : ''}${Papa.unparse([header], { quotes, newline })}${newline}`);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i % rows.length].map((c) => c.replace(/([^\s@,;"]+)@/, `${prefix.toLowerCase()}${i}.$1@`));
+    for (const j of phones) if (row[j]) row[j] = `+49 30 9${String(i).padStart(7, '0')}`;
+    if (!out.write(`${Papa.unparse([row], { quotes, newline })}${newline}`)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
 }
 /** Another shop's export of more orders than one string should hold (--memory 1000000): made and written 50,000 at a time. */
 const GENERATED_CHUNK = 50_000;
@@ -318,9 +379,15 @@ function requestBody(i, prefix, n) {
     // A run longer than the orders made (autocannon for a duration) sends them again: updates.
     return JSON.stringify(orders[(i - 1) % orders.length]);
   }
-  return JSON.stringify(PRESET === 'shopify' ? shopifyBody(shopifyOrder(i, prefix, n)) : kind.body(kind.fields(i, prefix, n)));
+  return JSON.stringify(
+    KIND === 'orders' && PRESET === 'shopify' ? shopifyBody(shopifyOrder(i, prefix, n)) : kind.body(kind.fields(i, prefix, n)),
+  );
 }
-const presetArgs = PRESET ? ['--preset', presetOf(PRESET), ...(GENERATED ? exportOf(PRESET, 1).args : [])] : [];
+const presetArgs = CONTACT_PRESET
+  ? ['--preset', CONTACT_PRESET[0]]
+  : PRESET
+    ? ['--preset', presetOf(PRESET), ...(GENERATED ? exportOf(PRESET, 1).args : [])]
+    : [];
 const inputName = (tag) => join(work, `${KIND}-${tag}.${kind.file}`);
 
 /** Starts the sandbox in its own process; resolves with its base URL, API token and a stop function. */
@@ -551,8 +618,8 @@ async function throughput() {
   const acs = [];
   const imports = [];
   const bares = [];
-  const what = PRESET ? `svc orders import --preset ${PRESET}` : `svc ${kind.command('FILE').slice(0, -1).join(' ')}`;
-  const unit = PRESET ? 'order' : KIND === 'events' ? 'event' : 'row';
+  const what = PRESET ? `svc ${KIND} import --preset ${PRESET}` : `svc ${kind.command('FILE').slice(0, -1).join(' ')}`;
+  const unit = PRESET ? KIND.slice(0, -1) : KIND === 'events' ? 'event' : 'row';
   const acLine = (label, ac) =>
     `  autocannon ${label}: ${ac.cpuUs.toFixed(1)} µs CPU per request, ${fmt(ac.rate)} requests/s (${fmt(ac.total)} requests, ${ac.non2xx} non-2xx, ${ac.errors} errors${ac.server})`;
   console.log(
@@ -634,11 +701,14 @@ async function memory() {
     for (const n of sizes) {
       const file = inputName(n);
       await writeInput(file, n, `MEM${n}`);
-      const imp = await runImport(sb, file);
+      const imp = await runImport(sb, file, DRY_RUN ? ['--dry-run'] : []);
       rmSync(file, { force: true });
       peaks.push(imp.peakKb);
+      // A dry run's summary: its counts (the preview and the value summary are long).
+      const { rows, valid, rejected, lines } = imp.summary;
+      const summary = DRY_RUN ? { dry_run: true, rows, valid, rejected, lines } : imp.summary;
       console.log(
-        `${fmt(n)} rows: peak RSS ${(imp.peakKb / 1024).toFixed(1)} MB, ${fmt(n / imp.seconds)} rows/s, exit ${imp.code} ${JSON.stringify(imp.summary)}`,
+        `${fmt(n)} rows: peak RSS ${(imp.peakKb / 1024).toFixed(1)} MB, ${fmt(n / imp.seconds)} rows/s, ${imp.cpuSeconds.toFixed(1)} s CPU, exit ${imp.code} ${JSON.stringify(summary)}`,
       );
     }
     if (peaks.length >= 2) {
@@ -846,8 +916,69 @@ async function ab() {
   }
 }
 
+/**
+ * A "cannot" export of N rows (its fixture's data repeated): svc must stop on the header, before
+ * reading the rows or sending anything. Prints the wall and CPU time, peak RSS, exit status and
+ * the sentence it stopped with, for each size.
+ */
+async function cannot() {
+  const sizes = numbers.length ? numbers : [1000, 1_000_000];
+  const newline = CANNOT.text.includes('\r\n') ? '\r\n' : '\n';
+  const cut = CANNOT.text.indexOf(newline);
+  const head = CANNOT.text.slice(0, cut + newline.length);
+  const block = CANNOT.text.slice(cut + newline.length);
+  const sb = await startSandbox();
+  try {
+    for (const n of sizes) {
+      const file = join(work, `${CANNOT.name}-${n}${CANNOT.file.slice(CANNOT.file.lastIndexOf('.'))}`);
+      const out = createWriteStream(file);
+      out.write(head);
+      for (let rows = 0; rows < n; rows += CANNOT.ids.length) if (!out.write(block)) await new Promise((r) => out.once('drain', r));
+      await new Promise((r) => out.end(r));
+      const mb = readFileSync(file).length / 1e6;
+      const run = await refusal(sb, file);
+      rmSync(file, { force: true });
+      console.log(
+        `${CANNOT.name} (preset ${CANNOT.preset}), ${fmt(n)} rows, ${mb.toFixed(1)} MB: exit ${run.code} in ${run.seconds.toFixed(2)} s (${run.cpu.toFixed(2)} s CPU), peak RSS ${(run.peakKb / 1024).toFixed(1)} MB; ${run.said}`,
+      );
+    }
+  } finally {
+    await sb.stop();
+  }
+}
+
+/** `svc orders import FILE` on a file it must refuse: its exit status, times, peak RSS and first error line. */
+function refusal(sb, file) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const usageFile = join(work, `usage-${process.hrtime.bigint()}`);
+    const child = spawn(TIME, ['-f', '%U %S %M', '-o', usageFile, process.execPath, IMPORT_BIN, 'orders', 'import', file], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SVC_CONFIG_DIR: join(work, 'cli-config'),
+        SVC_BASE_URL: sb.baseUrl,
+        SVC_TOKEN: sb.token,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const [user, system, peakKb] = readFileSync(usageFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+      const said = stderr.split('\n').find((l) => l.startsWith('error:')) ?? stderr.slice(0, 200);
+      resolve({ code, seconds, cpu: user + system, peakKb, said });
+    });
+  });
+}
+
 try {
-  if (mode === '--ab') await ab();
+  if (CANNOT) await cannot();
+  else if (mode === '--ab') await ab();
   else if (mode === '--memory') await memory();
   else if (mode === '--rate-limit') await rateLimit();
   else if (mode === '--shapes') await shapes();

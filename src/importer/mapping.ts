@@ -21,12 +21,19 @@ import {
 } from './field-columns.js';
 import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseAmount, parseBoolean } from './formats.js';
 import { type NumberedItemsSpec, numberedColumns, readNumberedItems } from './numbered-items.js';
-import { type PackedItemsSpec, readPackedItems } from './packed-items.js';
+import { itemOf, type PackedItemsSpec, readPackedItems } from './packed-items.js';
 import { mayHoldContact, NoContactColumnsError } from './presets/cannot.js';
 
 /** The order fields a CSV column can hold: every field of the contract's order but the line-item list. */
 export const CSV_ORDER_FIELDS = ORDER_FIELDS.filter((f): f is Exclude<(typeof ORDER_FIELDS)[number], 'line_items'> => f !== 'line_items');
-export const CSV_LINE_ITEM_FIELDS = ['line_item_sku', 'line_item_name', 'line_item_quantity', 'line_item_price'] as const;
+/** `line_item_total` is the line's total (price × quantity): read when no `line_item_price` is, divided by the quantity. */
+export const CSV_LINE_ITEM_FIELDS = [
+  'line_item_sku',
+  'line_item_name',
+  'line_item_quantity',
+  'line_item_price',
+  'line_item_total',
+] as const;
 type CsvField = (typeof CSV_ORDER_FIELDS)[number] | (typeof CSV_LINE_ITEM_FIELDS)[number];
 const ALL_FIELDS: readonly string[] = [...CSV_ORDER_FIELDS, ...CSV_LINE_ITEM_FIELDS];
 /** What an orders mapping file or preset is checked against (importer/map-file.ts); `settable`: what `set` may give. */
@@ -148,7 +155,11 @@ export function resolveColumns(
     packedIndex >= 0 ? [packedIndex] : numberedIndexes,
   );
   const { index } = layout;
-  const hasLineItems = index.line_item_name !== undefined || index.line_item_price !== undefined || index.line_item_quantity !== undefined;
+  const hasLineItems =
+    index.line_item_name !== undefined ||
+    index.line_item_price !== undefined ||
+    index.line_item_total !== undefined ||
+    index.line_item_quantity !== undefined;
   const out: ColumnLayout = { ...layout, hasLineItems };
   if (extras.packed && packedIndex >= 0) {
     out.packed = { index: packedIndex, spec: extras.packed };
@@ -248,34 +259,23 @@ function currencyFromTotal(total: string, errors: FieldError[]): string | undefi
 /**
  * The line item on a row, or undefined when its line item cells are all empty. Its price may carry
  * a currency mark that must agree with the order's `currency`; a mismatch goes to `errors` as
- * `line_items[itemIndex].price`.
+ * `line_items[itemIndex].price`. Without a price, a line total (SkyVerge's `item_total`, `Row
+ * Price`) divided by the quantity is the price, exactly or not at all.
  */
 export function readLineItem(
   cells: readonly string[],
   layout: ColumnLayout,
   delimiter: string,
   currency?: unknown,
-  errors?: FieldError[],
+  errors: FieldError[] = [],
   itemIndex = 0,
 ): Record<string, unknown> | undefined {
   const get = (f: (typeof CSV_LINE_ITEM_FIELDS)[number]) => cellOf(cells, layout, f)?.trim();
-  const sku = get('line_item_sku');
-  const name = get('line_item_name');
-  const quantity = get('line_item_quantity');
-  const price = get('line_item_price');
-  if (sku === undefined && name === undefined && quantity === undefined && price === undefined) return undefined;
+  const values = [get('line_item_sku'), get('line_item_name'), get('line_item_quantity'), get('line_item_price'), get('line_item_total')];
+  if (values.every((v) => v === undefined)) return undefined;
   // eBay's summary row of a multi-item order: its quantity and price are the items' sums.
-  if (layout.summaryRows && sku === undefined && name === undefined) return undefined;
-  const item: Record<string, unknown> = {};
-  if (sku !== undefined) item.sku = sku;
-  if (name !== undefined) item.name = name;
-  if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
-  if (price !== undefined) {
-    const p = parseAmount(price, delimiter, typeof currency === 'string' ? currency : undefined);
-    if (p instanceof Error) errors?.push({ field: `line_items[${itemIndex}].price`, message: p.message });
-    else item.price = p;
-  }
-  return item;
+  if (layout.summaryRows && values[0] === undefined && values[1] === undefined) return undefined;
+  return itemOf(values, delimiter, typeof currency === 'string' ? currency : undefined, errors, itemIndex);
 }
 
 /** One row (or group of rows with line items) as a validated order, or the problems found. */

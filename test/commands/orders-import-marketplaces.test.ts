@@ -4,7 +4,8 @@
  * say only `$`, and `--initial-sync`; every total, currency, date (as an instant), e-mail, E.164
  * phone and line item exact in the sandbox; a multi-item eBay order counted once.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with the bench (no types)
 import { exportOf, fixturePath, MARKETPLACE_EXPORTS } from '../../fixtures/marketplace-exports.mjs';
@@ -62,6 +63,24 @@ describe('marketplace and payment exports imported as they come', () => {
     expect(dry).toMatchObject({ rows: 5, lines: 10, rejected: 0 });
     expect(dry.preview[0]).toEqual({ ...multi, initial_sync: undefined });
     expect(dry.mapping.preset).toEqual({ name: 'ebay', variant: 'uk', label: 'eBay.co.uk orders report', recognised: true });
+  });
+
+  it('the German report: a numeric date is day first (10.12.2025), as eBay.de writes it; the month-name form still reads', async () => {
+    const { text, orders } = exportOf('ebay-de', 2, { prefix: 'DMY' }) as { text: string; orders: Order[] };
+    const [y, m, d] = (orders[0] as Order).order_date.split('-');
+    const lines = text.split('\r\n');
+    // The first order's row: its sale date written DD.MM.YYYY instead of DD-Mon-YY.
+    const at = lines.findIndex((l) => l.startsWith('DMY1001;'));
+    const cells = (lines[at] as string).split(';');
+    const dateAt = (lines[1] as string).split(';').indexOf('Verkauft am');
+    cells[dateAt] = `${d}.${m}.${y}`;
+    lines[at] = cells.join(';');
+    const file = join(suite.tmp.dir, 'ebay-de-numeric-dates.csv');
+    writeFileSync(file, lines.join('\r\n'));
+    const r = await runCli(['orders', 'import', file, '--initial-sync', '--json'], { env: suite.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, rejected: 0 });
+    for (const o of orders) expect(instant((await stored(o.order_id))?.order_date as string)).toBe(instant(o.order_date));
   });
 
   it('the US report with `$` amounts and no --set: each order names the currency to give', async () => {

@@ -73,6 +73,56 @@ describe('shop exports imported as they come, recognised from the header', () =>
     expect(none.stderr).toMatch(/lacks the column|no e-mail and no phone column|could be/);
   });
 
+  it.each([
+    ['woocommerce-customer-order', 'default', { line_items: { columns: ['line_items'] } }],
+    ['woocommerce-customer-order-date', 'default', { order_date: { columns: ['date'] } }],
+    [
+      'woocommerce-customer-order-item',
+      'per-item',
+      {
+        order_id: { columns: ['order_id'] },
+        line_item_quantity: { columns: ['item_quantity'] },
+        line_item_total: { columns: ['item_total'] },
+      },
+    ],
+    [
+      'woocommerce-customer-order-legacy-item',
+      'legacy-per-item',
+      {
+        order_id: { columns: ['Order ID'] },
+        line_item_quantity: { columns: ['Item Amount'] },
+        line_item_total: { columns: ['Row Price'] },
+      },
+    ],
+  ])('SkyVerge %s: recognised as its variant %s, the columns read', async (fixture, variant, fields) => {
+    const { args } = generated(fixture);
+    const r = await runCli(['orders', 'import', fixturePath(fixture), ...args, '--dry-run', '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.mapping.preset).toMatchObject({ name: 'woocommerce-customer-order', variant, recognised: true });
+    expect(doc.mapping.fields).toMatchObject(fields);
+  });
+
+  it('SkyVerge one row per item: the item price column is the line total; one that is not the quantity times a price rejects its order, naming the line (exit 4)', async () => {
+    const { text, orders } = exportOf('woocommerce-customer-order-item', 2, { prefix: 'LT' }) as { text: string; orders: Order[] };
+    const [head, first, second] = text.split('\n');
+    const header = (head as string).split(',');
+    // The second order (two items): its second item 3 × for 10.00 in all.
+    const cells = (second as string).match(/("([^"]|"")*"|[^,]*)(,|$)/g)?.map((c) => c.replace(/,$/, '')) ?? [];
+    cells[header.indexOf('item_quantity')] = '3';
+    cells[header.indexOf('item_total')] = '10.00';
+    const file = join(suite.tmp.dir, 'skyverge-per-item.csv');
+    writeFileSync(file, `${head}\n${first}\n${second}\n${cells.slice(0, header.length).join(',')}\n`);
+    const r = await runCli(['orders', 'import', '--live', file], { env: env() });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/^rows\t2\ncreated\t1\n.*rejected\t1\n/s);
+    expect(r.stderr).toContain(
+      '  line 3 (LT5602): rejected invalid_row: line item on line 4.price: the line total 10.00 is not 3 times a price in whole minor units\n',
+    );
+    expect(await stored(orders[0] as Order)).toEqual({ ...orders[0], order_date: expect.any(String) });
+    expect(await suite.sb.admin.order('LT5602')).toBeUndefined();
+  });
+
   it('the dry run shows the mapping, the first 3 requests as JSON and a summary of the values; --json gives the same', async () => {
     const { orders, args } = generated('woocommerce');
     const file = fixturePath('woocommerce');

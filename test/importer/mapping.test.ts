@@ -154,6 +154,28 @@ describe('mapping', () => {
   });
 });
 
+describe('readLineItem: a line total (line_item_total) instead of a price', () => {
+  const layout = resolveColumns([...header.slice(0, 5), 'line_item_name', 'line_item_quantity', 'line_item_total'], new Map(), ',');
+  const row = (qty: string, total: string) => ['A', '', '', '', '', 'Mug', qty, total];
+
+  it('is the price times the quantity: divided exactly, in minor units', () => {
+    expect(layout.hasLineItems).toBe(true);
+    expect(readLineItem(row('3', '59.70'), layout, ',')).toEqual({ name: 'Mug', quantity: 3, price: '19.90' });
+    expect(readLineItem(row('1', '£12.00'), layout, ',', 'GBP')).toEqual({ name: 'Mug', quantity: 1, price: '12.00' });
+  });
+
+  it('refuses a total that is not the quantity times a whole-cent price, naming the item', () => {
+    const errors: { field: string; message: string }[] = [];
+    readLineItem(row('3', '10.00'), layout, ',', 'EUR', errors, 2);
+    expect(errors).toEqual([{ field: 'line_items[2].price', message: 'the line total 10.00 is not 3 times a price in whole minor units' }]);
+  });
+
+  it('a price column, when the file has one too, is the price', () => {
+    const both = resolveColumns([...header.slice(0, 5), 'line_item_quantity', 'line_item_price', 'line_item_total'], new Map(), ',');
+    expect(readLineItem(['A', '', '', '', '', '2', '20.00', '36.00'], both, ',')).toEqual({ quantity: 2, price: '20.00' });
+  });
+});
+
 describe('resolveColumns: duplicate header names', () => {
   const header = ['order_id', 'total', 'currency', 'order_date', 'Email', 'email', 'note', 'note'];
   it('refuses two columns that could be one field, naming them and how to pick one', () => {

@@ -110,6 +110,8 @@ export function parseFamily(text: string, name: string, schema: MappingSchema): 
     const { name: vName, label, detect: _d, columns, ...overrides } = r;
     const merged: Record<string, unknown> = { ...familyDoc, ...overrides };
     if (columns !== undefined) merged.columns = { ...((familyDoc.columns as object | undefined) ?? {}), ...(columns as object) };
+    // `"line_items_column": null`: this variant has no packed cell (SkyVerge's one-row-per-item formats).
+    if (overrides.line_items_column === null) delete merged.line_items_column;
     if (merged.line_items_column !== undefined && overrides.numbered_items !== undefined) delete merged.line_items_column;
     if (merged.numbered_items !== undefined && overrides.line_items_column !== undefined) delete merged.numbered_items;
     const mapFile = parseMapDoc(merged, `${origin} (variant ${vName as string})`, schema, true);
