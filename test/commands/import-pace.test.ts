@@ -2,9 +2,10 @@
  * Imports at the service's pace (issue 25), end to end against the sandbox's rate-limit shapes
  * with compressed windows: paced to the steady rate with and without headers, no request into a
  * closed window, and a run ending with failed rows keeping its journal so that --resume sends
- * only those rows. Each test has a sandbox of its own and all but one run side by side with their
- * neighbours: they mostly wait on the windows. The one comparing two runs' rates runs alone, in its
- * place (after others, so that neither run pays the first loading of the CLI's modules).
+ * only those rows. Each test has a sandbox of its own. The ones that bound a rate or a time run
+ * alone, one after the other (the first run in the file pays the loading of the CLI's modules
+ * outside any comparison: the reference and the capped run come after it); the last three assert
+ * no time and run side by side.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ async function timedImport(suite: OwnSandbox, file: string, extra: string[] = []
 }
 
 describe('orders import at the service pace', () => {
-  it.concurrent('burst 20/s with a steady 40 per 2 s and RateLimit-* headers: about the steady rate, no 429', () =>
+  it('burst 20/s with a steady 40 per 2 s and RateLimit-* headers: about the steady rate, no 429', () =>
     withOwnSandbox(async (suite) => {
       const file = join(suite.dir, 'o.csv');
       writeOrders(file, 120);
@@ -50,18 +51,7 @@ describe('orders import at the service pace', () => {
       expect(s.rows_per_second).toBeGreaterThan(0.5 * 20);
     }));
 
-  it.concurrent("the plan is printed once the service's window is known from its headers", () =>
-    withOwnSandbox(async (suite) => {
-      const file = join(suite.dir, 'o.csv');
-      writeOrders(file, 90);
-      await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 60, window_s: 3 }], headers: 'ratelimit' } });
-      const r = await suite.svc(['orders', 'import', '--live', file, '--concurrency', '4']);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain("plan: 90 rows at 60 per 3 s: about 5 s (the service's limit)");
-      expect(r.stdout).toContain('created\t90');
-    }));
-
-  it.concurrent(
+  it(
     'a sliding 30 per 3 s without headers: learned from the 429s, every row once, few 429s',
     () =>
       withOwnSandbox(async (suite) => {
@@ -104,6 +94,17 @@ describe('orders import at the service pace', () => {
       }),
     30_000,
   );
+
+  it.concurrent("the plan is printed once the service's window is known from its headers", () =>
+    withOwnSandbox(async (suite) => {
+      const file = join(suite.dir, 'o.csv');
+      writeOrders(file, 90);
+      await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 60, window_s: 3 }], headers: 'ratelimit' } });
+      const r = await suite.svc(['orders', 'import', '--live', file, '--concurrency', '4']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain("plan: 90 rows at 60 per 3 s: about 5 s (the service's limit)");
+      expect(r.stdout).toContain('created\t90');
+    }));
 
   it.concurrent(
     'SVC_PROGRESS_INTERVAL: progress lines outside a terminal, with --json too; a small file read whole has a true share and ETA',
