@@ -68,9 +68,16 @@ export async function openRoute(page: Page, baseUrl: string, route: string): Pro
   await page.waitForFunction(drawn);
 }
 
-/** axe-core's serious and critical findings on the page, one line each, prefixed `name: ` ('' when none). */
+/**
+ * axe-core's serious and critical findings on the page, one line each, prefixed `name: ` ('' when none).
+ * axe.run in the page itself (AxeBuilder's legacy mode): the dashboard has no frames, so the
+ * rules and the findings are the same as the default mode's, which runs each frame apart and
+ * then opens a new tab to merge their results: a renderer started per check, seconds each on a
+ * busy machine, for pages with no frame to merge.
+ */
 export async function seriousViolations(page: Page, name: string): Promise<string> {
-  const result = await new AxeBuilder({ page }).analyze();
+  if (page.frames().length > 1) throw new Error(`${name}: the page has frames; check them with AxeBuilder's default mode`);
+  const result = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${name}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
