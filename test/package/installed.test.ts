@@ -3,8 +3,8 @@
  * temporary prefix with a clean HOME, and `svc` run from a folder outside the checkout, where no
  * source file, fixture or dev dependency of the checkout can be reached.
  *
- * Not part of `npm test`: the global install compiles better-sqlite3 (about a minute alone on
- * two cores). `npm run test:package` runs it; .ci/run runs it once, after `npm test`.
+ * Not part of `npm test`: the global install packs and installs the whole package (with
+ * better-sqlite3 from the checkout's own build: localPrebuild below). `npm run test:package` runs it; .ci/run runs it once, after `npm test`.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -53,6 +53,26 @@ function npmSettings(): Record<string, string> {
   return out;
 }
 
+/**
+ * A user's install downloads better-sqlite3's prebuilt binary (prebuild-install, from its GitHub
+ * release); this machine reaches only the registries, so without help it compiles it again (one to
+ * three minutes of CI). The checkout's own build of the same version for this Node is offered the
+ * documented way instead: a prebuild archive in the folder `npm_config_better_sqlite3_local_prebuilds`
+ * names (prebuild-install's README, "Local prebuilds"). Were the installed version another, it
+ * would not be found and the install would compile as before.
+ */
+function localPrebuild(): Record<string, string> {
+  const dir = join(root, 'node_modules', 'better-sqlite3');
+  const binary = join(dir, 'build', 'Release', 'better_sqlite3.node');
+  if (!existsSync(binary)) return {};
+  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
+  const prebuilds = join(tmp, 'prebuilds');
+  mkdirSync(prebuilds, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(prebuilds, name), '-C', dir, 'build/Release/better_sqlite3.node']);
+  return { npm_config_better_sqlite3_local_prebuilds: prebuilds };
+}
+
 beforeAll(() => {
   for (const dir of [home, work]) mkdirSync(dir, { recursive: true });
   // npm pack runs `prepare` (the build) first, so the tarball always holds a fresh dist/.
@@ -65,7 +85,12 @@ beforeAll(() => {
   const install = spawnSync(
     'npm',
     ['install', '--global', '--no-fund', '--no-audit', '--allow-scripts=better-sqlite3', join(tmp, packed.filename)],
-    { cwd: work, encoding: 'utf8', env: { PATH: path, HOME: home, ...npmSettings(), npm_config_prefix: prefix }, timeout: 600_000 },
+    {
+      cwd: work,
+      encoding: 'utf8',
+      env: { PATH: path, HOME: home, ...npmSettings(), ...localPrebuild(), npm_config_prefix: prefix },
+      timeout: 600_000,
+    },
   );
   if (install.status !== 0) throw new Error(`npm install --global failed (${install.status ?? install.signal}):\n${install.stderr}`);
   console.log(`packed ${packed.size} B (unpacked ${packed.unpackedSize} B, ${packed.files.length} files); installed ${duBytes(prefix)} B`);
