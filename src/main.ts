@@ -2,7 +2,7 @@
  * The entry point: main(argv) → exit code. The only module that maps errors to exit codes and
  * the only one that touches process (signals, streams, env) — and only for real runs.
  */
-import { InputError, OutputError } from './bulk/errors.js';
+
 import {
   ApiError,
   CredentialsError,
@@ -26,6 +26,7 @@ import {
 import type { Context, IntegrationTokenOrigin } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
 import { CliError, EXIT, HintedError, PromptCancelled } from './errors.js';
+import { InputError, OutputError } from './importer/errors.js';
 import { escapeControls } from './io/escape.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
 import { messageWidth, wrapMessage } from './io/wrap.js';

@@ -6,20 +6,20 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../bulk/decode.js';
-import { InputError } from '../bulk/errors.js';
 import { defaultJournalPath, Journal, JournalBusyError, type JournalIdentity, type ResumeState } from '../bulk/journal.js';
-import { countDataLines } from '../bulk/line-count.js';
 import { answeredBefore, type OutageOptions } from '../bulk/outage.js';
 import { checkRunPaths, inputKind, type PathUse } from '../bulk/paths.js';
 import { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkProgress } from '../bulk/run.js';
+import { type CsvSource, openCsv } from '../bulk/sources/csv-source.js';
+import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../bulk/sources/decode.js';
+import { countDataLines } from '../bulk/sources/line-count.js';
+import { describeMixedLineEnd, findMixedLineEnd, LINE_END_NAMES, type MixedLineEnd } from '../bulk/sources/line-ends.js';
 import type { ApiClient } from '../client/types.js';
 import type { Context } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
-import { type CsvSource, openCsv } from '../importer/csv-source.js';
-import { describeMixedLineEnd, findMixedLineEnd, LINE_END_NAMES, type MixedLineEnd } from '../importer/line-ends.js';
+import { InputError } from '../importer/errors.js';
 import { openInput } from '../util/open-input.js';
 import { checkRejectsOptions, rejectsNote, sayRejects } from './bulk-rejects.js';
 import { showProgress } from './progress.js';

@@ -10,8 +10,8 @@ import type { Summary } from '../bulk/outcome.js';
 import type { RejectsWriter } from '../bulk/rejects.js';
 import type { ReportWriter } from '../bulk/report.js';
 import type { BulkProgress, BulkRunResult } from '../bulk/run.js';
+import type { CsvSource } from '../bulk/sources/csv-source.js';
 import type { Context } from '../context.js';
-import type { CsvSource } from '../importer/csv-source.js';
 import { shellQuote } from '../io/shell-quote.js';
 import { finishImport } from './bulk-finish.js';
 import {

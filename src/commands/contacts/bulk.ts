@@ -1,20 +1,20 @@
 /**
  * The --ids-file verbs (contacts delete|unsubscribe) as commands see them: read and decode the id
- * list, run it through the ids adapter on the bulk engine (importer/contact-ids.ts) with what
+ * list, run it through the ids adapter on the bulk engine (bulk/adapters/ids.ts) with what
  * every bulk verb has (journal and lock, --resume, --report, --rejects, --dry-run, the progress
  * line, the end of a run: commands/bulk-import.ts, bulk-finish.ts), and print the verb's summary.
  */
 import { existsSync } from 'node:fs';
-import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
-import { InputError } from '../../bulk/errors.js';
-import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/id-source.js';
+import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../bulk/adapters/ids.js';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
 import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
+import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/sources/decode.js';
+import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/sources/id-source.js';
 import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../importer/contact-ids.js';
+import { InputError } from '../../importer/errors.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { formatLimit, isAbortError, ReadLimitError, readOptionInput } from '../../util/read-capped.js';
 import { finishImport } from '../bulk-finish.js';
@@ -30,7 +30,7 @@ import {
 import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
 import { showProgress } from '../progress.js';
 
-export type { IdLine } from '../../bulk/id-source.js';
+export type { IdLine } from '../../bulk/sources/id-source.js';
 
 /** The options every --ids-file verb takes for its input and outputs: every bulk verb's. */
 export type IdsFileOptions = ImportIoOptions;
@@ -82,7 +82,7 @@ export function checkIdsFileUse(id: string | undefined, opts: IdsFileOptions & {
 const IDS_FILE_LIMIT = 64 * 1024 * 1024;
 
 /**
- * Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). With
+ * Reads the ids of an --ids-file (`-` = stdin; bulk/sources/id-source.ts says which lines count). With
  * `kind`, a run that sends: --resume and --journal are checked and the journal's path chosen.
  */
 export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}, kind?: string): Promise<IdList> {

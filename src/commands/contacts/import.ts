@@ -1,17 +1,10 @@
 /**
  * svc contacts import FILE|-: streams a CSV of people through the contacts importer
- * (src/importer/contacts.ts) on the shared bulk engine, and prints the summary (table on a TTY,
+ * (src/bulk/adapters/contacts.ts) on the shared bulk engine, and prints the summary (table on a TTY,
  * JSON with --json) with the SMS transitions and welcome SMS it caused; writes --report, keeps a
  * resume journal. The run's input, outputs and end are orders import's (commands/bulk-import.ts).
  */
 import { statSync } from 'node:fs';
-import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
-import type { BulkProgress } from '../../bulk/run.js';
-import type { Context } from '../../context.js';
-import { normalizeCountry } from '../../contract/phone.js';
-import { UsageError } from '../../errors.js';
-import { CONTACT_ALIASES, CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
 import {
   CONTACT_REPORT_COLUMNS,
   type ContactDryRun,
@@ -21,11 +14,18 @@ import {
   dryRunContacts,
   type IfExists,
   readContactBatches,
-} from '../../importer/contacts.js';
+} from '../../bulk/adapters/contacts.js';
+import { sizeYoungGeneration } from '../../bulk/heap.js';
+import { openReport, type ReportWriter } from '../../bulk/report.js';
+import type { BulkProgress } from '../../bulk/run.js';
+import type { Context } from '../../context.js';
+import { normalizeCountry } from '../../contract/phone.js';
+import { UsageError } from '../../errors.js';
+import { CONTACT_ALIASES, CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
+import { parseDelimiter } from '../../importer/delimiter.js';
 import { type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
 import { describePreset, presetJson } from '../../importer/presets/recognise.js';
-import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,

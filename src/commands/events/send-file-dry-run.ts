@@ -5,13 +5,13 @@
  */
 import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
-import type { InputEncoding } from '../../bulk/decode.js';
-import { readLineBatches } from '../../bulk/ndjson-source.js';
+import { dryRunEvents } from '../../bulk/adapters/events.js';
 import type { RejectsWriter } from '../../bulk/rejects.js';
 import type { ReportWriter } from '../../bulk/report.js';
+import type { InputEncoding } from '../../bulk/sources/decode.js';
+import { readLineBatches } from '../../bulk/sources/ndjson-source.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../errors.js';
-import { dryRunEvents } from '../../importer/events.js';
 import { rejectsNote, sayRejects } from '../bulk-rejects.js';
 import type { SendOptions } from './shared.js';
 

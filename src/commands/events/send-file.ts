@@ -1,24 +1,24 @@
 /**
  * svc events send --file: every line of an NDJSON file (or stdin) through the events adapter of
- * the bulk engine (importer/events.ts), with a report, a rejects file, the unconfirmed lines
+ * the bulk engine (bulk/adapters/events.ts), with a report, a rejects file, the unconfirmed lines
  * collected, and the exact commands to send the rest.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/decode.js';
-import { InputError } from '../../bulk/errors.js';
+import { type EventSendSummary as BulkSummary, createEventSend } from '../../bulk/adapters/events.js';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { fileFingerprint } from '../../bulk/journal.js';
 import { LineWriter } from '../../bulk/line-writer.js';
-import { readLineBatches } from '../../bulk/ndjson-source.js';
 import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
 import { RejectsWriter } from '../../bulk/rejects.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
+import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/sources/decode.js';
+import { readLineBatches } from '../../bulk/sources/ndjson-source.js';
 import { NetworkError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
 import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
-import { type EventSendSummary as BulkSummary, createEventSend } from '../../importer/events.js';
+import { InputError } from '../../importer/errors.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { openInput } from '../../util/open-input.js';
 import { JOURNAL_PATH_RULES, journalOf, journalOutput, openJournalAndReport, outageOptions, showImportProgress } from '../bulk-import.js';

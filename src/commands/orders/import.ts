@@ -3,19 +3,19 @@
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
 import { statSync } from 'node:fs';
+import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../bulk/adapters/orders.js';
 import { sizeYoungGeneration } from '../../bulk/heap.js';
 import { openReport, type ReportWriter } from '../../bulk/report.js';
 import type { BulkProgress } from '../../bulk/run.js';
+import { withoutFooter } from '../../bulk/sources/footer-lines.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { UsageError } from '../../errors.js';
-import { withoutFooter } from '../../importer/footer-lines.js';
+import { parseDelimiter } from '../../importer/delimiter.js';
 import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
 import type { MapFile } from '../../importer/map-file.js';
 import { type MappingOptions, ORDER_MAPPING_SCHEMA, parseMaps } from '../../importer/mapping.js';
-import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
 import { describePreset, mappingForHeader, presetJson } from '../../importer/presets/recognise.js';
-import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import {
   checkImportInput,

@@ -7,17 +7,18 @@
  * A regular file is read once more to decide on every row; stdin and pipes on their first 10,000
  * rows (peek.ts), and a contacts stream's later unsuppressing rows are rejected, not sent.
  */
+
+import type { ContactWork } from '../../bulk/adapters/contacts.js';
+import type { OrderWork } from '../../bulk/adapters/orders.js';
+import { readSuppressed } from '../../bulk/plan/account.js';
+import { countHistorical, countUnsuppressing, holdUnsuppressing, tooHistorical } from '../../bulk/plan/guards.js';
+import { HISTORICAL_DAYS } from '../../bulk/plan/orders-plan.js';
+import { GUARD_STREAM_ROWS, peekCsv } from '../../bulk/plan/peek.js';
+import type { CsvSource } from '../../bulk/sources/csv-source.js';
 import { ApiError, MissingScopeError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { AuthError, CliError, EXIT, UsageError } from '../../errors.js';
-import type { ContactWork } from '../../importer/contacts.js';
-import type { CsvSource } from '../../importer/csv-source.js';
-import type { OrderWork } from '../../importer/orders.js';
-import { readSuppressed } from '../../importer/plan/account.js';
-import { countHistorical, countUnsuppressing, holdUnsuppressing, tooHistorical } from '../../importer/plan/guards.js';
-import { HISTORICAL_DAYS } from '../../importer/plan/orders-plan.js';
-import { GUARD_STREAM_ROWS, peekCsv } from '../../importer/plan/peek.js';
 import { sampleText } from './table.js';
 
 export interface GuardInput {

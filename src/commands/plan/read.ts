@@ -4,9 +4,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { checkRunPaths } from '../../bulk/paths.js';
+import { type AccountIndex, type AccountRead, type FileIdentities, type ReadMethod, readAccount } from '../../bulk/plan/account.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type AccountIndex, type AccountRead, type FileIdentities, type ReadMethod, readAccount } from '../../importer/plan/account.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
 
