@@ -4,7 +4,7 @@
  * what a stopped run left (the journal's --resume for a file; `sed`/`tail` for the rest).
  */
 
-import type { EventSendSummary as BulkSummary } from '../../bulk/adapters/events.js';
+import type { EventSendSummary as BulkSummary } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { type RejectsNote, sayRejects } from '../bulk-rejects.js';

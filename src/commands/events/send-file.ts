@@ -6,24 +6,41 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { type EventSendSummary as BulkSummary, createEventSend } from '../../bulk/adapters/events.js';
-import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { fileFingerprint } from '../../bulk/journal.js';
-import { LineWriter } from '../../bulk/line-writer.js';
-import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
-import { RejectsWriter } from '../../bulk/rejects.js';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
-import { describeInvalid, findInvalidUtf8, type InputEncoding, parseEncoding } from '../../bulk/sources/decode.js';
-import { readLineBatches } from '../../bulk/sources/ndjson-source.js';
+import {
+  type EventSendSummary as BulkSummary,
+  checkJobPaths,
+  checkRejectsOptions,
+  createEventSend,
+  describeInvalid,
+  dryRunEvents,
+  dryRunJob,
+  fileFingerprint,
+  findInvalidUtf8,
+  type InputEncoding,
+  type JobResult,
+  journalOf,
+  type LineResult,
+  LineWriter,
+  openReport,
+  outageOptions,
+  parseEncoding,
+  RejectsWriter,
+  type RunEnd,
+  readLineBatches,
+  runBulkJob,
+  sizeYoungGeneration,
+} from '../../bulk/index.js';
 import { NetworkError } from '../../client/errors.js';
 import type { Context } from '../../context.js';
-import { CliError, EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
+import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { InputError } from '../../importer/errors.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { openInput } from '../../util/open-input.js';
-import { JOURNAL_PATH_RULES, journalOf, journalOutput, openJournalAndReport, outageOptions, showImportProgress } from '../bulk-import.js';
-import { checkRejectsOptions, rejectsNote } from '../bulk-rejects.js';
-import { checkEventLines } from './send-file-dry-run.js';
+import { runFailed } from '../bulk-finish.js';
+import { rejectsNote } from '../bulk-rejects.js';
+import { jobEnv } from '../job-env.js';
+import { showImportProgress } from '../progress.js';
+import { printEventsDryRun } from './send-file-dry-run.js';
 import { type EventsResume, eventsCommand, printSummary, restHint } from './send-file-summary.js';
 import { DEFAULT_CONCURRENCY, kebab, logRetry, type SendOptions } from './shared.js';
 
@@ -77,18 +94,20 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     if (statSync(file).isDirectory()) throw new UsageError(`--file ${file} is a folder, not an NDJSON file`);
   }
   checkRejectsOptions(opts);
-  const { journalPath } = journalOf(file, file === '-', '--file', opts, ctx, 'events');
+  const env = jobEnv(ctx);
+  const { journalPath } = journalOf(file, file === '-', '--file', opts, env, 'events');
   const encoding: InputEncoding | undefined = opts.encoding === undefined ? undefined : parseEncoding(opts.encoding);
   // Nothing is opened before every output is known not to be the input or another output.
-  const outputs: PathUse[] = [];
-  if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
-  if (opts.unconfirmedOut !== undefined) outputs.push({ what: '--unconfirmed-out', path: opts.unconfirmedOut });
-  if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
-  outputs.push(...journalOutput(journalPath, opts));
-  checkRunPaths(file === '-' ? [] : [{ what: '--file', path: file }], outputs, {
-    ...JOURNAL_PATH_RULES,
-    standard: ctx.io.standardFiles?.(),
-  });
+  checkJobPaths(
+    env,
+    file === '-' ? undefined : { what: '--file', path: file },
+    [
+      ['--report', opts.report],
+      ['--unconfirmed-out', opts.unconfirmedOut],
+      ['--rejects', opts.rejects],
+    ],
+    { path: journalPath, given: opts.journal },
+  );
   if (file !== '-' && (encoding ?? 'utf-8') === 'utf-8' && statSync(file).isFile()) {
     // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
     const bad = await findInvalidUtf8(file, ctx.signal);
@@ -105,130 +124,137 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   // The input's line end is known once its first line is read: the rejects file learns it then.
   const read: { bytes: number; lineEnd?: '\n' | '\r\n' } = { bytes: 0 };
   if (opts.dryRun) {
-    const report = openReportFile();
-    const { input, rejects } = await openOutputs(opts, ctx, file, encoding, read, report);
-    return checkEventLines(ctx, { input, read, encoding, country, report, rejects, opts });
+    const done = await dryRunJob({
+      openReport: openReportFile,
+      openRejects: () => openEventRejects(opts, encoding, read),
+      reportComplete: false,
+      check: async (report, rejects) => {
+        const { input, unconfirmedOut } = await openInputs(opts, ctx, file);
+        unconfirmedOut?.close();
+        try {
+          return await dryRunEvents({ lines: readLineBatches(input, encoding, read), defaultCountry: country, report, rejects });
+        } finally {
+          if (!input.readableEnded) input.destroy();
+        }
+      },
+    });
+    return printEventsDryRun(ctx, done, opts);
   }
 
   const client = await ctx.client();
   await client.ensureScope('sendEvent');
   // Credentials first: a run that cannot send leaves no journal behind.
-  const opened = await openJournalAndReport({
-    ctx,
+  const listing = { listed: 0, unlisted: 0 };
+  let input: Readable | undefined;
+  let unconfirmedOut: LineWriter | undefined;
+  const job = await runBulkJob({
+    env,
+    file,
     journalPath,
     resume: opts.resume === true,
     openReport: openReportFile,
+    openRejects: () => openEventRejects(opts, encoding, read),
     identity: () => ({
       kind: 'events',
       file: fileFingerprint(file),
       options: { default_country: country ?? null, ...(encoding !== undefined ? { encoding } : {}) },
     }),
-  });
-  const { journal, resume, report } = opened;
-  let streams: Awaited<ReturnType<typeof openOutputs>>;
-  try {
-    streams = await openOutputs(opts, ctx, file, encoding, read, report);
-  } catch (err) {
-    await journal?.close().catch(() => undefined);
-    throw err;
-  }
-  const { input, rejects, unconfirmedOut } = streams;
-  // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (bulk/heap.ts).
-  sizeYoungGeneration();
-  const human = !ctx.settings.json;
-  let listed = 0;
-  let unlisted = 0;
-  const job = createEventSend({
-    outage: outageOptions(ctx, client, resume),
-    client,
-    lines: readLineBatches(input, encoding, read),
-    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-    defaultCountry: country,
-    signal: ctx.signal,
-    report,
-    rejects,
-    journal,
-    resume,
-    redact: (text) => ctx.redactor.redact(text),
-    // The ids go to the report only: without one, answers are not parsed.
-    ids: report !== undefined,
-    onRetry: (info, line) => logRetry(ctx, info, line),
-    onResult(result, work) {
-      if (result.outcome === 'unconfirmed') unconfirmedOut?.write(work.raw.text);
-      if (human && result.outcome !== 'accepted') {
-        if (listed < MAX_LISTED) {
-          listed++;
-          const status = result.status !== undefined ? ` (HTTP ${result.status})` : '';
-          ctx.out.warn(`line ${result.line}: ${result.outcome}${status}: ${result.message ?? result.errorCode ?? ''}`);
-        } else unlisted++;
-      }
+    start: async (outputs) => {
+      ({ input, unconfirmedOut } = await openInputs(opts, ctx, file));
+      const stream = input;
+      const unconfirmed = unconfirmedOut;
+      // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (bulk/heap.ts).
+      sizeYoungGeneration();
+      const run = createEventSend({
+        ...outputs,
+        outage: outageOptions(env, client, outputs.resume),
+        client,
+        lines: readLineBatches(stream, encoding, read),
+        concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+        defaultCountry: country,
+        signal: ctx.signal,
+        // The ids go to the report only: without one, answers are not parsed.
+        ids: outputs.report !== undefined,
+        onRetry: (info, line) => logRetry(ctx, info, line),
+        onResult: (result, work) => {
+          if (result.outcome === 'unconfirmed') unconfirmed?.write(work.raw.text);
+          listProblem(ctx, result, listing);
+        },
+      });
+      // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
+      // or the process would not exit.
+      const close = () => {
+        if (!stream.readableEnded) stream.destroy();
+        unconfirmed?.close();
+      };
+      return { progress: run.progress, run: run.run, close };
     },
+    watch: (p) =>
+      showImportProgress(
+        ctx,
+        Object.assign(p, { bytesRead: () => read.bytes }),
+        file !== '-' && statSync(file).isFile() ? statSync(file).size : undefined,
+        () =>
+          `${p.summary.accepted} accepted, ${p.summary.rejected} rejected, ${p.summary.failed} failed, ${p.summary.unconfirmed} unconfirmed`,
+        { unit: 'lines', starting: 'sending events…', file: journalPath !== undefined ? file : undefined },
+      ),
+    ended: eventsEnd,
+    command: (f, resume) => eventsCommand(f, opts, resume),
   });
-  const p = job.progress;
-  const stopProgress = await showImportProgress(
-    ctx,
-    Object.assign(p, { bytesRead: () => read.bytes }),
-    file !== '-' && statSync(file).isFile() ? statSync(file).size : undefined,
-    () =>
-      `${p.summary.accepted} accepted, ${p.summary.rejected} rejected, ${p.summary.failed} failed, ${p.summary.unconfirmed} unconfirmed`,
-    { unit: 'lines', starting: 'sending events…', file: journalPath !== undefined ? file : undefined },
-  );
-  let summary: BulkSummary | undefined;
-  try {
-    summary = await job.run();
-  } finally {
-    // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
-    // or the process would not exit.
-    if (!input.readableEnded) input.destroy();
-    stopProgress();
-    unconfirmedOut?.close();
-    try {
-      report?.close({ complete: summary !== undefined && !summary.interrupted && summary.failure === undefined });
-    } catch (err) {
-      // Without a summary an error is already on its way out; this one would only hide it.
-      if (summary) summary.failure ??= err;
-    }
-    try {
-      rejects?.close();
-    } catch (err) {
-      if (summary) summary.failure ??= err;
-    }
-    if (!summary) await journal?.close().catch(() => undefined);
-  }
-  const note = rejects ? rejectsNote(rejects, (f) => eventsCommand(f, opts, false)) : undefined;
-  // Stopped by the credentials before anything could have been stored: a plain credential error
-  // (the whole input can be sent again as it is once they are fixed), and no journal to resume.
-  // A failing proxy keeps its journal even then: --resume through a working proxy goes on.
-  const refused =
-    summary.stoppedBy !== undefined &&
-    !isProxyFailure(summary.stoppedBy) &&
-    summary.accepted + summary.unconfirmed + summary.unmatched === 0;
-  const complete = !summary.interrupted && summary.failure === undefined && summary.stoppedBy === undefined;
-  // Failed lines (certainly not processed) keep the journal: --resume sends them, and only them, again.
-  let kept: EventsResume | undefined;
-  if (journal && journalPath && (refused || (complete && summary.failed === 0))) await journal.remove();
-  else if (journal && journalPath) {
-    await journal.close().catch((err: unknown) => {
-      (summary as BulkSummary).failure ??= err;
-    });
-    kept = { journalPath, command: eventsCommand(file, opts, true) };
-  }
+  return endEvents(ctx, job, opts, file, listing.unlisted);
+}
 
-  if (summary.failure !== undefined) {
+/** A line not accepted, on stderr (the first MAX_LISTED of them) for a person; counted beyond. */
+function listProblem(ctx: Context, result: LineResult, listing: { listed: number; unlisted: number }): void {
+  if (ctx.settings.json || result.outcome === 'accepted') return;
+  if (listing.listed >= MAX_LISTED) {
+    listing.unlisted++;
+    return;
+  }
+  listing.listed++;
+  const status = result.status !== undefined ? ` (HTTP ${result.status})` : '';
+  ctx.out.warn(`line ${result.line}: ${result.outcome}${status}: ${result.message ?? result.errorCode ?? ''}`);
+}
+
+/**
+ * What an events run's summary says about its end: stopped by the credentials before anything
+ * could have been stored is `refused` (a plain credential error, no journal to resume; a failing
+ * proxy keeps its journal even then: --resume through a working proxy goes on); failed lines
+ * (certainly not processed) keep the journal, unmatched ones do not (they are not resent).
+ */
+function eventsEnd(summary: BulkSummary): RunEnd {
+  return {
+    interrupted: summary.interrupted,
+    stoppedBy: summary.stoppedBy,
+    failure: summary.failure,
+    sendAgain: summary.failed,
+    problems: summary.rejected + summary.failed + summary.unmatched,
+    // The report is whole when every line read was settled, a stop by the credentials included.
+    reportComplete: !summary.interrupted && summary.failure === undefined,
+    refused:
+      summary.stoppedBy !== undefined &&
+      !isProxyFailure(summary.stoppedBy) &&
+      summary.accepted + summary.unconfirmed + summary.unmatched === 0,
+  };
+}
+
+/** The events run's ending printed from the job's result, and its exit. */
+function endEvents(ctx: Context, job: JobResult<unknown, BulkSummary>, opts: SendOptions, file: string, unlisted: number): number {
+  const summary = job.result;
+  const note = job.rejects ? rejectsNote(job.rejects) : undefined;
+  const kept: EventsResume | undefined = job.journalKept ? { journalPath: job.journalKept, command: job.resumeCommand } : undefined;
+  if (job.failure !== undefined) {
     // The run itself failed (a full disk for the report, an unreadable input, an outage longer
     // than --max-outage): what was sent is counted; say so, then how to send the rest.
+    summary.failure = job.failure;
     printSummary(ctx, summary, opts, file, unlisted, note, kept);
-    const reason = summary.failure instanceof Error ? summary.failure.message : String(summary.failure);
-    const name = (summary.failure as { name?: string }).name ?? '';
-    throw new CliError(`the run stopped after line ${summary.lastLine}: ${reason}`, {
-      exitCode: EXIT.failure,
-      code: ({ OutputError: 'output_error', OutageExceededError: 'service_unreachable' } as Record<string, string>)[name] ?? 'run_failed',
-      hint: kept ? `progress saved in ${kept.journalPath}; once fixed, continue with: ${kept.command}` : restHint(summary, file),
-      cause: summary.failure,
-    });
+    throw runFailed(
+      job,
+      `the run stopped after line ${summary.lastLine}`,
+      kept ? `progress saved in ${kept.journalPath}; once fixed, continue with: ${kept.command}` : restHint(summary, file),
+    );
   }
-
-  if (refused) throw summary.stoppedBy;
+  if (job.end.refused) throw summary.stoppedBy;
   printSummary(ctx, summary, opts, file, unlisted, note, kept);
   if (summary.stoppedBy !== undefined) {
     // The credentials or the proxy stopped working: the summary above says what was sent; say how
@@ -272,38 +298,30 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   return EXIT.ok;
 }
 
-/**
- * The outputs other than the report and journal, then the input: --unconfirmed-out, the rejects
- * file (in the input's format), the NDJSON stream. When one cannot be opened, those opened are
- * closed (the report as incomplete).
- */
-async function openOutputs(
+/** The rejects file of an events run (--rejects), in the input's format: it learns the line end once the first line is read. */
+function openEventRejects(
   opts: SendOptions,
-  ctx: Context,
-  file: string,
   encoding: InputEncoding | undefined,
   read: { lineEnd?: '\n' | '\r\n' },
-  report: ReportWriter<string> | undefined,
-): Promise<{ input: Readable; rejects?: RejectsWriter; unconfirmedOut?: LineWriter }> {
-  let unconfirmedOut: LineWriter | undefined;
-  let rejects: RejectsWriter | undefined;
+): RejectsWriter | undefined {
+  if (opts.rejects === undefined) return undefined;
+  const format = {
+    kind: 'ndjson' as const,
+    encoding: encoding ?? 'utf-8',
+    get lineEnd() {
+      return read.lineEnd ?? '\n';
+    },
+  };
+  return new RejectsWriter(opts.rejects, format, { includeFailed: opts.rejectsIncludeFailed === true });
+}
+
+/** --unconfirmed-out, then the NDJSON stream; when the stream cannot be opened, the first is closed. */
+async function openInputs(opts: SendOptions, ctx: Context, file: string): Promise<{ input: Readable; unconfirmedOut?: LineWriter }> {
+  const unconfirmedOut = opts.unconfirmedOut !== undefined ? new LineWriter(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
   try {
-    unconfirmedOut = opts.unconfirmedOut !== undefined ? new LineWriter(opts.unconfirmedOut, '--unconfirmed-out') : undefined;
-    if (opts.rejects !== undefined) {
-      const format = {
-        kind: 'ndjson' as const,
-        encoding: encoding ?? 'utf-8',
-        get lineEnd() {
-          return read.lineEnd ?? '\n';
-        },
-      };
-      rejects = new RejectsWriter(opts.rejects, format, { includeFailed: opts.rejectsIncludeFailed === true });
-    }
-    return { input: await openEventsInput(file, ctx), rejects, unconfirmedOut };
+    return { input: await openEventsInput(file, ctx), unconfirmedOut };
   } catch (err) {
-    report?.close({ complete: false });
     unconfirmedOut?.close();
-    rejects?.close();
     throw err;
   }
 }

@@ -4,8 +4,8 @@
  */
 
 import type { CountryCode } from 'libphonenumber-js/max';
-import type { LineResult } from '../../bulk/adapters/event-outcome.js';
-import { sendOne } from '../../bulk/adapters/events.js';
+import type { LineResult } from '../../bulk/index.js';
+import { sendOne } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { validateEventInput } from '../../contract/events.js';
 import { parseJson } from '../../contract/exact-json.js';

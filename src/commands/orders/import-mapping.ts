@@ -5,6 +5,7 @@
  * preset the header is recognised as (src/importer/presets/).
  */
 import type { CountryCode } from 'libphonenumber-js/max';
+import type { ImportInput } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { normalizeCurrency } from '../../contract/currency.js';
 import { UsageError } from '../../errors.js';
@@ -15,7 +16,6 @@ import { type ColumnChoice, type ColumnLayout, ORDER_ALIASES, ORDER_MAPPING_SCHE
 import { NoContactColumnsError, noContactColumns } from '../../importer/presets/cannot.js';
 import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
 import { type MappingChoice, presetJson } from '../../importer/presets/recognise.js';
-import type { ImportInput } from '../bulk-import.js';
 import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 
 export interface MappingFlags {

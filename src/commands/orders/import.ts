@@ -3,11 +3,22 @@
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
 import { statSync } from 'node:fs';
-import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../bulk/adapters/orders.js';
-import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
-import type { BulkProgress } from '../../bulk/run.js';
-import { withoutFooter } from '../../bulk/sources/footer-lines.js';
+import type { BulkProgress } from '../../bulk/index.js';
+import {
+  checkImportInput,
+  checkImportOutputs,
+  createOrderImport,
+  ORDERS_CONCURRENCY as DEFAULT_CONCURRENCY,
+  dryRunOrders,
+  type ImportIoOptions,
+  openImportCsv,
+  openReport,
+  outageOptions,
+  type ReportWriter,
+  readOrderBatches,
+  sizeYoungGeneration,
+  withoutFooter,
+} from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { UsageError } from '../../errors.js';
@@ -17,18 +28,10 @@ import type { MapFile } from '../../importer/map-file.js';
 import { type MappingOptions, ORDER_MAPPING_SCHEMA, parseMaps } from '../../importer/mapping.js';
 import { describePreset, mappingForHeader, presetJson } from '../../importer/presets/recognise.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import {
-  checkImportInput,
-  checkImportOutputs,
-  dryRunImport,
-  type ImportIoOptions,
-  openImportCsv,
-  outageOptions,
-  printSummaryFields,
-  type SummaryField,
-} from '../bulk-import.js';
 import type { RejectsNote } from '../bulk-rejects.js';
-import { importArgs, runCsvImport } from '../import-run.js';
+import { dryRunImport, importArgs, runCsvImport } from '../import-job.js';
+import { printSummaryFields, type SummaryField } from '../import-summary.js';
+import { jobEnv } from '../job-env.js';
 import { guardHistoricalOrders } from '../plan/guards.js';
 import { runOrdersPlan } from '../plan/orders.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
@@ -80,7 +83,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
   checkPlanFlags(opts, args[0]);
-  const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
+  const env = jobEnv(ctx);
+  const input = checkImportInput(args[0], opts, env, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding } = input;
   const choice = await chooseMapping(opts, ctx.signal);
   const delimiter = opts.delimiter === undefined ? choiceDelimiter(choice) : parseDelimiter(opts.delimiter);
@@ -97,14 +101,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   // Nothing is opened before every output is known not to be the input or another output.
-  await checkImportOutputs(input, opts, ctx);
+  await checkImportOutputs(input, opts, env);
   // A long import allocates fast and keeps little: a new space of 8 MiB (V8 starts at 1 MiB and
   // may grow it to 16) halves the scavenges and lowers the peak RSS (bulk/heap.ts).
   sizeYoungGeneration();
 
   // Everything that can be checked before a request: the header (a file that cannot be imported
   // says so first), the token source, the journal.
-  const opened = await openImportCsv(input, ctx, delimiter);
+  const opened = await openImportCsv(input, env, delimiter);
   const fileName = input.fromStdin ? 'stdin' : file;
   const mapFile = mappingForHeader(fileName, opened.header, choice, ORDER_MAPPING_SCHEMA);
   // eBay's `N record(s) downloaded` and `Seller ID : …` end the file without being rows.
@@ -157,7 +161,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     ctx,
     {
       resumable: input.resumable,
-      reopen: async () => withoutFooter(await openImportCsv(input, ctx, source.delimiter), mapFile?.footerPattern),
+      reopen: async () => withoutFooter(await openImportCsv(input, env, source.delimiter), mapFile?.footerPattern),
     },
     source,
     (s) => readOrderBatches(s, layout, mapping),
@@ -193,7 +197,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         integrationToken,
         concurrency,
         signal: ctx.signal,
-        outage: outageOptions(ctx, client, outputs.resume),
+        outage: outageOptions(env, client, outputs.resume),
         onTwin: twinWarnings(ctx),
         ...outputs,
       }),

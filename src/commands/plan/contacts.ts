@@ -3,11 +3,8 @@
  * what the import would do to each person (docs/importer.md, "Planning an import").
  */
 
-import type { ContactWork, IfExists } from '../../bulk/adapters/contacts.js';
-import type { AccountRead } from '../../bulk/plan/account.js';
-import type { PlanCell } from '../../bulk/plan/cells.js';
-import { type ContactPlan, planContacts } from '../../bulk/plan/contacts-plan.js';
-import { CONTACT_PLAN_COLUMNS, contactPlanRecord, PlanOutBuffer } from '../../bulk/plan/plan-out.js';
+import type { AccountRead, ContactWork, IfExists, PlanCell } from '../../bulk/index.js';
+import { CONTACT_PLAN_COLUMNS, type ContactPlan, contactPlanRecord, PlanOutBuffer, planContacts } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { describeRead, type PlanFlags, readRowsAndAccount, writePlanOut } from './read.js';
 import { cellJson, planTable } from './table.js';

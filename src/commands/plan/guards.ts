@@ -8,13 +8,17 @@
  * rows (peek.ts), and a contacts stream's later unsuppressing rows are rejected, not sent.
  */
 
-import type { ContactWork } from '../../bulk/adapters/contacts.js';
-import type { OrderWork } from '../../bulk/adapters/orders.js';
-import { readSuppressed } from '../../bulk/plan/account.js';
-import { countHistorical, countUnsuppressing, holdUnsuppressing, tooHistorical } from '../../bulk/plan/guards.js';
-import { HISTORICAL_DAYS } from '../../bulk/plan/orders-plan.js';
-import { GUARD_STREAM_ROWS, peekCsv } from '../../bulk/plan/peek.js';
-import type { CsvSource } from '../../bulk/sources/csv-source.js';
+import type { ContactWork, CsvSource, OrderWork } from '../../bulk/index.js';
+import {
+  countHistorical,
+  countUnsuppressing,
+  GUARD_STREAM_ROWS,
+  HISTORICAL_DAYS,
+  holdUnsuppressing,
+  peekCsv,
+  readSuppressed,
+  tooHistorical,
+} from '../../bulk/index.js';
 import { ApiError, MissingScopeError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';

@@ -4,8 +4,7 @@
  * become (docs/contacts.md, "Many ids").
  */
 import { stringify } from 'csv-stringify/sync';
-import { type ReadMethod, readContactsById } from '../../bulk/plan/account.js';
-import { ID_OK, type IdsPlan, type IdsVerb, type PlannedIdRow, planIds } from '../../bulk/plan/ids-plan.js';
+import { ID_OK, type IdsPlan, type IdsVerb, type PlannedIdRow, planIds, type ReadMethod, readContactsById } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { EMAIL_CONSENT_VALUES } from '../../contract/consent.js';
 import type { IdLine } from '../contacts/bulk.js';

@@ -4,10 +4,8 @@
  * effects (with the historical orders named) (docs/importer.md, "Planning an import").
  */
 
-import type { OrderWork } from '../../bulk/adapters/orders.js';
-import type { AccountRead } from '../../bulk/plan/account.js';
-import { HISTORICAL_DAYS, type OrderPlan, planOrders } from '../../bulk/plan/orders-plan.js';
-import { ORDER_PLAN_COLUMNS, orderPlanRecord, PlanOutBuffer } from '../../bulk/plan/plan-out.js';
+import type { AccountRead, OrderWork } from '../../bulk/index.js';
+import { HISTORICAL_DAYS, ORDER_PLAN_COLUMNS, type OrderPlan, orderPlanRecord, PlanOutBuffer, planOrders } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { readJson } from './contacts.js';
 import { describeRead, type PlanFlags, readRowsAndAccount, writePlanOut } from './read.js';

@@ -1,5 +1,5 @@
 /** The plan's human tables: a label, a count, sample line numbers, a note; columns padded. */
-import type { PlanCell } from '../../bulk/plan/cells.js';
+import type { PlanCell } from '../../bulk/index.js';
 
 export function cellJson(c: PlanCell): { count: number; lines: number[] } {
   return { count: c.count, lines: [...c.lines] };
