@@ -49,9 +49,10 @@ export {
   readContactsById,
   readSuppressed,
 } from './plan/account.js';
-export type { PlanCell } from './plan/cells.js';
+export { type PlanCell, sampleText } from './plan/cells.js';
 export { type ContactPlan, planContacts } from './plan/contacts-plan.js';
 export { countHistorical, countUnsuppressing, holdUnsuppressing, tooHistorical } from './plan/guards.js';
+export { type GuardInput, guardHistoricalOrders, guardUnsuppress } from './plan/guards-read.js';
 export { ID_OK, type IdsPlan, type IdsVerb, type PlannedIdRow, planIds } from './plan/ids-plan.js';
 export { HISTORICAL_DAYS, type OrderPlan, planOrders } from './plan/orders-plan.js';
 export { GUARD_STREAM_ROWS, peekCsv } from './plan/peek.js';

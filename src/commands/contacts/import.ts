@@ -15,6 +15,7 @@ import {
   createContactImport,
   CONTACTS_CONCURRENCY as DEFAULT_CONCURRENCY,
   dryRunContacts,
+  guardUnsuppress,
   type IfExists,
   type ImportIoOptions,
   openImportCsv,
@@ -39,7 +40,6 @@ import { printSummaryFields, type SummaryField } from '../import-summary.js';
 import { jobEnv } from '../job-env.js';
 import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 import { runContactsPlan } from '../plan/contacts.js';
-import { guardUnsuppress } from '../plan/guards.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
   chooseContactMapping,
@@ -192,7 +192,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   if (ifExists === 'update') await client.ensureScope('patchContact');
   // Before any write: rows that would lift a merchant suppression need --allow-unsuppress.
   const toSend = await guardUnsuppress(
-    ctx,
+    ctx.signal,
     client,
     { resumable: input.resumable, reopen: () => openImportCsv(input, env, source.delimiter) },
     source,

@@ -10,6 +10,7 @@ import {
   createOrderImport,
   ORDERS_CONCURRENCY as DEFAULT_CONCURRENCY,
   dryRunOrders,
+  guardHistoricalOrders,
   type ImportIoOptions,
   openImportCsv,
   openReport,
@@ -32,7 +33,6 @@ import type { RejectsNote } from '../bulk-rejects.js';
 import { dryRunImport, importArgs, runCsvImport } from '../import-job.js';
 import { printSummaryFields, type SummaryField } from '../import-summary.js';
 import { jobEnv } from '../job-env.js';
-import { guardHistoricalOrders } from '../plan/guards.js';
 import { runOrdersPlan } from '../plan/orders.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
@@ -158,7 +158,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   // (the next run would warn about an "unfinished import" that never started).
   // Before any request: orders older than 30 days sent live need --initial-sync or --live.
   const toSend = await guardHistoricalOrders(
-    ctx,
+    ctx.now(),
     {
       resumable: input.resumable,
       reopen: async () => withoutFooter(await openImportCsv(input, env, source.delimiter), mapFile?.footerPattern),
