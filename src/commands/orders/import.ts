@@ -138,72 +138,72 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
 
   if (opts.plan)
     return runOrdersPlan(ctx, readOrderBatches(source, layout, mapping), { ...opts, initialSync: mapping.initialSync === true });
-  if (opts.dryRun) {
-    ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
-    return dryRunImport({
+  // A real run (the dry run's own steps below it).
+  if (!opts.dryRun) {
+    // Credentials and scope before the journal: a run that cannot send must not leave one behind
+    // (the next run would warn about an "unfinished import" that never started).
+    // Before any request: orders older than 30 days sent live need --initial-sync or --live.
+    const toSend = await guardHistoricalOrders(
+      ctx.now(),
+      {
+        resumable: input.resumable,
+        reopen: async () => withoutFooter(await openImportCsv(input, env, source.delimiter), mapFile?.footerPattern),
+      },
+      source,
+      (s) => readOrderBatches(s, layout, mapping),
+      opts,
+    );
+    const client = await ctx.client();
+    await client.ensureScope('upsertOrder');
+
+    return runCsvImport({
       ctx,
+      input,
       opts,
       source,
+      totalBytes,
+      identity: {
+        kind: 'orders',
+        options: {
+          initial_sync: opts.initialSync === true,
+          map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
+          default_country: defaultCountry ?? null,
+          delimiter: source.delimiter,
+          ...(encoding !== undefined ? { encoding } : {}),
+          ...mappingIdentity(mapFile, dateOrder, dates, constants),
+        },
+      },
       openReport: () => openReportOf(opts.report),
-      check: (report, rejects) => dryRunOrders(source, layout, mapping, report, rejects, twinWarnings(ctx)),
-      print: (result) =>
-        printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
-          values: result.values,
-          mapping: mappingJson(layout, mapFile, dates),
+      start: (outputs) =>
+        createOrderImport({
+          source: toSend,
+          layout,
+          mapping,
+          client,
+          integrationToken,
+          concurrency,
+          signal: ctx.signal,
+          outage: outageOptions(env, client, outputs.resume),
+          onTwin: twinWarnings(ctx),
+          ...outputs,
         }),
+      counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+      command: (f, resume) => commandFor(f, opts, resume),
+      printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note, mapFile),
     });
   }
-
-  // Credentials and scope before the journal: a run that cannot send must not leave one behind
-  // (the next run would warn about an "unfinished import" that never started).
-  // Before any request: orders older than 30 days sent live need --initial-sync or --live.
-  const toSend = await guardHistoricalOrders(
-    ctx.now(),
-    {
-      resumable: input.resumable,
-      reopen: async () => withoutFooter(await openImportCsv(input, env, source.delimiter), mapFile?.footerPattern),
-    },
-    source,
-    (s) => readOrderBatches(s, layout, mapping),
-    opts,
-  );
-  const client = await ctx.client();
-  await client.ensureScope('upsertOrder');
-
-  return runCsvImport({
+  ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
+  return dryRunImport({
     ctx,
-    input,
     opts,
     source,
-    totalBytes,
-    identity: {
-      kind: 'orders',
-      options: {
-        initial_sync: opts.initialSync === true,
-        map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
-        default_country: defaultCountry ?? null,
-        delimiter: source.delimiter,
-        ...(encoding !== undefined ? { encoding } : {}),
-        ...mappingIdentity(mapFile, dateOrder, dates, constants),
-      },
-    },
     openReport: () => openReportOf(opts.report),
-    start: (outputs) =>
-      createOrderImport({
-        source: toSend,
-        layout,
-        mapping,
-        client,
-        integrationToken,
-        concurrency,
-        signal: ctx.signal,
-        outage: outageOptions(env, client, outputs.resume),
-        onTwin: twinWarnings(ctx),
-        ...outputs,
+    check: (report, rejects) => dryRunOrders(source, layout, mapping, report, rejects, twinWarnings(ctx)),
+    print: (result) =>
+      printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
+        values: result.values,
+        mapping: mappingJson(layout, mapFile, dates),
       }),
-    counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-    command: (f, resume) => commandFor(f, opts, resume),
-    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note, mapFile),
   });
 }
 
