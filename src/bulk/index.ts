@@ -17,7 +17,7 @@ export {
   type IfExists,
   readContactBatches,
 } from './adapters/contacts.js';
-export type { LineResult } from './adapters/event-outcome.js';
+export type { EventOutcome, LineResult } from './adapters/event-outcome.js';
 export { createEventSend, dryRunEvents, type EventDryRun, type EventSendSummary, sendOne } from './adapters/events.js';
 export { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from './adapters/ids.js';
 export {

@@ -26,37 +26,43 @@ export async function endImport<O extends string = Outcome>(
     printSummary: (reportPath: string | undefined, interrupted: boolean, rejects?: RejectsNote) => void;
   },
 ): Promise<number> {
-  const { result, journalPath, resumeCommand } = job;
+  const { result } = job;
   const note = job.rejects ? rejectsNote(job.rejects) : undefined;
-  if (result.fatal !== undefined) {
-    ctx.out.info(`stopped after ${result.summary.rows} row(s): every further row would fail the same way`);
-    if (journalPath) ctx.out.info(`progress saved; once fixed, continue with: ${resumeCommand}`);
-    throw result.fatal;
-  }
+  if (result.fatal !== undefined) throw fatalStop(ctx, job, result.fatal);
   if (job.status === 'failed') {
     // The run itself failed (a full disk for the report or journal, an unreadable input): what
     // was done is counted and saved; say so, then how to go on.
     args.printSummary(undefined, false, note);
-    throw runFailed(
-      job,
-      `the import stopped after ${result.summary.rows} finished row(s)`,
-      journalPath
-        ? `progress saved in ${journalPath}; once fixed, continue with: ${resumeCommand}`
-        : 'the rows above were sent; a piped input cannot be resumed: import a file to be able to continue',
-    );
+    throw runFailed(job, `the import stopped after ${result.summary.rows} finished row(s)`, failedHint(job));
   }
   args.printSummary(job.reportPath, result.interrupted, note);
   if (note) sayRejects(ctx, note);
-  if (result.interrupted) {
-    throw new Interrupted(
-      `interrupted after ${result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
-      journalPath
-        ? `continue with: ${resumeCommand}`
-        : `${args.fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
-    );
-  }
+  if (result.interrupted) throw interrupted(job, args.fromStdin);
   if (job.status === 'problems') await problemRows(ctx, job, note, args.listsProblems === true);
   return EXIT.ok;
+}
+
+/** An error that stops every row: said with how to resume, then the error itself. */
+function fatalStop(ctx: Context, job: JobResult<unknown, BulkRunResult<string>>, fatal: unknown): unknown {
+  ctx.out.info(`stopped after ${job.result.summary.rows} row(s): every further row would fail the same way`);
+  if (job.journalPath) ctx.out.info(`progress saved; once fixed, continue with: ${job.resumeCommand}`);
+  return fatal;
+}
+
+function failedHint(job: { journalPath?: string; resumeCommand: string }): string {
+  return job.journalPath
+    ? `progress saved in ${job.journalPath}; once fixed, continue with: ${job.resumeCommand}`
+    : 'the rows above were sent; a piped input cannot be resumed: import a file to be able to continue';
+}
+
+function interrupted(job: JobResult<unknown, BulkRunResult<string>>, fromStdin: boolean): Interrupted {
+  const { journalPath } = job;
+  return new Interrupted(
+    `interrupted after ${job.result.summary.rows} finished row(s)${journalPath ? `; progress saved in ${journalPath}` : ''}`,
+    journalPath
+      ? `continue with: ${job.resumeCommand}`
+      : `${fromStdin ? 'stdin' : 'a pipe or device'} cannot be resumed: import a file to be able to continue an interrupted run`,
+  );
 }
 
 /** The run's own failure (a full disk, an outage longer than --max-outage) as exit 1. */
@@ -82,15 +88,7 @@ async function problemRows<O extends string>(
   const { result, journalPath, reportPath } = job;
   const s = result.summary as unknown as Summary;
   const unmatched = s.unmatched ?? 0;
-  const problemRows = s.rejected + s.failed + unmatched;
-  if (!ctx.settings.json && !listsProblems) {
-    // Loaded here: string-width (its Intl.Segmenter and emoji expressions) costs some 0.1 s of
-    // CPU to load, which every bulk run paid although only this listing measures text.
-    const { stderrWidth, wrapHanging } = await import('../io/wrap.js');
-    for (const p of result.problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
-    const more = problemRows - result.problems.length;
-    if (more > 0) ctx.out.info(`  … and ${more} more`);
-  }
+  if (!ctx.settings.json && !listsProblems) await listProblems(ctx, result.problems, s.rejected + s.failed + unmatched);
   const rejectsHint = note && note.count > 0 ? `; the rows to fix are in ${note.path}` : '';
   const counts =
     unmatched > 0
@@ -102,6 +100,16 @@ async function problemRows<O extends string>(
       ? `${sendAgainWhy(s.failed, result.failedMaybeApplied, unmatched)}; progress saved in ${journalPath}: send only those again with: ${job.resumeCommand}`
       : reportHint(result.problems as RowResult[], s, reportPath !== undefined || rejectsHint !== ''),
   );
+}
+
+/** The first problem rows on stderr, wrapped to the terminal, then how many more. */
+async function listProblems(ctx: Context, problems: RowResult<string>[], total: number): Promise<void> {
+  // Loaded here: string-width (its Intl.Segmenter and emoji expressions) costs some 0.1 s of
+  // CPU to load, which every bulk run paid although only this listing measures text.
+  const { stderrWidth, wrapHanging } = await import('../io/wrap.js');
+  for (const p of problems) for (const line of wrapHanging(describeProblem(p), stderrWidth(ctx.io), '  ')) ctx.out.info(line);
+  const more = total - problems.length;
+  if (more > 0) ctx.out.info(`  … and ${more} more`);
 }
 
 /** What an import's result says about its end, for the job (bulk/job.ts). */

@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { CountryCode } from 'libphonenumber-js/max';
 import {
+  type BulkProgress,
   type EventSendSummary as BulkSummary,
   checkJobPaths,
   checkRejectsOptions,
@@ -14,9 +15,12 @@ import {
   describeInvalid,
   dryRunEvents,
   dryRunJob,
+  type EventOutcome,
   fileFingerprint,
   findInvalidUtf8,
   type InputEncoding,
+  type JobEnv,
+  type JobOutputs,
   type JobResult,
   journalOf,
   type LineResult,
@@ -25,12 +29,15 @@ import {
   outageOptions,
   parseEncoding,
   RejectsWriter,
+  type ReportWriter,
   type RunEnd,
   readLineBatches,
   runBulkJob,
+  type StartedRun,
   sizeYoungGeneration,
 } from '../../bulk/index.js';
 import { NetworkError } from '../../client/errors.js';
+import type { ApiClient } from '../../client/types.js';
 import type { Context } from '../../context.js';
 import { EXIT, Interrupted, PartialFailure, UsageError } from '../../errors.js';
 import { InputError } from '../../importer/errors.js';
@@ -123,30 +130,12 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
   const openReportFile = () => (opts.report !== undefined ? openReport<string>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined);
   // The input's line end is known once its first line is read: the rejects file learns it then.
   const read: { bytes: number; lineEnd?: '\n' | '\r\n' } = { bytes: 0 };
-  if (opts.dryRun) {
-    const done = await dryRunJob({
-      openReport: openReportFile,
-      openRejects: () => openEventRejects(opts, encoding, read),
-      reportComplete: false,
-      check: async (report, rejects) => {
-        const { input, unconfirmedOut } = await openInputs(opts, ctx, file);
-        unconfirmedOut?.close();
-        try {
-          return await dryRunEvents({ lines: readLineBatches(input, encoding, read), defaultCountry: country, report, rejects });
-        } finally {
-          if (!input.readableEnded) input.destroy();
-        }
-      },
-    });
-    return printEventsDryRun(ctx, done, opts);
-  }
+  if (opts.dryRun) return dryRunEventFile(ctx, opts, file, { encoding, country, read, openReport: openReportFile });
 
   const client = await ctx.client();
   await client.ensureScope('sendEvent');
   // Credentials first: a run that cannot send leaves no journal behind.
   const listing = { listed: 0, unlisted: 0 };
-  let input: Readable | undefined;
-  let unconfirmedOut: LineWriter | undefined;
   const job = await runBulkJob({
     env,
     file,
@@ -159,36 +148,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
       file: fileFingerprint(file),
       options: { default_country: country ?? null, ...(encoding !== undefined ? { encoding } : {}) },
     }),
-    start: async (outputs) => {
-      ({ input, unconfirmedOut } = await openInputs(opts, ctx, file));
-      const stream = input;
-      const unconfirmed = unconfirmedOut;
-      // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (bulk/heap.ts).
-      sizeYoungGeneration();
-      const run = createEventSend({
-        ...outputs,
-        outage: outageOptions(env, client, outputs.resume),
-        client,
-        lines: readLineBatches(stream, encoding, read),
-        concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
-        defaultCountry: country,
-        signal: ctx.signal,
-        // The ids go to the report only: without one, answers are not parsed.
-        ids: outputs.report !== undefined,
-        onRetry: (info, line) => logRetry(ctx, info, line),
-        onResult: (result, work) => {
-          if (result.outcome === 'unconfirmed') unconfirmed?.write(work.raw.text);
-          listProblem(ctx, result, listing);
-        },
-      });
-      // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
-      // or the process would not exit.
-      const close = () => {
-        if (!stream.readableEnded) stream.destroy();
-        unconfirmed?.close();
-      };
-      return { progress: run.progress, run: run.run, close };
-    },
+    start: (outputs) => startEventSend({ ctx, env, client, opts, file, encoding, country, read, listing }, outputs),
     watch: (p) =>
       showImportProgress(
         ctx,
@@ -202,6 +162,79 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     command: (f, resume) => eventsCommand(f, opts, resume),
   });
   return endEvents(ctx, job, opts, file, listing.unlisted);
+}
+
+/** What starting the events adapter needs from sendFile. */
+interface EventSendSetup {
+  ctx: Context;
+  env: JobEnv;
+  client: ApiClient;
+  opts: SendOptions;
+  file: string;
+  encoding: InputEncoding | undefined;
+  country: CountryCode | undefined;
+  read: { bytes: number; lineEnd?: '\n' | '\r\n' };
+  listing: { listed: number; unlisted: number };
+}
+
+/** The events adapter started on the job's outputs: --unconfirmed-out and the input opened first. */
+async function startEventSend(setup: EventSendSetup, outputs: JobOutputs): Promise<StartedRun<BulkProgress<EventOutcome>, BulkSummary>> {
+  const { ctx, opts } = setup;
+  const { input, unconfirmedOut } = await openInputs(opts, ctx, setup.file);
+  // A bulk run allocates fast and keeps little: fewer scavenges with a larger new space (bulk/heap.ts).
+  sizeYoungGeneration();
+  const run = createEventSend({
+    ...outputs,
+    outage: outageOptions(setup.env, setup.client, outputs.resume),
+    client: setup.client,
+    lines: readLineBatches(input, setup.encoding, setup.read),
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    defaultCountry: setup.country,
+    signal: ctx.signal,
+    // The ids go to the report only: without one, answers are not parsed.
+    ids: outputs.report !== undefined,
+    onRetry: (info, line) => logRetry(ctx, info, line),
+    onResult: (result, work) => {
+      if (result.outcome === 'unconfirmed') unconfirmedOut?.write(work.raw.text);
+      listProblem(ctx, result, setup.listing);
+    },
+  });
+  // After Ctrl-C or a stop, a read may still wait for input (a terminal, a slow pipe): release it,
+  // or the process would not exit.
+  const close = () => {
+    if (!input.readableEnded) input.destroy();
+    unconfirmedOut?.close();
+  };
+  return { progress: run.progress, run: run.run, close };
+}
+
+/** --dry-run: every line read and checked as it would be sent, nothing sent (bulk/job.ts dryRunJob). */
+async function dryRunEventFile(
+  ctx: Context,
+  opts: SendOptions,
+  file: string,
+  args: Pick<EventSendSetup, 'encoding' | 'country' | 'read'> & { openReport: () => ReportWriter<string> | undefined },
+): Promise<number> {
+  const done = await dryRunJob({
+    openReport: args.openReport,
+    openRejects: () => openEventRejects(opts, args.encoding, args.read),
+    reportComplete: false,
+    check: async (report, rejects) => {
+      const { input, unconfirmedOut } = await openInputs(opts, ctx, file);
+      unconfirmedOut?.close();
+      try {
+        return await dryRunEvents({
+          lines: readLineBatches(input, args.encoding, args.read),
+          defaultCountry: args.country,
+          report,
+          rejects,
+        });
+      } finally {
+        if (!input.readableEnded) input.destroy();
+      }
+    },
+  });
+  return printEventsDryRun(ctx, done, opts);
 }
 
 /** A line not accepted, on stderr (the first MAX_LISTED of them) for a person; counted beyond. */
@@ -256,46 +289,49 @@ function endEvents(ctx: Context, job: JobResult<unknown, BulkSummary>, opts: Sen
   }
   if (job.end.refused) throw summary.stoppedBy;
   printSummary(ctx, summary, opts, file, unlisted, note, kept);
-  if (summary.stoppedBy !== undefined) {
-    // The credentials or the proxy stopped working: the summary above says what was sent; say how
-    // to send the rest once fixed, then fail with the error itself (exit 3, or 1 for the proxy).
-    const what = isProxyFailure(summary.stoppedBy) ? 'the proxy is' : 'the credentials are';
-    const how = kept
-      ? `progress saved in ${kept.journalPath}; once ${what} fixed, continue with: ${kept.command}`
-      : restHint(summary, file);
-    if (!ctx.settings.json) ctx.out.warn(`stopped after line ${summary.lastLine}: ${how}`);
-    throw summary.stoppedBy;
-  }
-  if (summary.interrupted) {
-    throw new Interrupted(
-      `interrupted after line ${summary.lastLine}: the events up to it are settled (see the summary); later lines were not sent${kept ? `; progress saved in ${kept.journalPath}` : ''}`,
-      kept
-        ? `continue with: ${kept.command}`
-        : file !== '-'
-          ? `to send the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -`
-          : undefined,
-    );
-  }
-  if (summary.unmatched > 0) {
-    throw new PartialFailure(
-      `${summary.rejected} line(s) rejected, ${summary.failed} failed and ${summary.unmatched} unmatched out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ''}`,
-      `${summary.unmatched} line(s) unmatched (lines ${summary.unmatchedLines.slice(0, 20).join(', ')}${summary.unmatchedLines.length > 20 ? ', …' : ''}): the answer could not be tied to the event, so whether it was stored is unknown; they were not resent (check them before sending them again)`,
-    );
-  }
-  if (summary.rejected > 0 || summary.failed > 0) {
-    const hint =
-      kept && summary.failed > 0
-        ? `${summary.failed} line(s) failed (certainly not processed); progress saved in ${kept.journalPath}: send only those again with: ${kept.command}`
-        : opts.report
-          ? undefined
-          : // Not "rerun with --report": events are not idempotent, a rerun sends the accepted ones again.
-            `the lines are ${ctx.settings.json ? "in the summary's rejected_lines on stdout" : 'listed above'}; --report FILE writes each line next time (a rerun of this file would send its accepted events again)`;
-    throw new PartialFailure(
-      `${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${opts.report ? `; see ${opts.report}` : ''}`,
-      hint,
-    );
-  }
+  if (summary.stoppedBy !== undefined) throw stoppedBy(ctx, summary, file, kept);
+  if (summary.interrupted) throw interrupted(summary, file, kept);
+  if (summary.unmatched > 0 || summary.rejected > 0 || summary.failed > 0) throw problemLines(ctx, summary, opts, kept);
   return EXIT.ok;
+}
+
+/**
+ * The credentials or the proxy stopped working: the summary says what was sent; say how to send
+ * the rest once fixed, then fail with the error itself (exit 3, or 1 for the proxy).
+ */
+function stoppedBy(ctx: Context, summary: BulkSummary, file: string, kept: EventsResume | undefined): unknown {
+  const what = isProxyFailure(summary.stoppedBy) ? 'the proxy is' : 'the credentials are';
+  const how = kept ? `progress saved in ${kept.journalPath}; once ${what} fixed, continue with: ${kept.command}` : restHint(summary, file);
+  if (!ctx.settings.json) ctx.out.warn(`stopped after line ${summary.lastLine}: ${how}`);
+  return summary.stoppedBy;
+}
+
+function interrupted(summary: BulkSummary, file: string, kept: EventsResume | undefined): Interrupted {
+  const rest =
+    file !== '-' ? `to send the rest: tail -n +${summary.lastLine + 1} ${shellQuote(file)} | svc events send --file -` : undefined;
+  return new Interrupted(
+    `interrupted after line ${summary.lastLine}: the events up to it are settled (see the summary); later lines were not sent${kept ? `; progress saved in ${kept.journalPath}` : ''}`,
+    kept ? `continue with: ${kept.command}` : rest,
+  );
+}
+
+/** Lines unmatched, rejected or failed: exit 4, saying which may be sent again and how. */
+function problemLines(ctx: Context, summary: BulkSummary, opts: SendOptions, kept: EventsResume | undefined): PartialFailure {
+  const see = opts.report ? `; see ${opts.report}` : '';
+  if (summary.unmatched > 0) {
+    const lines = `${summary.unmatchedLines.slice(0, 20).join(', ')}${summary.unmatchedLines.length > 20 ? ', …' : ''}`;
+    return new PartialFailure(
+      `${summary.rejected} line(s) rejected, ${summary.failed} failed and ${summary.unmatched} unmatched out of ${summary.rows}${see}`,
+      `${summary.unmatched} line(s) unmatched (lines ${lines}): the answer could not be tied to the event, so whether it was stored is unknown; they were not resent (check them before sending them again)`,
+    );
+  }
+  let hint: string | undefined;
+  if (kept && summary.failed > 0)
+    hint = `${summary.failed} line(s) failed (certainly not processed); progress saved in ${kept.journalPath}: send only those again with: ${kept.command}`;
+  else if (!opts.report)
+    // Not "rerun with --report": events are not idempotent, a rerun sends the accepted ones again.
+    hint = `the lines are ${ctx.settings.json ? "in the summary's rejected_lines on stdout" : 'listed above'}; --report FILE writes each line next time (a rerun of this file would send its accepted events again)`;
+  return new PartialFailure(`${summary.rejected} line(s) rejected and ${summary.failed} failed out of ${summary.rows}${see}`, hint);
 }
 
 /** The rejects file of an events run (--rejects), in the input's format: it learns the line end once the first line is read. */
