@@ -85,7 +85,8 @@ function utf16Mark(path: string): 'UTF-16LE' | 'UTF-16BE' | undefined {
   }
 }
 
-export async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | undefined): Promise<number> {
+/** --file takes none of a single event's options; the file exists and is not a folder. */
+function checkFileOptions(opts: SendOptions): string {
   const conflicting = (['type', 'email', 'phone', 'contactId', 'prop', 'properties', 'occurredAt', 'eventId'] as const).filter(
     (k) => opts[k] !== undefined,
   );
@@ -100,6 +101,25 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     if (!existsSync(file)) throw new UsageError(`no such file: --file ${file}`);
     if (statSync(file).isDirectory()) throw new UsageError(`--file ${file} is a folder, not an NDJSON file`);
   }
+  return file;
+}
+
+/** Before anything is sent: a regular file read as UTF-8 must be UTF-8 (bytes that are not would become U+FFFD in events). */
+async function checkUtf8(file: string, encoding: InputEncoding | undefined, signal: AbortSignal): Promise<void> {
+  if (file === '-' || (encoding ?? 'utf-8') !== 'utf-8' || !statSync(file).isFile()) return;
+  const bad = await findInvalidUtf8(file, signal);
+  if (bad) throw new InputError(`--file ${file}: ${describeInvalid(bad)}`);
+  // findInvalidUtf8 leaves a UTF-16 file (its byte-order mark) to the reader; NDJSON is UTF-8.
+  const bom = utf16Mark(file);
+  if (bom)
+    throw new InputError(
+      `--file ${file} is ${bom} (it starts with its byte-order mark): NDJSON is UTF-8`,
+      `give --encoding ${bom.toLowerCase()}, or save the file as UTF-8`,
+    );
+}
+
+export async function sendFile(opts: SendOptions, ctx: Context, country: CountryCode | undefined): Promise<number> {
+  const file = checkFileOptions(opts);
   checkRejectsOptions(opts);
   const env = jobEnv(ctx);
   const { journalPath } = journalOf(file, file === '-', '--file', opts, env, 'events');
@@ -115,18 +135,7 @@ export async function sendFile(opts: SendOptions, ctx: Context, country: Country
     ],
     { path: journalPath, given: opts.journal },
   );
-  if (file !== '-' && (encoding ?? 'utf-8') === 'utf-8' && statSync(file).isFile()) {
-    // Before anything is sent: bytes that are not UTF-8 would otherwise become U+FFFD in events.
-    const bad = await findInvalidUtf8(file, ctx.signal);
-    if (bad) throw new InputError(`--file ${file}: ${describeInvalid(bad)}`);
-    // findInvalidUtf8 leaves a UTF-16 file (its byte-order mark) to the reader; NDJSON is UTF-8.
-    const bom = utf16Mark(file);
-    if (bom)
-      throw new InputError(
-        `--file ${file} is ${bom} (it starts with its byte-order mark): NDJSON is UTF-8`,
-        `give --encoding ${bom.toLowerCase()}, or save the file as UTF-8`,
-      );
-  }
+  await checkUtf8(file, encoding, ctx.signal);
   const openReportFile = () => (opts.report !== undefined ? openReport<string>(opts.report, { idColumn: REPORT_ID_COLUMN }) : undefined);
   // The input's line end is known once its first line is read: the rejects file learns it then.
   const read: { bytes: number; lineEnd?: '\n' | '\r\n' } = { bytes: 0 };
