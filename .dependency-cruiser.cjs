@@ -49,6 +49,47 @@ module.exports = {
       to: { path: ['^src/(commands|wiring|sandbox|dashboard)/', '^src/(main|program|context)\\.ts$'] },
     },
     {
+      name: 'only-bulk-entry',
+      severity: 'error',
+      comment:
+        'bulk/ is entered through its one door, bulk/index.ts (the job, the adapters, the plan helpers, the types): ' +
+        'nothing outside bulk/ imports another of its files.',
+      from: { path: '^src/', pathNot: '^src/bulk/' },
+      to: { path: '^src/bulk/', pathNot: '^src/bulk/index\\.ts$' },
+    },
+    {
+      name: 'importer-not-to-bulk',
+      severity: 'error',
+      comment:
+        'importer/ holds mapping, presets and value formats: the bulk job uses them, never the reverse ' +
+        '(the errors both throw live in importer/errors.ts).',
+      from: { path: '^src/importer/' },
+      to: { path: '^src/bulk/' },
+    },
+    {
+      name: 'sources-not-to-adapters-or-job',
+      severity: 'error',
+      comment: 'bulk/sources/ read inputs into rows: they know no verb (adapters/), no plan and not the job.',
+      from: { path: '^src/bulk/sources/' },
+      to: { path: ['^src/bulk/(adapters|plan)/', '^src/bulk/(job[^/]*|index)\\.ts$'] },
+    },
+    {
+      name: 'adapters-not-to-job',
+      severity: 'error',
+      comment:
+        'An adapter says how a row becomes a request and an answer an outcome: it runs on the engine ' +
+        '(run.ts), and the job starts it; it does not start jobs, nor use another verb.',
+      from: { path: '^src/bulk/adapters/([^/]+)\\.ts$' },
+      to: { path: ['^src/bulk/(job[^/]*|index)\\.ts$', '^src/bulk/plan/'] },
+    },
+    {
+      name: 'bulk-entry-only-for-commands',
+      severity: 'error',
+      comment: 'The bulk job is a command\'s to start: only commands/ (and the entry, for its errors) reach bulk/.',
+      from: { path: '^src/', pathNot: ['^src/(bulk|commands)/', '^src/(main|program)\\.ts$'] },
+      to: { path: '^src/bulk/' },
+    },
+    {
       name: 'contract-calls-no-room',
       severity: 'error',
       comment: 'contract/ is the vocabulary both sides share: it imports only itself (and libraries).',
@@ -67,8 +108,8 @@ module.exports = {
     {
       name: 'heap-tuning-only-from-bulk-commands',
       severity: 'error',
-      comment: 'bulk/heap.ts sets V8 flags for a bulk run: only the bulk verbs (and the engine) call it.',
-      from: { path: '^src/', pathNot: ['^src/bulk/', '^src/commands/'] },
+      comment: 'bulk/heap.ts sets V8 flags for a bulk run: only the engine calls it (the commands through bulk/index.ts).',
+      from: { path: '^src/', pathNot: ['^src/bulk/'] },
       to: { path: '^src/bulk/heap\\.ts$' },
     },
     {

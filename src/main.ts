@@ -2,7 +2,7 @@
  * The entry point: main(argv) → exit code. The only module that maps errors to exit codes and
  * the only one that touches process (signals, streams, env) — and only for real runs.
  */
-import { InputError, OutputError } from './bulk/errors.js';
+
 import {
   ApiError,
   CredentialsError,
@@ -26,6 +26,7 @@ import {
 import type { Context, IntegrationTokenOrigin } from './context.js';
 import { messageWithDetails } from './contract/errors.js';
 import { CliError, EXIT, HintedError, PromptCancelled } from './errors.js';
+import { GuardError, InputError, OutputError } from './importer/errors.js';
 import { escapeControls } from './io/escape.js';
 import { type IOStreams, systemStreams } from './io/streams.js';
 import { messageWidth, wrapMessage } from './io/wrap.js';
@@ -69,6 +70,8 @@ export function describeError(err: unknown, origin?: CredentialOrigin, integrati
   }
   if (err instanceof InputError) return { exitCode: EXIT.usage, code: 'usage', message: err.message, hint: err.hint };
   if (err instanceof OutputError) return { exitCode: EXIT.failure, code: 'output_error', message: err.message };
+  if (err instanceof GuardError)
+    return { exitCode: err.kind === 'auth' ? EXIT.auth : EXIT.usage, code: err.code, message: err.message, hint: err.hint };
   if (err instanceof SettingsError) return { exitCode: EXIT.usage, code: 'usage', message: err.message, hint: err.hint };
   if (err instanceof StoreError) return { exitCode: EXIT.failure, message: err.message, ...STORE_ERRORS[err.kind] };
   if (err instanceof MissingScopeError) {

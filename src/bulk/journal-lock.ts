@@ -3,8 +3,8 @@
  * journal would each resend and count the other's rows.
  */
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { InputError } from '../importer/errors.js';
 import { isProcessAlive } from '../util/pid.js';
-import { InputError } from './errors.js';
 
 /** Another live run holds the journal's lock. */
 export class JournalBusyError extends InputError {

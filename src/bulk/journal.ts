@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { InputError, OutputError } from './errors.js';
+import { InputError, OutputError } from '../importer/errors.js';
 import { acquireLock } from './journal-lock.js';
 import { bootId, readMarks } from './start-marks.js';
 

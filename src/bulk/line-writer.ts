@@ -4,7 +4,7 @@
  * be opened is an InputError (before anything is sent); a failed write is an OutputError.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { InputError, OutputError } from './errors.js';
+import { InputError, OutputError } from '../importer/errors.js';
 
 export class LineWriter {
   private fd: number | undefined;

@@ -5,7 +5,7 @@
  */
 import { accessSync, closeSync, constants, openSync, realpathSync, type Stats, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError } from './errors.js';
+import { InputError } from '../importer/errors.js';
 
 /** A file named on the command line, and the flag (or words) that named it. */
 export interface PathUse {

@@ -19,8 +19,8 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
 import { stringify } from 'csv-stringify/sync';
 import { parseJson, stringifyJson } from '../contract/exact-json.js';
+import { InputError, OutputError } from '../importer/errors.js';
 import { toCsvCell } from '../util/csv-cell.js';
-import { InputError, OutputError } from './errors.js';
 import type { RowResult } from './outcome.js';
 
 /** A row as it was read, kept by its source for the rejects file. */

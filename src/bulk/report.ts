@@ -7,8 +7,8 @@
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
+import { InputError, OutputError } from '../importer/errors.js';
 import { toCsvCell } from '../util/csv-cell.js';
-import { InputError, OutputError } from './errors.js';
 import type { Outcome, RowResult } from './outcome.js';
 
 /** The header: `line`, the id column(s), then the outcome columns. */

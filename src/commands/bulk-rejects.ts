@@ -1,11 +1,9 @@
 /**
- * `--rejects FILE` as every bulk verb shows it: the option checks, the summary fields (`rejects`,
+ * `--rejects FILE` as every bulk verb shows it: the summary fields (`rejects`,
  * `rejects_rows`, `reimport_command` in JSON) and the closing line naming the file and the
  * command that imports it once fixed. The file itself is bulk/rejects.ts's.
  */
-import type { RejectsWriter } from '../bulk/rejects.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 
 /** What the summary says about the rejects file. */
 export interface RejectsNote {
@@ -18,16 +16,9 @@ export interface RejectsNote {
   fields: Record<string, string | number>;
 }
 
-/** --rejects-include-failed needs --rejects. */
-export function checkRejectsOptions(opts: { rejects?: string; rejectsIncludeFailed?: boolean }): void {
-  if (opts.rejectsIncludeFailed && opts.rejects === undefined)
-    throw new UsageError('--rejects-include-failed goes with --rejects FILE', 'e.g. --rejects rejects.csv --rejects-include-failed');
-}
-
-/** What to say about the rejects file; `reimport` is the command that imports it once fixed (none after a dry run). */
-export function rejectsNote(rejects: RejectsWriter, reimport: ((file: string) => string) | 'dry-run'): RejectsNote {
-  const dryRun = reimport === 'dry-run';
-  const command = rejects.count > 0 && !dryRun ? reimport(rejects.path) : undefined;
+/** What to say about the rejects file a job wrote (`dryRun`: no command imports it). */
+export function rejectsNote(rejects: { path: string; count: number; reimportCommand?: string }, dryRun = false): RejectsNote {
+  const command = dryRun ? undefined : rejects.reimportCommand;
   const fields: RejectsNote['fields'] = { rejects: rejects.path, rejects_rows: rejects.count };
   if (command !== undefined) fields.reimport_command = command;
   return { path: rejects.path, count: rejects.count, command, dryRun, fields };

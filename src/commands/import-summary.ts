@@ -2,7 +2,7 @@
  * The closing summary of a bulk command, printed one way for every verb: JSON with --json, a
  * record on a terminal, `name<TAB>value` lines otherwise.
  */
-import { type BulkProgress, type OutcomeLines, rowsPerSecond } from '../bulk/run.js';
+import { type BulkProgress, type OutcomeLines, rowsPerSecond } from '../bulk/index.js';
 import type { Context } from '../context.js';
 import type { RecordField } from '../io/output.js';
 import type { RejectsNote } from './bulk-rejects.js';

@@ -7,12 +7,12 @@
 import { closeSync, existsSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { Readable } from 'node:stream';
+import type { ImportInput } from '../bulk/index.js';
+import { openCsv } from '../bulk/index.js';
 import type { Context } from '../context.js';
 import { rankColumns } from '../importer/column-names.js';
-import { openCsv } from '../importer/csv-source.js';
 import { AmbiguousColumnError, MissingColumnsError } from '../importer/field-columns.js';
 import type { Choice, Prompter } from '../io/prompter.js';
-import type { ImportInput } from './bulk-import.js';
 
 /** What a question says about a field, and whether a constant may stand for it (`--set`). */
 export interface FieldQuestion {

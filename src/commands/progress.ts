@@ -5,7 +5,7 @@
  * --quiet. The line itself is io/progress.ts's.
  */
 
-import type { OutageState } from '../bulk/outage.js';
+import { type BulkProgress, countDataLines, type OutageState } from '../bulk/index.js';
 import type { Context } from '../context.js';
 import { escapeControls } from '../io/escape.js';
 import { estimatedRows, fitProgress, formatDuration, outageLine, type ProgressSource, planLine, progressLine } from '../io/progress.js';
@@ -111,4 +111,41 @@ function watchOutage(src: { outage?(): OutageState | undefined }, say: (line: st
     clearInterval(timer);
     look(true);
   };
+}
+
+/**
+ * A bulk run's progress: rows, rate, share of the input read, ETA, the outcome counts in words.
+ * `file`: a regular file whose rows can be counted for the plan.
+ */
+export function showImportProgress<O extends string>(
+  ctx: Context,
+  p: BulkProgress<O> & { bytesRead(): number },
+  totalBytes: number | undefined,
+  counts: () => string,
+  words: { unit?: string; starting?: string; file?: string } = {},
+): Promise<() => void> {
+  const file = words.file;
+  return showProgress(
+    ctx,
+    {
+      done: () => p.summary.rows,
+      resumed: () => p.summary.resumed,
+      bytesRead: () => p.bytesRead(),
+      rateLimited: () => p.rateLimited,
+      counts,
+      rowsRead: () => p.rowsRead,
+      lastLine: () => p.lastLine,
+      sentRate: () => p.sentRate(),
+      inputDone: () => p.inputDone,
+      pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
+      steadyWindow: () => p.scheduler()?.steadyWindow,
+      outage: () => p.outage(),
+    },
+    {
+      unit: words.unit ?? 'rows',
+      totalBytes,
+      starting: words.starting ?? 'importing…',
+      countRows: file === undefined ? undefined : () => countDataLines(file),
+    },
+  );
 }

@@ -1,5 +1,5 @@
 /** The closing hint of a bulk import with problem rows and no report (issue 30: never "rerun" a real import to see them). */
-import type { Outcome, RowResult } from '../bulk/outcome.js';
+import type { Outcome, RowResult } from '../bulk/index.js';
 
 /**
  * How to see every problem row without a report: when the input alone decided them (no answer

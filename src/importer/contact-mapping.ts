@@ -15,7 +15,7 @@ import { consentWriteError, validateContactWrite } from '../contract/contacts.js
 import type { FieldError } from '../contract/errors.js';
 import { normalizePhone } from '../contract/phone.js';
 import type { ContactWrite } from '../contract/types.js';
-import { parseBoolean } from './formats.js';
+import { parseBoolean } from './cell-values.js';
 import { type ColumnChoice, cellOf, describeFieldErrors, type FieldLayout, phoneCountry, resolveFieldColumns } from './mapping.js';
 
 /** The fields a contacts CSV column can hold: every writable contact field, and the yes/no opt-ins. */

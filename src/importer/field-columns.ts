@@ -4,9 +4,9 @@
  * then columns named like a field; the missing fields' hint. Split from mapping.ts.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
-import { InputError } from '../bulk/errors.js';
 import { columnKey, suggestMaps } from './column-names.js';
 import { countryOf } from './countries.js';
+import { InputError } from './errors.js';
 
 /** Which columns hold which fields of a kind (orders, contacts). */
 export interface FieldLayout<F extends string> {

@@ -16,13 +16,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { InputError } from '../bulk/errors.js';
 import { normalizeCountry } from '../contract/phone.js';
 import { formatLimit, isAbortError, ReadLimitError, readPathCapped } from '../util/read-capped.js';
-import type { DateOrder } from './formats.js';
+import type { DateOrder } from './cell-values.js';
+import { parseDelimiter } from './delimiter.js';
+import { InputError } from './errors.js';
 import { type NumberedItemsSpec, parseNumberedItems } from './numbered-items.js';
 import { PACKED_ITEM_FIELDS, type PackedItemsSpec } from './packed-items.js';
-import { parseDelimiter } from './sniff.js';
 
 /** What a caller checks a mapping file against: its kind and the fields a column can fill. */
 export interface MappingSchema {

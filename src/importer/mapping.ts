@@ -5,11 +5,12 @@
  */
 
 import type { CountryCode } from 'libphonenumber-js/max';
-import { InputError } from '../bulk/errors.js';
 import type { FieldError } from '../contract/errors.js';
 import { ORDER_FIELDS, ORDER_REQUIRED_FIELDS, type ValidOrder, validateOrderInput } from '../contract/orders.js';
 import { normalizePhone } from '../contract/phone.js';
 import type { LineItem } from '../contract/types.js';
+import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseAmount, parseBoolean } from './cell-values.js';
+import { InputError } from './errors.js';
 import {
   type ColumnChoice,
   cellOf,
@@ -19,7 +20,6 @@ import {
   phoneCountry,
   resolveFieldColumns,
 } from './field-columns.js';
-import { currenciesOfMark, type DateOrder, type DateReading, normalizeOrderDate, parseAmount, parseBoolean } from './formats.js';
 import { type NumberedItemsSpec, numberedColumns, readNumberedItems } from './numbered-items.js';
 import { itemOf, type PackedItemsSpec, readPackedItems } from './packed-items.js';
 import { mayHoldContact, NoContactColumnsError } from './presets/cannot.js';

@@ -6,7 +6,7 @@
  * A mapping file describes the cell (`line_items_column`); each item becomes one line item.
  */
 import type { FieldError } from '../contract/errors.js';
-import { parseAmount } from './formats.js';
+import { parseAmount } from './cell-values.js';
 
 /** The item fields a packed cell can give; `total` is the line's total, read as price × quantity. */
 export const PACKED_ITEM_FIELDS = ['sku', 'name', 'quantity', 'price', 'total'] as const;

@@ -9,7 +9,7 @@ import { toCsvCell } from '../util/csv-cell.js';
 import { type Column, cellLine, cellText, type ListWriter } from './cells.js';
 import type { Colors } from './color.js';
 import { escapeControls } from './escape.js';
-import { OUTPUT_FORMATS } from './formats.js';
+import { OUTPUT_FORMATS } from './output-format.js';
 import type { IOStreams, TerminalPolicy } from './streams.js';
 import { wrapHanging, wrapMessage } from './wrap.js';
 

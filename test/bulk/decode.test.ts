@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findInvalidUtf8, InputDecoder, invalidUtf8Offsets, parseEncoding } from '../../src/bulk/decode.js';
+import { findInvalidUtf8, InputDecoder, invalidUtf8Offsets, parseEncoding } from '../../src/bulk/sources/decode.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-decode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

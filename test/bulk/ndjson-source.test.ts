@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_CHARS, type RawLine, readLines } from '../../src/bulk/ndjson-source.js';
+import { parseEventLine } from '../../src/bulk/adapters/event-lines.js';
+import { MAX_LINE_CHARS, type RawLine, readLines } from '../../src/bulk/sources/ndjson-source.js';
 import { normalizePhone } from '../../src/contract/phone.js';
-import { parseEventLine } from '../../src/importer/event-lines.js';
 
 async function collect(chunks: Array<string | Buffer>): Promise<RawLine[]> {
   const out: RawLine[] = [];

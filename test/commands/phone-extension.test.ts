@@ -4,8 +4,8 @@
  * phone is read: contacts, the order importer's mapping and events.
  */
 import { describe, expect, it } from 'vitest';
+import { parseEventLine } from '../../src/bulk/adapters/event-lines.js';
 import { normalizePhone } from '../../src/contract/phone.js';
-import { parseEventLine } from '../../src/importer/event-lines.js';
 import { readOrderFields, resolveColumns } from '../../src/importer/mapping.js';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type CsvItem, openCsv } from '../../src/importer/csv-source.js';
+import { type CsvItem, openCsv } from '../../src/bulk/sources/csv-source.js';
 
 const MiB = 1024 * 1024;
 const CHUNK = 64 * 1024;

@@ -6,8 +6,8 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvRecordReader, type ParsedItem } from '../../src/importer/csv-parser.js';
-import { detectLineEnd } from '../../src/importer/sniff.js';
+import { CsvRecordReader, type ParsedItem } from '../../src/bulk/sources/csv-reader.js';
+import { detectLineEnd } from '../../src/bulk/sources/sniff.js';
 
 async function readAll(pieces: string[], opts: { delimiter?: string; newline?: '\n' | '\r\n'; max?: number } = {}) {
   const reader = new CsvRecordReader({ delimiter: opts.delimiter ?? ',', newline: opts.newline, maxRecordChars: opts.max ?? 1 << 20 });

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type CsvItem, type OpenCsvOptions, openCsv } from '../../src/importer/csv-source.js';
+import { type CsvItem, type OpenCsvOptions, openCsv } from '../../src/bulk/sources/csv-source.js';
 
 const fx = (name: string) => join(import.meta.dirname, '../../fixtures/csv', name);
 

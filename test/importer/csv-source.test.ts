@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type CsvItem, openCsv } from '../../src/importer/csv-source.js';
-import { detectDelimiter, parseDelimiter } from '../../src/importer/sniff.js';
+import { type CsvItem, openCsv } from '../../src/bulk/sources/csv-source.js';
+import { detectDelimiter } from '../../src/bulk/sources/sniff.js';
+import { parseDelimiter } from '../../src/importer/delimiter.js';
 
 const fx = (name: string) => join(import.meta.dirname, '../../fixtures/csv', name);
 

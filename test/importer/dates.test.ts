@@ -1,8 +1,8 @@
 import { getCountries } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
+import { normalizeOrderDate, parseBoolean } from '../../src/importer/cell-values.js';
 import { countryOf } from '../../src/importer/countries.js';
 import { COMMON_DATE_FORMATS, type DateFormat, parseDateFormat, parseTimeZone, type ZoneReader } from '../../src/importer/dates.js';
-import { normalizeOrderDate, parseBoolean } from '../../src/importer/formats.js';
 
 const fmt = (p: string) => parseDateFormat(p) as DateFormat;
 const zone = (z: string) => parseTimeZone(z) as ZoneReader;

@@ -1,8 +1,8 @@
-/** The events adapter (importer/events.ts) with a stand-in client: which parts of the answers it reads. */
+/** The events adapter (bulk/adapters/events.ts) with a stand-in client: which parts of the answers it reads. */
 import { describe, expect, it } from 'vitest';
+import type { EventOutcome } from '../../src/bulk/adapters/event-outcome.js';
+import { createEventSend, type EventSender } from '../../src/bulk/adapters/events.js';
 import type { RowResult } from '../../src/bulk/outcome.js';
-import type { EventOutcome } from '../../src/importer/event-outcome.js';
-import { createEventSend, type EventSender } from '../../src/importer/events.js';
 
 /** A client whose answers count the reads of their body (the id is parsed from it). */
 function countingClient() {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openCsv } from '../../src/importer/csv-source.js';
-import { withoutFooter } from '../../src/importer/footer-lines.js';
+import { openCsv } from '../../src/bulk/sources/csv-source.js';
+import { withoutFooter } from '../../src/bulk/sources/footer-lines.js';
 
 const EBAY_FOOTER = /^\d+\s*(,\s*)?record\(s\) downloaded|^seller id\s*:/i;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeOrderDate, parseBoolean, parseMoney } from '../../src/importer/formats.js';
+import { normalizeOrderDate, parseBoolean, parseMoney } from '../../src/importer/cell-values.js';
 
 describe('cell formats of real exports', () => {
   it('date-times: a space before the offset, no colon in it, fractional seconds, Z; the offset kept as written', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeMixedLineEnd, findMixedLineEnd } from '../../src/importer/line-ends.js';
+import { describeMixedLineEnd, findMixedLineEnd } from '../../src/bulk/sources/line-ends.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-line-ends-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

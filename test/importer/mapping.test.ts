@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeDecimalText, normalizeOrderDate, parseBoolean } from '../../src/importer/formats.js';
+import { normalizeDecimalText, normalizeOrderDate, parseBoolean } from '../../src/importer/cell-values.js';
 import { buildOrder, parseMaps, readLineItem, readOrderFields, resolveColumns } from '../../src/importer/mapping.js';
 
 const header = ['order_id', 'total', 'currency', 'order_date', 'email', 'phone', 'accepts_email_marketing', 'accepts_sms_marketing'];

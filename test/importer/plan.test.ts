@@ -5,14 +5,14 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { readContactBatches } from '../../src/bulk/adapters/contacts.js';
+import { addContact, emptyAccount } from '../../src/bulk/plan/account.js';
+import { planContacts } from '../../src/bulk/plan/contacts-plan.js';
+import { holdUnsuppressing, tooHistorical } from '../../src/bulk/plan/guards.js';
+import { isHistorical } from '../../src/bulk/plan/orders-plan.js';
+import { peekCsv } from '../../src/bulk/plan/peek.js';
+import { openCsv } from '../../src/bulk/sources/csv-source.js';
 import { resolveContactColumns } from '../../src/importer/contact-mapping.js';
-import { readContactBatches } from '../../src/importer/contacts.js';
-import { openCsv } from '../../src/importer/csv-source.js';
-import { addContact, emptyAccount } from '../../src/importer/plan/account.js';
-import { planContacts } from '../../src/importer/plan/contacts-plan.js';
-import { holdUnsuppressing, tooHistorical } from '../../src/importer/plan/guards.js';
-import { isHistorical } from '../../src/importer/plan/orders-plan.js';
-import { peekCsv } from '../../src/importer/plan/peek.js';
 
 async function source(text: string) {
   return openCsv(Readable.from([Buffer.from(text)]), { name: 'stdin', live: true });

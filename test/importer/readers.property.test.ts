@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readLineBatches } from '../../src/bulk/ndjson-source.js';
+import { parseEventLine } from '../../src/bulk/adapters/event-lines.js';
+import { dryRunOrders } from '../../src/bulk/adapters/orders.js';
 import { openReport } from '../../src/bulk/report.js';
-import { type CsvItem, openCsv } from '../../src/importer/csv-source.js';
-import { parseEventLine } from '../../src/importer/event-lines.js';
+import { type CsvItem, openCsv } from '../../src/bulk/sources/csv-source.js';
+import { readLineBatches } from '../../src/bulk/sources/ndjson-source.js';
 import { parseMaps, resolveColumns } from '../../src/importer/mapping.js';
-import { dryRunOrders } from '../../src/importer/orders.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-readers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

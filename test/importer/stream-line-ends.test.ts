@@ -4,8 +4,8 @@
  * differs from the header's is named.
  */
 import { describe, expect, it } from 'vitest';
-import type { MixedLineEnd } from '../../src/importer/line-ends.js';
-import { StreamLineEnds } from '../../src/importer/stream-line-ends.js';
+import type { MixedLineEnd } from '../../src/bulk/sources/line-ends.js';
+import { StreamLineEnds } from '../../src/bulk/sources/stream-line-ends.js';
 
 function run(chunks: string[]): { text: string; mixed: MixedLineEnd | undefined; told: MixedLineEnd[] } {
   const told: MixedLineEnd[] = [];

@@ -4,8 +4,8 @@
  * times without a zone marker and Shopify's offsets; each read exactly or refused by name.
  */
 import { describe, expect, it } from 'vitest';
+import { currenciesOfMark, normalizeOrderDate, parseAmount, parseMoney } from '../../src/importer/cell-values.js';
 import { parseDateFormat, parseTimeZone, readNamedMonthDate, UTC_ZONE, type ZoneReader } from '../../src/importer/dates.js';
-import { currenciesOfMark, normalizeOrderDate, parseAmount, parseMoney } from '../../src/importer/formats.js';
 
 const zone = (z: string) => parseTimeZone(z) as ZoneReader;
 

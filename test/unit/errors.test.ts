@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/bulk/errors.js';
 import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../../src/client/errors.js';
 import { AuthError, Interrupted, PartialFailure, UsageError, ValidationError } from '../../src/errors.js';
+import { InputError } from '../../src/importer/errors.js';
 import { describeError, printError } from '../../src/main.js';
 import { SettingsError, StoreError } from '../../src/store/errors.js';
 import { Redactor } from '../../src/store/redact.js';

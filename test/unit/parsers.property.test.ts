@@ -20,7 +20,7 @@ import {
   rfc3339ToMs,
 } from '../../src/contract/formats.js';
 import { normalizePhone } from '../../src/contract/phone.js';
-import { normalizeDecimalText, normalizeOrderDate } from '../../src/importer/formats.js';
+import { normalizeDecimalText, normalizeOrderDate } from '../../src/importer/cell-values.js';
 
 const RUNS = { numRuns: 300 };
 const digits = (min: number, max: number) =>

@@ -1,36 +1,46 @@
 /**
  * The --ids-file verbs (contacts delete|unsubscribe) as commands see them: read and decode the id
- * list, run it through the ids adapter on the bulk engine (importer/contact-ids.ts) with what
+ * list, run it through the ids adapter on the bulk engine (bulk/adapters/ids.ts) with what
  * every bulk verb has (journal and lock, --resume, --report, --rejects, --dry-run, the progress
- * line, the end of a run: commands/bulk-import.ts, bulk-finish.ts), and print the verb's summary.
+ * line, the end of a run: bulk/job.ts, and commands/bulk-finish.ts), and print the verb's summary.
  */
 import { existsSync } from 'node:fs';
-import { describeInvalid, InputDecoder, parseEncoding } from '../../bulk/decode.js';
-import { InputError } from '../../bulk/errors.js';
-import { type IdLine, lineEndOf, parseIdLines } from '../../bulk/id-source.js';
-import { fileFingerprint } from '../../bulk/journal.js';
-import { checkRunPaths, type PathUse } from '../../bulk/paths.js';
-import { RejectsWriter } from '../../bulk/rejects.js';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
+import {
+  type BulkProgress,
+  checkJobPaths,
+  checkRejectsOptions,
+  createIdsRun,
+  type DoneWord,
+  describeInvalid,
+  dryRunIds,
+  dryRunJob,
+  fileFingerprint,
+  type IdCall,
+  type IdLine,
+  type IdOutcome,
+  type ImportIoOptions,
+  InputDecoder,
+  journalOf,
+  lineEndOf,
+  openReport,
+  outageOptions,
+  parseEncoding,
+  parseIdLines,
+  RejectsWriter,
+  type ReportWriter,
+  runBulkJob,
+} from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createIdsRun, type DoneWord, dryRunIds, type IdCall, type IdOutcome } from '../../importer/contact-ids.js';
+import { InputError } from '../../importer/errors.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { formatLimit, isAbortError, ReadLimitError, readOptionInput } from '../../util/read-capped.js';
-import { finishImport } from '../bulk-finish.js';
-import {
-  type ImportIoOptions,
-  JOURNAL_PATH_RULES,
-  journalOf,
-  journalOutput,
-  openJournalAndReport,
-  openRunRejects,
-  outageOptions,
-} from '../bulk-import.js';
-import { checkRejectsOptions, type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { endImport, importEnd } from '../bulk-finish.js';
+import { type RejectsNote, rejectsNote, sayRejects } from '../bulk-rejects.js';
+import { jobEnv } from '../job-env.js';
 import { showProgress } from '../progress.js';
 
-export type { IdLine } from '../../bulk/id-source.js';
+export type { IdLine } from '../../bulk/index.js';
 
 /** The options every --ids-file verb takes for its input and outputs: every bulk verb's. */
 export type IdsFileOptions = ImportIoOptions;
@@ -82,25 +92,27 @@ export function checkIdsFileUse(id: string | undefined, opts: IdsFileOptions & {
 const IDS_FILE_LIMIT = 64 * 1024 * 1024;
 
 /**
- * Reads the ids of an --ids-file (`-` = stdin; bulk/id-source.ts says which lines count). With
+ * Reads the ids of an --ids-file (`-` = stdin; bulk/sources/id-source.ts says which lines count). With
  * `kind`, a run that sends: --resume and --journal are checked and the journal's path chosen.
  */
 export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}, kind?: string): Promise<IdList> {
   checkRejectsOptions(opts);
+  const env = jobEnv(ctx);
   const fromStdin = file === '-';
   const { journalPath } =
     kind !== undefined && (fromStdin || existsSync(file))
-      ? journalOf(file, fromStdin, '--ids-file', opts, ctx, kind)
+      ? journalOf(file, fromStdin, '--ids-file', opts, env, kind)
       : { journalPath: undefined };
   // Before anything is read or written: no output may be the ids file (or a link to it).
-  const outputs: PathUse[] = [];
-  if (opts.report !== undefined) outputs.push({ what: '--report', path: opts.report });
-  if (opts.rejects !== undefined) outputs.push({ what: '--rejects', path: opts.rejects });
-  outputs.push(...journalOutput(journalPath, opts));
-  checkRunPaths(fromStdin ? [] : [{ what: '--ids-file', path: file }], outputs, {
-    ...JOURNAL_PATH_RULES,
-    standard: ctx.io.standardFiles?.(),
-  });
+  checkJobPaths(
+    env,
+    fromStdin ? undefined : { what: '--ids-file', path: file },
+    [
+      ['--report', opts.report],
+      ['--rejects', opts.rejects],
+    ],
+    { path: journalPath, given: opts.journal },
+  );
   const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
   let bytes: Buffer;
   try {
@@ -144,58 +156,52 @@ function commandFor(verb: IdsVerb, file: string, list: IdList, opts: IdsFileOpti
 export async function runIds(ctx: Context, list: IdList, verb: IdsVerb, opts: IdsFileOptions): Promise<number> {
   const { doneWord } = verb;
   if (opts.dryRun) return checkIds(ctx, list, doneWord, opts);
-  const opened = await openJournalAndReport({
-    ctx,
+  const env = jobEnv(ctx);
+  const client = await ctx.client();
+  let ids: ReturnType<typeof createIdsRun<DoneWord>> | undefined;
+  const job = await runBulkJob({
+    env,
+    file: list.file,
     journalPath: list.journalPath,
     resume: opts.resume === true,
     openReport: () => openIdsReport(opts.report),
+    openRejects: () => openIdsRejects(list, opts),
     identity: () => ({ kind: verb.kind, file: fileFingerprint(list.file), options: verb.options }),
+    start: (outputs) => {
+      const outage = outageOptions(env, client, outputs.resume);
+      ids = createIdsRun({ ids: list.ids, doneWord, op: verb.op, signal: ctx.signal, ...outputs, outage });
+      return ids;
+    },
+    watch: (p) => showIdsProgress(ctx, p, list.ids.length, doneWord),
+    ended: importEnd,
+    command: (f, resume) => commandFor(verb, f, list, opts, resume),
   });
-  const { journal, resume, report } = opened;
-  const rejects = await openRunRejects(opened, () => openIdsRejects(list, opts));
-  const job = createIdsRun({
-    ids: list.ids,
-    doneWord,
-    op: verb.op,
-    signal: ctx.signal,
-    report,
-    rejects,
-    journal,
-    resume,
-    redact: (text) => ctx.redactor.redact(text),
-    outage: outageOptions(ctx, await ctx.client(), resume),
+  const counts = job.progress.summary as Record<string, number>;
+  return endImport<IdOutcome<DoneWord>>(ctx, job, {
+    fromStdin: list.fromStdin,
+    listsProblems: true,
+    printSummary: (reportPath, _interrupted, note) => printIdsSummary(ctx, ids?.notDone() ?? [], counts, { doneWord, reportPath, note }),
   });
-  const p = job.progress;
+}
+
+/** The progress line of an --ids-file run: ids done of the list, the counts in words. */
+function showIdsProgress(ctx: Context, p: BulkProgress<IdOutcome<DoneWord>>, total: number, doneWord: DoneWord): Promise<() => void> {
   const counts = p.summary as Record<string, number>;
-  const stopProgress = await showProgress(
+  return showProgress(
     ctx,
     {
       done: () => p.summary.rows,
       resumed: () => p.summary.resumed,
       bytesRead: () => 0,
       rateLimited: () => p.rateLimited,
-      rowsRead: () => list.ids.length,
+      rowsRead: () => total,
       inputDone: () => true,
       pace: () => ({ rate: p.scheduler()?.pace, heldUntil: p.scheduler()?.heldUntil ?? 0 }),
       outage: () => p.outage(),
       counts: () => `${counts[doneWord]} ${doneWord}, ${counts.not_found} not found, ${counts.rejected} rejected, ${counts.failed} failed`,
     },
-    { unit: 'ids', totalBytes: undefined, starting: `${doneWord === 'deleted' ? 'deleting' : 'unsubscribing'} ${list.ids.length} ids…` },
+    { unit: 'ids', totalBytes: undefined, starting: `${doneWord === 'deleted' ? 'deleting' : 'unsubscribing'} ${total} ids…` },
   );
-  return finishImport<IdOutcome<DoneWord>>({
-    ctx,
-    run: job.run,
-    stopProgress,
-    input: list,
-    listsProblems: true,
-    report,
-    reportPath: opts.report,
-    rejects,
-    reimportCommand: (f) => commandFor(verb, f, list, opts, false),
-    journal,
-    resumeCommand: commandFor(verb, list.file, list, opts, true),
-    printSummary: (reportPath, _interrupted, note) => printIdsSummary(ctx, job.notDone(), counts, { doneWord, reportPath, note }),
-  });
 }
 
 function openIdsRejects(list: IdList, opts: IdsFileOptions): RejectsWriter | undefined {
@@ -209,16 +215,14 @@ function openIdsRejects(list: IdList, opts: IdsFileOptions): RejectsWriter | und
 
 /** --dry-run: every id checked, nothing sent; exit 4 when one would be rejected. */
 async function checkIds(ctx: Context, list: IdList, doneWord: DoneWord, opts: IdsFileOptions): Promise<number> {
-  const report = openIdsReport(opts.report);
-  const rejects = openIdsRejects(list, opts);
-  let rejected: Awaited<ReturnType<typeof dryRunIds>>;
-  try {
-    rejected = await dryRunIds(list.ids, { report, rejects });
-  } finally {
-    report?.close({ complete: false });
-    rejects?.close();
-  }
-  const note = rejects ? rejectsNote(rejects, 'dry-run') : undefined;
+  const done = await dryRunJob({
+    openReport: () => openIdsReport(opts.report),
+    openRejects: () => openIdsRejects(list, opts),
+    reportComplete: false,
+    check: (report, rejects) => dryRunIds(list.ids, { report, rejects }),
+  });
+  const rejected = done.result;
+  const note = done.rejects ? rejectsNote(done.rejects, true) : undefined;
   const valid = list.ids.length - rejected.length;
   if (ctx.settings.json)
     ctx.out.json({

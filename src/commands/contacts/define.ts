@@ -1,6 +1,6 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { EMAIL_CONSENT_VALUES, EMAIL_CONSENT_WRITABLE, SMS_CONSENT_VALUES, SMS_CONSENT_WRITABLE } from '../../contract/consent.js';
-import { OUTPUT_FORMATS } from '../../io/formats.js';
+import { OUTPUT_FORMATS } from '../../io/output-format.js';
 import { type ActionFactory, collect, completeWith, concurrency, examples, planReadOption, positiveInt } from '../loader.js';
 
 const contactPresets = async () =>

@@ -1,47 +1,45 @@
 /**
  * svc contacts import FILE|-: streams a CSV of people through the contacts importer
- * (src/importer/contacts.ts) on the shared bulk engine, and prints the summary (table on a TTY,
+ * (src/bulk/adapters/contacts.ts) on the shared bulk engine, and prints the summary (table on a TTY,
  * JSON with --json) with the SMS transitions and welcome SMS it caused; writes --report, keeps a
- * resume journal. The run's input, outputs and end are orders import's (commands/bulk-import.ts).
+ * resume journal. The run's input, outputs and end are orders import's (bulk/job.ts).
  */
 import { statSync } from 'node:fs';
-import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
-import type { BulkProgress } from '../../bulk/run.js';
-import type { Context } from '../../context.js';
-import { normalizeCountry } from '../../contract/phone.js';
-import { UsageError } from '../../errors.js';
-import { CONTACT_ALIASES, CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
+import type { BulkProgress } from '../../bulk/index.js';
 import {
   CONTACT_REPORT_COLUMNS,
   type ContactDryRun,
   type ContactSummary,
+  checkImportInput,
+  checkImportOutputs,
   createContactImport,
-  DEFAULT_CONCURRENCY,
+  CONTACTS_CONCURRENCY as DEFAULT_CONCURRENCY,
   dryRunContacts,
+  guardUnsuppress,
   type IfExists,
+  type ImportIoOptions,
+  openImportCsv,
+  openReport,
+  outageOptions,
+  type ReportWriter,
   readContactBatches,
-} from '../../importer/contacts.js';
+  sizeYoungGeneration,
+} from '../../bulk/index.js';
+import type { Context } from '../../context.js';
+import { normalizeCountry } from '../../contract/phone.js';
+import { UsageError } from '../../errors.js';
+import { CONTACT_ALIASES, CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
+import { parseDelimiter } from '../../importer/delimiter.js';
 import { type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
 import { describePreset, presetJson } from '../../importer/presets/recognise.js';
-import { parseDelimiter } from '../../importer/sniff.js';
 import { shellQuote } from '../../io/shell-quote.js';
-import {
-  checkImportInput,
-  checkImportOutputs,
-  dryRunImport,
-  type ImportIoOptions,
-  openImportCsv,
-  outageOptions,
-  printSummaryFields,
-  type SummaryField,
-} from '../bulk-import.js';
 import type { RejectsNote } from '../bulk-rejects.js';
-import { importArgs, runCsvImport } from '../import-run.js';
+import { dryRunImport, importArgs, runCsvImport } from '../import-job.js';
+import { printSummaryFields, type SummaryField } from '../import-summary.js';
+import { jobEnv } from '../job-env.js';
 import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 import { runContactsPlan } from '../plan/contacts.js';
-import { guardUnsuppress } from '../plan/guards.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
   chooseContactMapping,
@@ -107,7 +105,8 @@ function openReportOf(path: string | undefined): ReportWriter<string> | undefine
 
 export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
   checkPlanFlags(opts, args[0]);
-  const input = await checkImportInput(args, opts, ctx, 'contacts', 'svc contacts import subscribers.csv');
+  const env = jobEnv(ctx);
+  const input = checkImportInput(args[0], opts, env, 'contacts', 'svc contacts import subscribers.csv');
   const { file, resumable, encoding } = input;
   const choice = await chooseContactMapping(opts, ctx.signal);
   const known = choice.mapFile ?? choice.family?.base;
@@ -124,10 +123,10 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const ifExists = opts.ifExists ?? 'update';
-  await checkImportOutputs(input, opts, ctx);
+  await checkImportOutputs(input, opts, env);
   sizeYoungGeneration();
 
-  const source = await openImportCsv(input, ctx, delimiter);
+  const source = await openImportCsv(input, env, delimiter);
   // Without --preset or --map-file, the header says which export it is (a tie stops, exit 2).
   const mapFile = contactMappingForHeader(input.fromStdin ? 'stdin' : file, source.header, choice);
   const constants = contactConstants(mapFile, sets);
@@ -193,9 +192,9 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   if (ifExists === 'update') await client.ensureScope('patchContact');
   // Before any write: rows that would lift a merchant suppression need --allow-unsuppress.
   const toSend = await guardUnsuppress(
-    ctx,
+    ctx.signal,
     client,
-    { resumable: input.resumable, reopen: () => openImportCsv(input, ctx, source.delimiter) },
+    { resumable: input.resumable, reopen: () => openImportCsv(input, env, source.delimiter) },
     source,
     (s) => readContactBatches(s, layout, rowOptions, opts.rejects !== undefined),
     opts,
@@ -233,7 +232,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         welcomeSms: rowOptions.welcomeSms,
         concurrency,
         signal: ctx.signal,
-        outage: outageOptions(ctx, client, outputs.resume),
+        outage: outageOptions(env, client, outputs.resume),
         ...outputs,
       }),
     counts: (s) =>

@@ -3,48 +3,23 @@
  * and no credentials needed. The rejected lines are listed (and written to --rejects to fix);
  * --report lists every line, the valid ones as `valid`. Exit 4 when a line would be rejected.
  */
-import type { Readable } from 'node:stream';
-import type { CountryCode } from 'libphonenumber-js/max';
-import type { InputEncoding } from '../../bulk/decode.js';
-import { readLineBatches } from '../../bulk/ndjson-source.js';
-import type { RejectsWriter } from '../../bulk/rejects.js';
-import type { ReportWriter } from '../../bulk/report.js';
+import type { EventDryRun } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../errors.js';
-import { dryRunEvents } from '../../importer/events.js';
 import { rejectsNote, sayRejects } from '../bulk-rejects.js';
 import type { SendOptions } from './shared.js';
 
 /** How many rejected lines a terminal sees before pointing at --report. */
 const MAX_LISTED = 50;
 
-export async function checkEventLines(
+/** The dry run's result (bulk/job.ts dryRunJob) printed; exit 4 when a line would be rejected. */
+export function printEventsDryRun(
   ctx: Context,
-  args: {
-    input: Readable;
-    read: { bytes: number; lineEnd?: '\n' | '\r\n' };
-    encoding: InputEncoding | undefined;
-    country: CountryCode | undefined;
-    report?: ReportWriter<string>;
-    rejects?: RejectsWriter;
-    opts: SendOptions;
-  },
-): Promise<number> {
-  const { report, rejects, opts } = args;
-  let result: Awaited<ReturnType<typeof dryRunEvents>>;
-  try {
-    result = await dryRunEvents({
-      lines: readLineBatches(args.input, args.encoding, args.read),
-      defaultCountry: args.country,
-      report,
-      rejects,
-    });
-  } finally {
-    if (!args.input.readableEnded) args.input.destroy();
-    report?.close({ complete: false });
-    rejects?.close();
-  }
-  const note = rejects ? rejectsNote(rejects, 'dry-run') : undefined;
+  done: { result: EventDryRun; rejects?: { path: string; count: number } },
+  opts: SendOptions,
+): number {
+  const result = done.result;
+  const note = done.rejects ? rejectsNote(done.rejects, true) : undefined;
   if (ctx.settings.json) {
     ctx.out.json({
       dry_run: true,

@@ -3,8 +3,9 @@
  * the unconfirmed lines and how to resend just those once checked, and the commands that send
  * what a stopped run left (the journal's --resume for a file; `sed`/`tail` for the rest).
  */
+
+import type { EventSendSummary as BulkSummary } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
-import type { EventSendSummary as BulkSummary } from '../../importer/events.js';
 import { shellQuote } from '../../io/shell-quote.js';
 import { type RejectsNote, sayRejects } from '../bulk-rejects.js';
 import { ACCEPTED_NOTE, type SendOptions } from './shared.js';

@@ -4,14 +4,14 @@
  */
 
 import type { CountryCode } from 'libphonenumber-js/max';
+import type { LineResult } from '../../bulk/index.js';
+import { sendOne } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { validateEventInput } from '../../contract/events.js';
 import { parseJson } from '../../contract/exact-json.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../../contract/json-depth.js';
 import type { EventInput } from '../../contract/types.js';
 import { CliError, EXIT, Interrupted, UsageError, ValidationError } from '../../errors.js';
-import type { LineResult } from '../../importer/event-outcome.js';
-import { sendOne } from '../../importer/events.js';
 import { formatLimit, isAbortError, ReadLimitError, readOptionInput, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { mergeProperties, PropError, type Properties, parseProps } from '../props.js';
 import { sendFile } from './send-file.js';

@@ -1,7 +1,8 @@
 /** What `events send` and `events send --file` share: the options, defaults and wording. */
+
+import type { ImportIoOptions } from '../../bulk/index.js';
 import type { RetryInfo } from '../../client/types.js';
 import type { Context } from '../../context.js';
-import type { ImportIoOptions } from '../bulk-import.js';
 
 /** `events send`'s options: a single event's, and --file's (every bulk verb's input and output options). */
 export interface SendOptions extends Omit<ImportIoOptions, 'plan'> {

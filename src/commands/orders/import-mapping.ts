@@ -5,17 +5,17 @@
  * preset the header is recognised as (src/importer/presets/).
  */
 import type { CountryCode } from 'libphonenumber-js/max';
+import type { ImportInput } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { normalizeCurrency } from '../../contract/currency.js';
 import { UsageError } from '../../errors.js';
+import type { DateOrder, DateReading } from '../../importer/cell-values.js';
 import { parseDateFormat, parseTimeZone, UTC_ZONE } from '../../importer/dates.js';
-import type { DateOrder, DateReading } from '../../importer/formats.js';
 import { loadMapFile, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, type ColumnLayout, ORDER_ALIASES, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
 import { NoContactColumnsError, noContactColumns } from '../../importer/presets/cannot.js';
 import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
 import { type MappingChoice, presetJson } from '../../importer/presets/recognise.js';
-import type { ImportInput } from '../bulk-import.js';
 import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 
 export interface MappingFlags {

@@ -1,5 +1,5 @@
 /** What `svc orders import --dry-run` prints: the rows it would reject and the order ids on several lines. */
-import type { Summary } from '../../bulk/outcome.js';
+import type { Summary } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { describeValues, type ValuesSummary } from '../../importer/dry-run-summary.js';
 

@@ -3,33 +3,36 @@
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
 import { statSync } from 'node:fs';
-import { sizeYoungGeneration } from '../../bulk/heap.js';
-import { openReport, type ReportWriter } from '../../bulk/report.js';
-import type { BulkProgress } from '../../bulk/run.js';
-import type { Context } from '../../context.js';
-import { normalizeCountry } from '../../contract/phone.js';
-import { UsageError } from '../../errors.js';
-import { withoutFooter } from '../../importer/footer-lines.js';
-import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
-import type { MapFile } from '../../importer/map-file.js';
-import { type MappingOptions, ORDER_MAPPING_SCHEMA, parseMaps } from '../../importer/mapping.js';
-import { createOrderImport, DEFAULT_CONCURRENCY, dryRunOrders, readOrderBatches } from '../../importer/orders.js';
-import { describePreset, mappingForHeader, presetJson } from '../../importer/presets/recognise.js';
-import { parseDelimiter } from '../../importer/sniff.js';
-import { shellQuote } from '../../io/shell-quote.js';
+import type { BulkProgress } from '../../bulk/index.js';
 import {
   checkImportInput,
   checkImportOutputs,
-  dryRunImport,
+  createOrderImport,
+  ORDERS_CONCURRENCY as DEFAULT_CONCURRENCY,
+  dryRunOrders,
+  guardHistoricalOrders,
   type ImportIoOptions,
   openImportCsv,
+  openReport,
   outageOptions,
-  printSummaryFields,
-  type SummaryField,
-} from '../bulk-import.js';
+  type ReportWriter,
+  readOrderBatches,
+  sizeYoungGeneration,
+  withoutFooter,
+} from '../../bulk/index.js';
+import type { Context } from '../../context.js';
+import { normalizeCountry } from '../../contract/phone.js';
+import { UsageError } from '../../errors.js';
+import { parseDelimiter } from '../../importer/delimiter.js';
+import { describeTwin, type NormalisationTwin } from '../../importer/id-twins.js';
+import type { MapFile } from '../../importer/map-file.js';
+import { type MappingOptions, ORDER_MAPPING_SCHEMA, parseMaps } from '../../importer/mapping.js';
+import { describePreset, mappingForHeader, presetJson } from '../../importer/presets/recognise.js';
+import { shellQuote } from '../../io/shell-quote.js';
 import type { RejectsNote } from '../bulk-rejects.js';
-import { importArgs, runCsvImport } from '../import-run.js';
-import { guardHistoricalOrders } from '../plan/guards.js';
+import { dryRunImport, importArgs, runCsvImport } from '../import-job.js';
+import { printSummaryFields, type SummaryField } from '../import-summary.js';
+import { jobEnv } from '../job-env.js';
 import { runOrdersPlan } from '../plan/orders.js';
 import { checkPlanFlags, type PlanFlags } from '../plan/read.js';
 import {
@@ -80,7 +83,8 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
   checkPlanFlags(opts, args[0]);
-  const input = await checkImportInput(args, opts, ctx, 'orders', 'svc orders import orders.csv --initial-sync');
+  const env = jobEnv(ctx);
+  const input = checkImportInput(args[0], opts, env, 'orders', 'svc orders import orders.csv --initial-sync');
   const { file, resumable, encoding } = input;
   const choice = await chooseMapping(opts, ctx.signal);
   const delimiter = opts.delimiter === undefined ? choiceDelimiter(choice) : parseDelimiter(opts.delimiter);
@@ -97,14 +101,14 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   // Nothing is opened before every output is known not to be the input or another output.
-  await checkImportOutputs(input, opts, ctx);
+  await checkImportOutputs(input, opts, env);
   // A long import allocates fast and keeps little: a new space of 8 MiB (V8 starts at 1 MiB and
   // may grow it to 16) halves the scavenges and lowers the peak RSS (bulk/heap.ts).
   sizeYoungGeneration();
 
   // Everything that can be checked before a request: the header (a file that cannot be imported
   // says so first), the token source, the journal.
-  const opened = await openImportCsv(input, ctx, delimiter);
+  const opened = await openImportCsv(input, env, delimiter);
   const fileName = input.fromStdin ? 'stdin' : file;
   const mapFile = mappingForHeader(fileName, opened.header, choice, ORDER_MAPPING_SCHEMA);
   // eBay's `N record(s) downloaded` and `Seller ID : …` end the file without being rows.
@@ -134,72 +138,72 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
 
   if (opts.plan)
     return runOrdersPlan(ctx, readOrderBatches(source, layout, mapping), { ...opts, initialSync: mapping.initialSync === true });
-  if (opts.dryRun) {
-    ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
-    return dryRunImport({
+  // A real run (the dry run's own steps below it).
+  if (!opts.dryRun) {
+    // Credentials and scope before the journal: a run that cannot send must not leave one behind
+    // (the next run would warn about an "unfinished import" that never started).
+    // Before any request: orders older than 30 days sent live need --initial-sync or --live.
+    const toSend = await guardHistoricalOrders(
+      ctx.now(),
+      {
+        resumable: input.resumable,
+        reopen: async () => withoutFooter(await openImportCsv(input, env, source.delimiter), mapFile?.footerPattern),
+      },
+      source,
+      (s) => readOrderBatches(s, layout, mapping),
+      opts,
+    );
+    const client = await ctx.client();
+    await client.ensureScope('upsertOrder');
+
+    return runCsvImport({
       ctx,
+      input,
       opts,
       source,
+      totalBytes,
+      identity: {
+        kind: 'orders',
+        options: {
+          initial_sync: opts.initialSync === true,
+          map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
+          default_country: defaultCountry ?? null,
+          delimiter: source.delimiter,
+          ...(encoding !== undefined ? { encoding } : {}),
+          ...mappingIdentity(mapFile, dateOrder, dates, constants),
+        },
+      },
       openReport: () => openReportOf(opts.report),
-      check: (report, rejects) => dryRunOrders(source, layout, mapping, report, rejects, twinWarnings(ctx)),
-      print: (result) =>
-        printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
-          values: result.values,
-          mapping: mappingJson(layout, mapFile, dates),
+      start: (outputs) =>
+        createOrderImport({
+          source: toSend,
+          layout,
+          mapping,
+          client,
+          integrationToken,
+          concurrency,
+          signal: ctx.signal,
+          outage: outageOptions(env, client, outputs.resume),
+          onTwin: twinWarnings(ctx),
+          ...outputs,
         }),
+      counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+      command: (f, resume) => commandFor(f, opts, resume),
+      printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note, mapFile),
     });
   }
-
-  // Credentials and scope before the journal: a run that cannot send must not leave one behind
-  // (the next run would warn about an "unfinished import" that never started).
-  // Before any request: orders older than 30 days sent live need --initial-sync or --live.
-  const toSend = await guardHistoricalOrders(
+  ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
+  return dryRunImport({
     ctx,
-    {
-      resumable: input.resumable,
-      reopen: async () => withoutFooter(await openImportCsv(input, ctx, source.delimiter), mapFile?.footerPattern),
-    },
-    source,
-    (s) => readOrderBatches(s, layout, mapping),
-    opts,
-  );
-  const client = await ctx.client();
-  await client.ensureScope('upsertOrder');
-
-  return runCsvImport({
-    ctx,
-    input,
     opts,
     source,
-    totalBytes,
-    identity: {
-      kind: 'orders',
-      options: {
-        initial_sync: opts.initialSync === true,
-        map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
-        default_country: defaultCountry ?? null,
-        delimiter: source.delimiter,
-        ...(encoding !== undefined ? { encoding } : {}),
-        ...mappingIdentity(mapFile, dateOrder, dates, constants),
-      },
-    },
     openReport: () => openReportOf(opts.report),
-    start: (outputs) =>
-      createOrderImport({
-        source: toSend,
-        layout,
-        mapping,
-        client,
-        integrationToken,
-        concurrency,
-        signal: ctx.signal,
-        outage: outageOptions(ctx, client, outputs.resume),
-        onTwin: twinWarnings(ctx),
-        ...outputs,
+    check: (report, rejects) => dryRunOrders(source, layout, mapping, report, rejects, twinWarnings(ctx)),
+    print: (result) =>
+      printDryRun(ctx, result.summary, result.duplicates, result.rejected, opts.report, {
+        values: result.values,
+        mapping: mappingJson(layout, mapFile, dates),
       }),
-    counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-    command: (f, resume) => commandFor(f, opts, resume),
-    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note, mapFile),
   });
 }
 

@@ -9,7 +9,7 @@ import { parseJson } from '../../contract/exact-json.js';
 import { validateOrderInput } from '../../contract/orders.js';
 import { normalizeCountry, normalizePhone } from '../../contract/phone.js';
 import { EXIT, UsageError, ValidationError } from '../../errors.js';
-import { normalizeOrderDate } from '../../importer/formats.js';
+import { normalizeOrderDate } from '../../importer/cell-values.js';
 import { formatLimit, isAbortError, ReadLimitError, readOptionInput, SERVICE_BODY_LIMIT } from '../../util/read-capped.js';
 import { resolveIntegrationToken } from './token.js';
 

@@ -2,12 +2,10 @@
  * `svc contacts import FILE --plan`: reads the rows and the account, sends no write, and prints
  * what the import would do to each person (docs/importer.md, "Planning an import").
  */
+
+import type { AccountRead, ContactWork, IfExists, PlanCell } from '../../bulk/index.js';
+import { CONTACT_PLAN_COLUMNS, type ContactPlan, contactPlanRecord, PlanOutBuffer, planContacts } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
-import type { ContactWork, IfExists } from '../../importer/contacts.js';
-import type { AccountRead } from '../../importer/plan/account.js';
-import type { PlanCell } from '../../importer/plan/cells.js';
-import { type ContactPlan, planContacts } from '../../importer/plan/contacts-plan.js';
-import { CONTACT_PLAN_COLUMNS, contactPlanRecord, PlanOutBuffer } from '../../importer/plan/plan-out.js';
 import { describeRead, type PlanFlags, readRowsAndAccount, writePlanOut } from './read.js';
 import { cellJson, planTable } from './table.js';
 

@@ -4,10 +4,9 @@
  * become (docs/contacts.md, "Many ids").
  */
 import { stringify } from 'csv-stringify/sync';
+import { ID_OK, type IdsPlan, type IdsVerb, type PlannedIdRow, planIds, type ReadMethod, readContactsById } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { EMAIL_CONSENT_VALUES } from '../../contract/consent.js';
-import { type ReadMethod, readContactsById } from '../../importer/plan/account.js';
-import { ID_OK, type IdsPlan, type IdsVerb, type PlannedIdRow, planIds } from '../../importer/plan/ids-plan.js';
 import type { IdLine } from '../contacts/bulk.js';
 import { readJson } from './contacts.js';
 import { describeRead, type PlanFlags, writePlanOut } from './read.js';

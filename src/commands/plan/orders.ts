@@ -3,11 +3,10 @@
  * contacts the orders would create, the SMS opt-ins recorded on them, and the real-time side
  * effects (with the historical orders named) (docs/importer.md, "Planning an import").
  */
+
+import type { AccountRead, OrderWork } from '../../bulk/index.js';
+import { HISTORICAL_DAYS, ORDER_PLAN_COLUMNS, type OrderPlan, orderPlanRecord, PlanOutBuffer, planOrders } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
-import type { OrderWork } from '../../importer/orders.js';
-import type { AccountRead } from '../../importer/plan/account.js';
-import { HISTORICAL_DAYS, type OrderPlan, planOrders } from '../../importer/plan/orders-plan.js';
-import { ORDER_PLAN_COLUMNS, orderPlanRecord, PlanOutBuffer } from '../../importer/plan/plan-out.js';
 import { readJson } from './contacts.js';
 import { describeRead, type PlanFlags, readRowsAndAccount, writePlanOut } from './read.js';
 import { cellJson, planTable, sampleText } from './table.js';

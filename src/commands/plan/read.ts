@@ -3,10 +3,9 @@
  * 10 s otherwise, nothing with --json or --quiet) and the --plan-out path checked first.
  */
 import { writeFileSync } from 'node:fs';
-import { checkRunPaths } from '../../bulk/paths.js';
+import { type AccountIndex, type AccountRead, checkRunPaths, type FileIdentities, type ReadMethod, readAccount } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type AccountIndex, type AccountRead, type FileIdentities, type ReadMethod, readAccount } from '../../importer/plan/account.js';
 
 const NON_TTY_PROGRESS_MS = 10_000;
 

@@ -1,13 +1,10 @@
 /** The plan's human tables: a label, a count, sample line numbers, a note; columns padded. */
-import type { PlanCell } from '../../importer/plan/cells.js';
+import { type PlanCell, sampleText } from '../../bulk/index.js';
+
+export { sampleText };
 
 export function cellJson(c: PlanCell): { count: number; lines: number[] } {
   return { count: c.count, lines: [...c.lines] };
-}
-
-export function sampleText(c: PlanCell): string {
-  if (c.lines.length === 0) return '';
-  return `${c.lines.length === 1 ? 'line' : 'lines'} ${c.lines.join(', ')}${c.count > c.lines.length ? ', …' : ''}`;
 }
 
 /** `title` over rows of label, count, sample, note (empty rows give `title: none`). */

@@ -3,7 +3,7 @@
  * file with neither column cannot be imported. Said in one sentence, before anything is sent,
  * with the export or setting that gives one when the exporter has one (a preset's `"cannot"`).
  */
-import { InputError } from '../../bulk/errors.js';
+import { InputError } from '../errors.js';
 import type { MapFile } from '../map-file.js';
 import { describePreset } from './recognise.js';
 

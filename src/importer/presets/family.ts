@@ -7,8 +7,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../../bulk/errors.js';
 import { columnKey } from '../column-names.js';
+import { InputError } from '../errors.js';
 import { type MapFile, type MappingSchema, mapFileDoc, parseMapDoc, presetsRoot } from '../map-file.js';
 
 export interface PresetVariant {

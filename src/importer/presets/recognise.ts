@@ -4,8 +4,9 @@
  * family of the best score is the file's, its best variant the version. Two families at the best
  * score are a tie (the caller stops and names both); none, the columns are read by name.
  */
-import { InputError } from '../../bulk/errors.js';
+
 import { columnKey } from '../column-names.js';
+import { InputError } from '../errors.js';
 import type { MapFile, MappingSchema } from '../map-file.js';
 import { GENERIC_COLUMNS, listFamilies, type PresetFamily, type PresetVariant } from './family.js';
 

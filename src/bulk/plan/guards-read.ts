@@ -7,18 +7,18 @@
  * A regular file is read once more to decide on every row; stdin and pipes on their first 10,000
  * rows (peek.ts), and a contacts stream's later unsuppressing rows are rejected, not sent.
  */
+
 import { ApiError, MissingScopeError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
-import type { Context } from '../../context.js';
-import { AuthError, CliError, EXIT, UsageError } from '../../errors.js';
-import type { ContactWork } from '../../importer/contacts.js';
-import type { CsvSource } from '../../importer/csv-source.js';
-import type { OrderWork } from '../../importer/orders.js';
-import { readSuppressed } from '../../importer/plan/account.js';
-import { countHistorical, countUnsuppressing, holdUnsuppressing, tooHistorical } from '../../importer/plan/guards.js';
-import { HISTORICAL_DAYS } from '../../importer/plan/orders-plan.js';
-import { GUARD_STREAM_ROWS, peekCsv } from '../../importer/plan/peek.js';
-import { sampleText } from './table.js';
+import { GuardError, InputError } from '../../importer/errors.js';
+import type { ContactWork } from '../adapters/contacts.js';
+import type { OrderWork } from '../adapters/orders.js';
+import type { CsvSource } from '../sources/csv-source.js';
+import { readSuppressed } from './account.js';
+import { sampleText } from './cells.js';
+import { countHistorical, countUnsuppressing, holdUnsuppressing, tooHistorical } from './guards.js';
+import { HISTORICAL_DAYS } from './orders-plan.js';
+import { GUARD_STREAM_ROWS, peekCsv } from './peek.js';
 
 export interface GuardInput {
   /** A regular file, which can be opened a second time. */
@@ -40,23 +40,22 @@ async function toCheck(input: GuardInput, source: CsvSource): Promise<{ checked:
 
 /** The source to import from (the same, or the peeked stream handed on); throws exit 2 when stopped. */
 export async function guardHistoricalOrders(
-  ctx: Context,
+  now: number,
   input: GuardInput,
   source: CsvSource,
   rowsOf: (s: CsvSource) => AsyncIterable<OrderWork[]>,
   opts: { initialSync?: boolean; live?: boolean },
 ): Promise<CsvSource> {
   if (opts.initialSync && opts.live)
-    throw new UsageError('--initial-sync and --live do not go together', '--initial-sync sends no side effects; --live confirms them');
+    throw new InputError('--initial-sync and --live do not go together', '--initial-sync sends no side effects; --live confirms them');
   if (opts.initialSync || opts.live) return source;
   const { checked, next, scope } = await toCheck(input, source);
-  const c = await countHistorical(rowsOf(checked), ctx.now());
+  const c = await countHistorical(rowsOf(checked), now);
   if (!tooHistorical(c)) return next;
   const h = c.historical;
-  throw new CliError(
+  throw new GuardError(
     `${h.count} of ${c.rows} order(s) in ${scope} are dated more than ${HISTORICAL_DAYS} days ago (${sampleText(h)}: ${h.orderIds.join(', ')}${h.count > h.orderIds.length ? ', …' : ''}); sent without initial_sync they would trigger flows, automations and revenue attribution for past buyers`,
     {
-      exitCode: EXIT.usage,
       code: 'historical_orders',
       hint: 'add --initial-sync to import them as history (no side effects), or --live to confirm the side effects are wanted',
     },
@@ -64,15 +63,15 @@ export async function guardHistoricalOrders(
 }
 
 function needsRead(): never {
-  throw new AuthError(
+  throw new GuardError(
     'the unsuppression guard reads the merchant-suppressed contacts and needs the scope contacts_read, which these credentials lack',
-    'log in with contacts_read, or add --allow-unsuppress to import without the check',
+    { code: 'auth', kind: 'auth', hint: 'log in with contacts_read, or add --allow-unsuppress to import without the check' },
   );
 }
 
 /** The rows to import (the later unsuppressing rows of a stream held back); throws exit 2 when stopped, 3 without contacts_read. */
 export async function guardUnsuppress(
-  ctx: Context,
+  signal: AbortSignal,
   client: ApiClient,
   input: GuardInput,
   source: CsvSource,
@@ -83,7 +82,7 @@ export async function guardUnsuppress(
   let suppressed: Awaited<ReturnType<typeof readSuppressed>>;
   try {
     await client.ensureScope('listContacts');
-    suppressed = await readSuppressed(client, { signal: ctx.signal });
+    suppressed = await readSuppressed(client, { signal });
   } catch (err) {
     if (err instanceof MissingScopeError || (err instanceof ApiError && err.code === 'insufficient_scope')) needsRead();
     throw err;
@@ -92,10 +91,9 @@ export async function guardUnsuppress(
   const { checked, next, scope } = await toCheck(input, source);
   const cell = await countUnsuppressing(rowsOf(checked), suppressed);
   if (cell.count > 0)
-    throw new CliError(
+    throw new GuardError(
       `${cell.count} row(s) in ${scope} would lift a merchant suppression (${sampleText(cell)}): writing consent to a contact whose email_consent is suppressed unsuppresses it first`,
       {
-        exitCode: EXIT.usage,
         code: 'would_unsuppress',
         hint: 'see them with --plan; add --allow-unsuppress if lifting the suppressions is intended',
       },

@@ -1,18 +1,19 @@
 /**
  * The --ids-file adapter of the bulk engine (`contacts delete|unsubscribe --ids-file`): each id
- * (bulk/id-source.ts) → one request (the verb's `op`) on the one run (bulk/run.ts) → the verb's
+ * (bulk/sources/id-source.ts) → one request (the verb's `op`) on the one run (bulk/run.ts) → the verb's
  * success word (`deleted`, `unsubscribed`), `not_found`, `rejected` or `failed`. An id that cannot
  * be a contact id is rejected before sending. Prints nothing.
  */
-import { classifyError, isFatalForRun } from '../bulk/classify.js';
-import { dryRunRows } from '../bulk/dry-run.js';
-import type { IdLine } from '../bulk/id-source.js';
-import type { Outcome, RowResult } from '../bulk/outcome.js';
-import type { RejectsWriter } from '../bulk/rejects.js';
-import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
-import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
-import type { CallOptions } from '../client/types.js';
+
+import { ApiError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
+import type { CallOptions } from '../../client/types.js';
+import { classifyError, isFatalForRun } from '../classify.js';
+import { dryRunRows } from '../dry-run.js';
+import type { Outcome, RowResult } from '../outcome.js';
+import type { RejectsWriter } from '../rejects.js';
+import type { ReportWriter } from '../report.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../run.js';
+import type { IdLine } from '../sources/id-source.js';
 
 export type DoneWord = 'deleted' | 'unsubscribed';
 

@@ -1,5 +1,5 @@
 /** What the CSV reader (csv-source.ts) hands out: the rows, and the source they come from. */
-import type { InputEncoding } from '../bulk/decode.js';
+import type { InputEncoding } from './decode.js';
 
 export type CsvItem =
   /** A data row: `line` is the physical line where it starts (1 = the header). */

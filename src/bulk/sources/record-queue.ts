@@ -1,5 +1,5 @@
 /** The CSV reader's hand-over between the parser (the input side) and the rows' consumer. */
-import type { ParsedItem } from './csv-parser.js';
+import type { ParsedItem } from './csv-reader.js';
 
 /** Parsed records held ahead of the consumer before the input waits. */
 const AHEAD_RECORDS = 256;

@@ -1,7 +1,8 @@
 /** The CSV reader's records as the rows it hands out (csv-source.ts): ragged rows, problems and footer lines. */
-import { describeInvalid, type InputDecoder } from '../bulk/decode.js';
+
 import type { CsvItem, CsvSource } from './csv-item.js';
-import { MAX_RECORD_TEXT, type ParsedItem, type ParsedRecord } from './csv-parser.js';
+import { MAX_RECORD_TEXT, type ParsedItem, type ParsedRecord } from './csv-reader.js';
+import { describeInvalid, type InputDecoder } from './decode.js';
 import type { RecordQueue } from './record-queue.js';
 import { delimiterHint } from './sniff.js';
 

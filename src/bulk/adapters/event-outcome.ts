@@ -3,9 +3,10 @@
  * send that may have reached the service without a definite answer is `unconfirmed` and is never
  * sent again automatically.
  */
-import { classifyError } from '../bulk/classify.js';
-import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
-import { messageWithDetails } from '../contract/errors.js';
+
+import { ApiError, CredentialsError, MissingScopeError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
+import { messageWithDetails } from '../../contract/errors.js';
+import { classifyError } from '../classify.js';
 
 /**
  * `unmatched`: the answer could not be tied to the line's request (another request's, a page that

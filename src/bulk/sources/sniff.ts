@@ -1,21 +1,9 @@
 /** What the first bytes of a CSV file tell: its encoding (by a byte-order mark) and its field delimiter. */
-import type { InputEncoding } from '../bulk/decode.js';
-import { InputError } from '../bulk/errors.js';
+
+import { InputError } from '../../importer/errors.js';
+import type { InputEncoding } from './decode.js';
 
 const DELIMITERS = [',', ';', '\t'] as const;
-
-/** Parses a --delimiter value: a single character, or the words tab/comma/semicolon/pipe. */
-export function parseDelimiter(value: string): string {
-  const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
-  const d = named[value.toLowerCase()] ?? value;
-  if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') {
-    throw new InputError(
-      `--delimiter must be one character (or tab), got ${JSON.stringify(value)}`,
-      'e.g. --delimiter ";" or --delimiter tab',
-    );
-  }
-  return d;
-}
 
 /** Counts each candidate delimiter outside quotes in the first line; the most frequent wins (comma on a tie or none). */
 export function detectDelimiter(firstLine: string): string {

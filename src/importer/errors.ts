@@ -27,3 +27,21 @@ export class OutputError extends Error {
     this.path = path;
   }
 }
+
+/**
+ * A guard of a real import stopped it before anything was sent (bulk/plan/guards-read.ts): too
+ * many historical orders sent live, rows that would lift a suppression (exit 2), or credentials
+ * that cannot read what the guard must (`auth`: exit 3). `code` is the error's machine code.
+ */
+export class GuardError extends Error {
+  readonly code: string;
+  readonly hint?: string;
+  readonly kind: 'usage' | 'auth';
+  constructor(message: string, opts: { code: string; hint?: string; kind?: 'usage' | 'auth' }) {
+    super(message);
+    this.name = 'GuardError';
+    this.code = opts.code;
+    this.hint = opts.hint;
+    this.kind = opts.kind ?? 'usage';
+  }
+}

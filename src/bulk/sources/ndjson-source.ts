@@ -1,7 +1,7 @@
 /**
  * The engine's line source (NDJSON, events send --file): a streaming line reader, one line in
  * memory at a time however large the file, each line with its physical number and its text as
- * read (kept for a rejects file). What a line means is its adapter's (importer/event-lines.ts).
+ * read (kept for a rejects file). What a line means is its adapter's (bulk/adapters/event-lines.ts).
  */
 import type { Readable } from 'node:stream';
 import { describeInvalid, InputDecoder, type InputEncoding } from './decode.js';

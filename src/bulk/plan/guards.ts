@@ -4,8 +4,8 @@
  * attribution for past buyers; a contact row writing consent to a merchant-suppressed contact
  * lifts the suppression. Each counts the rows it would stop for; the command decides.
  */
-import type { ContactWork } from '../contacts.js';
-import type { OrderWork } from '../orders.js';
+import type { ContactWork } from '../adapters/contacts.js';
+import type { OrderWork } from '../adapters/orders.js';
 import type { AccountIndex } from './account.js';
 import { emptyCell, type PlanCell, tally } from './cells.js';
 import { isHistorical } from './orders-plan.js';

@@ -7,12 +7,12 @@
  * records are read as a preset declares them (CsvShape).
  */
 import type { Readable } from 'node:stream';
-import { describeInvalid, InputDecoder, type InputEncoding } from '../bulk/decode.js';
-import { InputError } from '../bulk/errors.js';
-import { rejectsTrailer } from '../bulk/rejects.js';
+import { InputError } from '../../importer/errors.js';
+import { rejectsTrailer } from '../rejects.js';
 import type { CsvSource } from './csv-item.js';
-import { CsvRecordReader, MAX_RECORD_CHARS, MAX_RECORD_TEXT, type ParsedItem } from './csv-parser.js';
+import { CsvRecordReader, MAX_RECORD_CHARS, MAX_RECORD_TEXT, type ParsedItem } from './csv-reader.js';
 import { type Header, rowsOf } from './csv-rows.js';
+import { describeInvalid, InputDecoder, type InputEncoding } from './decode.js';
 import type { MixedLineEnd } from './line-ends.js';
 import { RecordQueue } from './record-queue.js';
 import { detectDelimiter, detectLineEnd, sniffEncoding } from './sniff.js';

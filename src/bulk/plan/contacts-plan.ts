@@ -14,7 +14,7 @@ import {
   smsConsentNeedsPhone,
 } from '../../contract/consent.js';
 import type { ContactWrite } from '../../contract/types.js';
-import type { ContactWork, IfExists } from '../contacts.js';
+import type { ContactWork, IfExists } from '../adapters/contacts.js';
 import type { AccountIndex, KnownContact } from './account.js';
 import { emptyCell, type PlanCell, type Transition, TransitionTable, tally } from './cells.js';
 

@@ -52,3 +52,9 @@ export class TransitionTable {
       .sort((a, b) => rank(a.from) - rank(b.from) || a.from.localeCompare(b.from) || rank(a.to) - rank(b.to) || a.to.localeCompare(b.to));
   }
 }
+
+/** A cell's sample line numbers in words (`lines 4, 9, …`), for a plan's tables and a guard's message. */
+export function sampleText(c: PlanCell): string {
+  if (c.lines.length === 0) return '';
+  return `${c.lines.length === 1 ? 'line' : 'lines'} ${c.lines.join(', ')}${c.count > c.lines.length ? ', …' : ''}`;
+}

@@ -1,18 +1,18 @@
 /**
  * What an NDJSON line of `events send --file` means: the per-line parser and validator of the
- * events adapter (importer/events.ts). A rejects file's `_error` member is ignored, so a fixed
+ * events adapter (bulk/adapters/events.ts). A rejects file's `_error` member is ignored, so a fixed
  * rejects file sends as the original would have.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
-import type { RawLine } from '../bulk/ndjson-source.js';
-import { MAX_LINE_CHARS } from '../bulk/ndjson-source.js';
-import type { FieldError } from '../contract/errors.js';
-import { validateEventInput } from '../contract/events.js';
-import { parseJson } from '../contract/exact-json.js';
-import { isE164 } from '../contract/formats.js';
-import { jsonTooDeep, MAX_JSON_DEPTH } from '../contract/json-depth.js';
-import type { PhoneResult } from '../contract/phone.js';
-import type { EventInput } from '../contract/types.js';
+import type { FieldError } from '../../contract/errors.js';
+import { validateEventInput } from '../../contract/events.js';
+import { parseJson } from '../../contract/exact-json.js';
+import { isE164 } from '../../contract/formats.js';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../../contract/json-depth.js';
+import type { PhoneResult } from '../../contract/phone.js';
+import type { EventInput } from '../../contract/types.js';
+import type { RawLine } from '../sources/ndjson-source.js';
+import { MAX_LINE_CHARS } from '../sources/ndjson-source.js';
 
 export type ParsedLine =
   | { kind: 'blank' }
@@ -39,7 +39,7 @@ export interface LineOptions {
 
 /** Loads the phone normaliser (libphonenumber) on first need. */
 export async function loadNormalizePhone(): Promise<NonNullable<LineOptions['normalizePhone']>> {
-  return (await import('../contract/phone.js')).normalizePhone;
+  return (await import('../../contract/phone.js')).normalizePhone;
 }
 
 function describe(errors: FieldError[]): string {

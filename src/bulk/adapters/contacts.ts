@@ -9,25 +9,18 @@
  * a row whose earlier attempt may have created the contact and that then meets it (409) is
  * `unconfirmed`, never `created`.
  */
-import { isFatalForRun } from '../bulk/classify.js';
-import { dryRunRows } from '../bulk/dry-run.js';
-import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
-import type { RejectsWriter } from '../bulk/rejects.js';
-import type { ReportWriter } from '../bulk/report.js';
-import {
-  type BulkProgress,
-  type BulkRunResult,
-  createBulkRun,
-  type RunWiring,
-  type SendContext,
-  type WorkItem,
-  wiringOf,
-} from '../bulk/run.js';
-import { ApiError, statusKind } from '../client/errors.js';
-import type { ApiClient, CallOptions } from '../client/types.js';
-import type { Contact, ContactWrite } from '../contract/types.js';
-import { type ContactLayout, type ContactRowOptions, readContactRow } from './contact-mapping.js';
-import type { CsvItem, CsvSource } from './csv-source.js';
+
+import { ApiError, statusKind } from '../../client/errors.js';
+import type { ApiClient, CallOptions } from '../../client/types.js';
+import type { Contact, ContactWrite } from '../../contract/types.js';
+import { type ContactLayout, type ContactRowOptions, readContactRow } from '../../importer/contact-mapping.js';
+import { isFatalForRun } from '../classify.js';
+import { dryRunRows } from '../dry-run.js';
+import type { Outcome, RowResult, Summary } from '../outcome.js';
+import type { RejectsWriter } from '../rejects.js';
+import type { ReportWriter } from '../report.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type SendContext, type WorkItem, wiringOf } from '../run.js';
+import type { CsvItem, CsvSource } from '../sources/csv-source.js';
 import { classifyUpsertError } from './row-error.js';
 
 export const CONTACT_REPORT_COLUMNS = ['email', 'phone', 'contact_id'] as const;

@@ -9,7 +9,7 @@ import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { TextDecoder } from 'node:util';
-import { InputError } from './errors.js';
+import { InputError } from '../../importer/errors.js';
 
 /** A place where the input is not valid in its encoding. */
 export interface InvalidBytes {

@@ -4,19 +4,26 @@
  * order) and journal. Prints nothing: the command reads `progress` and the result.
  */
 
-import { isFatalForRun } from '../bulk/classify.js';
-import { dryRunRows } from '../bulk/dry-run.js';
-import type { Outcome, RowResult, Summary } from '../bulk/outcome.js';
-import type { RejectsWriter } from '../bulk/rejects.js';
-import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
-import { statusKind } from '../client/errors.js';
-import type { ApiClient } from '../client/types.js';
-import type { ValidOrder } from '../contract/orders.js';
-import type { CsvItem, CsvSource } from './csv-source.js';
-import { createValuesSummary, type ValuesSummary } from './dry-run-summary.js';
-import { type NormalisationTwin, NormalisationTwins, watchTwins } from './id-twins.js';
-import { buildOrder, type ColumnLayout, describeFieldErrors, type MappingOptions, readLineItem, readOrderFields } from './mapping.js';
+import { statusKind } from '../../client/errors.js';
+import type { ApiClient } from '../../client/types.js';
+import type { ValidOrder } from '../../contract/orders.js';
+import { createValuesSummary, type ValuesSummary } from '../../importer/dry-run-summary.js';
+import { type NormalisationTwin, NormalisationTwins, watchTwins } from '../../importer/id-twins.js';
+import {
+  buildOrder,
+  type ColumnLayout,
+  describeFieldErrors,
+  type MappingOptions,
+  readLineItem,
+  readOrderFields,
+} from '../../importer/mapping.js';
+import { isFatalForRun } from '../classify.js';
+import { dryRunRows } from '../dry-run.js';
+import type { Outcome, RowResult, Summary } from '../outcome.js';
+import type { RejectsWriter } from '../rejects.js';
+import type { ReportWriter } from '../report.js';
+import { type BulkProgress, type BulkRunResult, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../run.js';
+import type { CsvItem, CsvSource } from '../sources/csv-source.js';
 import { classifyUpsertError } from './row-error.js';
 
 /** One order to send (or a row already known to be rejected). */

@@ -6,7 +6,7 @@
  * (orders, account, now), following open-points "Orders: contact matching".
  */
 import type { ValidOrder } from '../../contract/orders.js';
-import type { OrderWork } from '../orders.js';
+import type { OrderWork } from '../adapters/orders.js';
 import type { AccountIndex, KnownContact } from './account.js';
 import { emptyCell, type PlanCell, tally } from './cells.js';
 

@@ -1,5 +1,5 @@
 /**
- * The events adapter of the bulk engine (`events send --file`): NDJSON lines (bulk/ndjson-source.ts)
+ * The events adapter of the bulk engine (`events send --file`): NDJSON lines (bulk/sources/ndjson-source.ts)
  * → events (event-lines.ts) → one POST /v1/events each on the one run (bulk/run.ts) → accepted,
  * rejected, failed or unconfirmed (event-outcome.ts). Lines are read only as fast as requests
  * finish, so memory stays flat whatever the file size. A request in flight is never aborted (its
@@ -8,16 +8,16 @@
  */
 
 import type { CountryCode } from 'libphonenumber-js/max';
-import { isFatalForRun } from '../bulk/classify.js';
-import { dryRunRows } from '../bulk/dry-run.js';
-import type { RawLine } from '../bulk/ndjson-source.js';
-import { OutageExceededError } from '../bulk/outage.js';
-import type { RowResult } from '../bulk/outcome.js';
-import type { RejectsWriter } from '../bulk/rejects.js';
-import type { ReportWriter } from '../bulk/report.js';
-import { type BulkProgress, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../bulk/run.js';
-import type { CallOptions, RetryInfo } from '../client/types.js';
-import type { EventAccepted, EventInput } from '../contract/types.js';
+import type { CallOptions, RetryInfo } from '../../client/types.js';
+import type { EventAccepted, EventInput } from '../../contract/types.js';
+import { isFatalForRun } from '../classify.js';
+import { dryRunRows } from '../dry-run.js';
+import { OutageExceededError } from '../outage.js';
+import type { RowResult } from '../outcome.js';
+import type { RejectsWriter } from '../rejects.js';
+import type { ReportWriter } from '../report.js';
+import { type BulkProgress, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../run.js';
+import type { RawLine } from '../sources/ndjson-source.js';
 import { type LineOptions, loadNormalizePhone, parseEventLine } from './event-lines.js';
 import { classifyFatalError, classifySendError, EVENT_OUTCOMES, type EventOutcome, type LineResult } from './event-outcome.js';
 

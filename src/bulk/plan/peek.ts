@@ -3,7 +3,7 @@
  * sent, then handed on with the rest: stdin and pipes cannot be read twice (docs/importer.md,
  * "Guards").
  */
-import type { CsvItem, CsvSource } from '../csv-source.js';
+import type { CsvItem, CsvSource } from '../sources/csv-source.js';
 
 /** How many rows of a stream a guard decides on. */
 export const GUARD_STREAM_ROWS = 10_000;

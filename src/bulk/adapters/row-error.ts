@@ -1,8 +1,9 @@
 /** What a row's failed request becomes in an import's outcomes (orders, contacts). */
-import { classifyError } from '../bulk/classify.js';
-import type { Outcome } from '../bulk/outcome.js';
-import { ApiError, NetworkError, RetryWaitTooLongError } from '../client/errors.js';
-import { describeFieldErrors } from './mapping.js';
+
+import { ApiError, NetworkError, RetryWaitTooLongError } from '../../client/errors.js';
+import { describeFieldErrors } from '../../importer/mapping.js';
+import { classifyError } from '../classify.js';
+import type { Outcome } from '../outcome.js';
 
 /**
  * A failed upsert's row: refused by the service (`rejected`), not done now (`failed`; orders are
