@@ -80,7 +80,7 @@ describe('shop exports imported as they come, recognised from the header', () =>
       'woocommerce-customer-order-item',
       'per-item',
       {
-        order_id: { columns: ['order_id'] },
+        order_id: { columns: ['order_number', 'order_id'] },
         line_item_quantity: { columns: ['item_quantity'] },
         line_item_total: { columns: ['item_total'] },
       },
@@ -121,6 +121,29 @@ describe('shop exports imported as they come, recognised from the header', () =>
     );
     expect(await stored(orders[0] as Order)).toEqual({ ...orders[0], order_date: expect.any(String) });
     expect(await suite.sb.admin.order('LT5602')).toBeUndefined();
+  });
+
+  it('SkyVerge one row per item with a numbering plugin: order_number keys the order, its rows grouped by it (order_id where it is empty)', async () => {
+    const { text, orders } = exportOf('woocommerce-customer-order-item', 2, { prefix: 'NB' }) as { text: string; orders: Order[] };
+    const [head, ...rows] = text.trimEnd().split('\n');
+    const header = (head as string).split(',');
+    const at = header.indexOf('order_number');
+    const split = (row: string) => row.match(/("([^"]|"")*"|[^,]*)(,|$)/g)?.map((c) => c.replace(/,$/, '')) ?? [];
+    const numbered = rows.map((row) => {
+      const cells = split(row).slice(0, header.length);
+      cells[at] = `WC-${cells[header.indexOf('order_id')]}`;
+      return cells.join(',');
+    });
+    const file = join(suite.tmp.dir, 'skyverge-per-item-numbered.csv');
+    writeFileSync(file, `${head}\n${numbered.join('\n')}\n`);
+    const r = await runCli(['orders', 'import', '--live', file], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^rows\t2\ncreated\t2\n/);
+    for (const order of orders) {
+      const kept = await suite.sb.admin.order(`WC-${order.order_id}`);
+      expect(kept?.line_items).toEqual(order.line_items);
+      expect(await suite.sb.admin.order(order.order_id)).toBeUndefined();
+    }
   });
 
   it('the dry run shows the mapping, the first 3 requests as JSON and a summary of the values; --json gives the same', async () => {

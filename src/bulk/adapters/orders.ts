@@ -8,6 +8,7 @@ import { statusKind } from '../../client/errors.js';
 import type { ApiClient } from '../../client/types.js';
 import type { ValidOrder } from '../../contract/orders.js';
 import { createValuesSummary, type ValuesSummary } from '../../importer/dry-run-summary.js';
+import { cellOf } from '../../importer/field-columns.js';
 import { type NormalisationTwin, NormalisationTwins, watchTwins } from '../../importer/id-twins.js';
 import {
   buildOrder,
@@ -45,10 +46,9 @@ export async function* readOrderBatches(
   keepOriginal = false,
 ): AsyncGenerator<OrderWork[]> {
   let seq = 0;
-  const idOf = (cells: readonly string[] | undefined) => {
-    const i = layout.index.order_id;
-    return (i === undefined ? undefined : cells?.[i]?.trim()) ?? '';
-  };
+  // The order's key as its fields read it: the first of its columns with a value (SkyVerge's
+  // order_number is empty without a numbering plugin; order_id then keys the order).
+  const idOf = (cells: readonly string[] | undefined) => (cells === undefined ? '' : (cellOf(cells, layout, 'order_id')?.trim() ?? ''));
 
   type Group = {
     line: number;
