@@ -278,8 +278,8 @@ describe('known exports, mapping files and presets', () => {
     expect(unknown.stderr).toMatch(/no orders preset named "nope"/);
   });
 
-  it("docs/importer.md's worked mapping file for a second system imports its example file as the docs say", async () => {
-    const docs = readFileSync(join(import.meta.dirname, '../../docs/importer.md'), 'utf8');
+  it("docs/presets.md's worked mapping file for a second system imports its example file as the docs say", async () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../docs/presets.md'), 'utf8');
     const example = docs.slice(docs.indexOf('**A worked example for a second system.**'));
     const [csv, json] = [...example.matchAll(/```\w*\n([\s\S]*?)```/g)].map((m) => m[1] as string);
     const file = join(suite.tmp.dir, 'woo-orders.csv');

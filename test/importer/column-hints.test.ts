@@ -11,7 +11,7 @@ function hint(header: string[], maps: Record<string, string> = {}): string {
   return 'no error';
 }
 
-// The default headers of the exports issue 27 names (see docs/importer.md, "Shop exports").
+// The default headers of the exports issue 27 names (see docs/presets.md).
 const WOO_CUSTOMER_ORDER =
   'order_id,order_number,order_number_formatted,order_date,status,shipping_total,shipping_tax_total,fee_total,fee_tax_total,tax_total,cart_discount,order_discount,discount_total,order_total,refunded_total,order_currency,payment_method,shipping_method,customer_id,billing_first_name,billing_last_name,billing_company,billing_email,billing_phone,billing_address_1,billing_address_2,billing_postcode,billing_city,billing_state,billing_state_code,billing_country,shipping_first_name,shipping_last_name,shipping_address_1,shipping_address_2,shipping_postcode,shipping_city,shipping_state,shipping_state_code,shipping_country,shipping_company,customer_note,line_items,shipping_items,fee_items,tax_items,coupon_items,order_notes,download_permissions_granted'.split(
     ',',

@@ -3,7 +3,7 @@
  * languages. A family is a mapping file (importer/map-file.ts) whose columns list each field's
  * aliases, plus `variants`: the distinguishing columns (`detect`) that tell each version's header,
  * each with its own overrides of the family's keys. A family or a variant may say it `cannot` be
- * imported (no e-mail and no phone in the export). The format: docs/importer.md.
+ * imported (no e-mail and no phone in the export). The format: docs/presets.md.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
