@@ -8,14 +8,15 @@ import { missingScopes } from '../../client/auth.js';
 import { ApiError, isWrongTokenEndpoint, statusKind } from '../../client/errors.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
-import { isScope, SCOPES, type Scope } from '../../contract/scopes.js';
+import { SCOPES } from '../../contract/scopes.js';
 import { AuthError, CliError, EXIT, UsageError } from '../../errors.js';
 import type { Prompter } from '../../io/prompter.js';
-import { clearedCredentials, parseScopeList } from '../../store/credentials.js';
+import { clearedCredentials } from '../../store/credentials.js';
 import { checkCredentialText, envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 import type { ClientAuthStyle, Profile } from '../../store/store.js';
 import { openClient, warnIfPlainHttp } from '../../wiring/client.js';
 import { PendingTokenCache, profileTokenCache } from '../../wiring/token-cache.js';
+import { checkScopes, scopeAdvice, scopesNotRequested } from './login-scopes.js';
 import { readSecretFromStdin, secondsUntil } from './shared.js';
 
 export interface LoginOptions {
@@ -345,65 +346,6 @@ async function readSecret(ctx: Context, flag: string, message: string, pipeExamp
   }
   const p = await ctx.prompter();
   return (await p.password({ message, validate: (v) => (v.trim() ? true : 'it cannot be empty') })).trim();
-}
-
-/**
- * Scopes a command of svc needs that this login did not ask for (an explicit list without them):
- * the token lacks them because of the login, not because of the application.
- */
-function scopesNotRequested(requested: string[] | undefined, granted: string[] | null): string[] {
-  if (requested === undefined) return [];
-  return SCOPES.filter((s) => !requested.includes(s) && !(granted ?? []).includes(s));
-}
-
-/**
- * What the token cannot do, and the fix by cause: a scope not requested needs a login asking for
- * it; with nothing requested (everything the application has), a scope missing from the grant
- * needs enabling on the application. (Requested but not granted: the client already warns.)
- */
-export function scopeAdvice(requested: string[] | undefined, granted: string[] | null): string[] {
-  const lines: string[] = [];
-  const unrequested = scopesNotRequested(requested, granted);
-  if (unrequested.length > 0) {
-    const all = [...(requested ?? []), ...unrequested];
-    lines.push(
-      `not requested: ${unrequested.join(' ')} (${scopeUses(unrequested)} ${them(unrequested)})`,
-      `to get ${them(unrequested)}: svc auth login --scopes "${SCOPES.filter((s) => all.includes(s)).join(' ')}"`,
-    );
-  }
-  const lacking = requested === undefined && granted !== null ? SCOPES.filter((s) => !granted.includes(s)) : [];
-  if (lacking.length > 0) {
-    lines.push(
-      `the application does not grant ${lacking.join(' ')} (${scopeUses(lacking)} ${them(lacking)}): enable ${them(lacking)} on the application, then svc auth login`,
-    );
-  }
-  return lines;
-}
-
-/** "contacts list and get; events send need": the commands the scopes serve, as a sentence's subject. */
-function scopeUses(list: string[]): string {
-  return `${list.map((s) => SCOPE_USES[s as Scope] ?? s).join('; ')} need${list.length > 1 ? '' : 's'}`;
-}
-
-function them(list: string[]): string {
-  return list.length > 1 ? 'them' : 'it';
-}
-
-/** Which commands need each scope, for the advice after a login that lacks one. */
-const SCOPE_USES: Record<Scope, string> = {
-  contacts_read: 'contacts list and get',
-  contacts_write: 'contacts create, patch, import, unsubscribe and delete',
-  events_write: 'events send',
-  orders_write: 'orders upsert and import',
-};
-
-function checkScopes(value: string): string[] | undefined {
-  const list = parseScopeList(value);
-  const unknown = (list ?? []).filter((s) => !isScope(s));
-  if (unknown.length) {
-    throw new UsageError(`unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, `scopes are: ${SCOPES.join(' ')}`);
-  }
-  return list;
 }
 
 /**
