@@ -29,41 +29,56 @@ export function printSummaryFields(
 ): void {
   const fields = withUnmatched(given, progress);
   if (ctx.settings.json) {
-    const doc: Record<string, unknown> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
-    if (extra) Object.assign(doc, extra);
-    // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
-    if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
-    if (lines) {
-      const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
-      doc.unconfirmed_lines = sorted(lines.unconfirmed);
-      doc.rejected_lines = sorted(lines.rejected);
-      doc.failed_lines = sorted(lines.failed);
-      if (lines.unmatched.length > 0) doc.unmatched_lines = sorted(lines.unmatched);
-    }
-    if (rejects) Object.assign(doc, rejects.fields);
+    const doc = summaryDocument(fields, lines, rejects, progress, extra);
     ctx.out.json(interrupted ? { ...doc, interrupted: true } : doc);
-    return;
-  }
-  if (ctx.policy.humanStdout) {
-    const c = ctx.colors;
-    // Styled after escaping (Output.record): a colour is never an escape sequence in the value.
-    const shown = (k: string, v: number, tone: SummaryField[2]): RecordField => {
-      if (tone === 'good') return [k, v, c.green];
-      if (tone === 'warn' && v > 0) return [k, v, c.yellow];
-      if (tone === 'bad' && v > 0) return [k, v, c.red];
-      return [k, v];
-    };
-    const record: RecordField[] = [];
-    for (const [k, v, tone, at] of fields) {
-      if (at === undefined) record.push(shown(k, v, tone));
-    }
-    for (const [k, v, tone, at] of fields) {
-      if (at !== undefined) record.splice(at, 0, shown(k, v, tone));
-    }
-    ctx.out.record(record);
+  } else if (ctx.policy.humanStdout) {
+    ctx.out.record(terminalRecord(ctx, fields));
   } else {
     ctx.out.stdout(`${fields.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
   }
+}
+
+/** --json: the counts, the pace, the line numbers by outcome and the rejects file. */
+function summaryDocument(
+  fields: SummaryField[],
+  lines: OutcomeLines | undefined,
+  rejects: RejectsNote | undefined,
+  progress: BulkProgress | undefined,
+  extra: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const doc: Record<string, unknown> = Object.fromEntries(fields.map(([k, v]) => [k, v]));
+  if (extra) Object.assign(doc, extra);
+  // The pace of the run: rows it finished (resumed ones excluded) per second, requests answered 429.
+  if (progress) Object.assign(doc, { rows_per_second: rowsPerSecond(progress), rate_limited: progress.rateLimited });
+  if (lines) {
+    const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
+    doc.unconfirmed_lines = sorted(lines.unconfirmed);
+    doc.rejected_lines = sorted(lines.rejected);
+    doc.failed_lines = sorted(lines.failed);
+    if (lines.unmatched.length > 0) doc.unmatched_lines = sorted(lines.unmatched);
+  }
+  if (rejects) Object.assign(doc, rejects.fields);
+  return doc;
+}
+
+/** On a terminal: each count coloured by its tone, those with a position moved there. */
+function terminalRecord(ctx: Context, fields: SummaryField[]): RecordField[] {
+  const c = ctx.colors;
+  // Styled after escaping (Output.record): a colour is never an escape sequence in the value.
+  const shown = (k: string, v: number, tone: SummaryField[2]): RecordField => {
+    if (tone === 'good') return [k, v, c.green];
+    if (tone === 'warn' && v > 0) return [k, v, c.yellow];
+    if (tone === 'bad' && v > 0) return [k, v, c.red];
+    return [k, v];
+  };
+  const record: RecordField[] = [];
+  for (const [k, v, tone, at] of fields) {
+    if (at === undefined) record.push(shown(k, v, tone));
+  }
+  for (const [k, v, tone, at] of fields) {
+    if (at !== undefined) record.splice(at, 0, shown(k, v, tone));
+  }
+  return record;
 }
 
 /**

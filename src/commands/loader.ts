@@ -124,23 +124,8 @@ function exampleLines(line: string): string[] {
 
 /** Words of a shell line split at unquoted spaces, each keeping its quotes. */
 function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let quote = '';
-  for (const c of line) {
-    if (quote) {
-      if (c === quote) quote = '';
-      cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      cur += c;
-    } else if (c === ' ') {
-      if (cur) words.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  if (cur) words.push(cur);
-  return words;
+  // A run of plain characters and quoted parts (a quote left open runs to the end of the line).
+  return line.match(/(?:[^ "']|"[^"]*"?|'[^']*'?)+/g) ?? [];
 }
 
 /**

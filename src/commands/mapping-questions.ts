@@ -69,24 +69,31 @@ export async function layoutWithQuestions<L>(q: MappingQuestions<L>): Promise<Ma
   const sets = new Map(q.sets);
   const answered: Array<[string, string]> = [];
   const constants: Array<[string, string]> = [];
-  let samples: string[][] | undefined;
-  let prompter: Prompter | undefined;
+  let ask: Asking<L> | undefined;
   // Each round answers at least one field; a field asked twice means the answers did not help.
   for (let round = 0; ; round++) {
     try {
       const layout = q.layout(maps, sets);
-      if (answered.length + constants.length > 0) await offerToSave(q, prompter as Prompter, answered, constants);
+      if (ask && answered.length + constants.length > 0) await offerToSave(q, ask.prompter, answered, constants);
       return { layout, maps, sets, asked: round > 0 };
     } catch (err) {
-      const gap = err instanceof MissingColumnsError || err instanceof AmbiguousColumnError;
-      if (!gap || round >= 8 || !canAskMapping(q.ctx, q.input)) throw err;
-      samples ??= await readSamples(q);
-      prompter ??= await q.ctx.prompter();
-      const ask = { q, prompter, samples, maps, sets, answered, constants };
-      if (err instanceof AmbiguousColumnError) await askWhich(ask, err);
-      else if (!(await askMissing(ask, err as MissingColumnsError))) throw err;
+      if (!isGap(err) || round >= 8 || !canAskMapping(q.ctx, q.input)) throw err;
+      // The samples are read and the prompter made once, at the first question.
+      ask ??= { q, samples: await readSamples(q), prompter: await q.ctx.prompter(), maps, sets, answered, constants };
+      if (!(await askAbout(ask, err))) throw err;
     }
   }
+}
+
+function isGap(err: unknown): err is MissingColumnsError | AmbiguousColumnError {
+  return err instanceof MissingColumnsError || err instanceof AmbiguousColumnError;
+}
+
+/** The question for a gap in the layout; false when nothing could be answered. */
+async function askAbout<L>(a: Asking<L>, err: MissingColumnsError | AmbiguousColumnError): Promise<boolean> {
+  if (err instanceof MissingColumnsError) return askMissing(a, err);
+  await askWhich(a, err);
+  return true;
 }
 
 interface Asking<L> {

@@ -49,42 +49,13 @@ export function typeValue(text: string): unknown {
 
 /** Parses one `--prop` argument into its key path and value. */
 export function parseProp(arg: string): ParsedProp {
-  const segments: string[] = [];
-  let current = '';
-  let i = 0;
-  let raw = false;
-  let found = false;
-  while (i < arg.length) {
-    const ch = arg[i] as string;
-    if (ch === '\\' && i + 1 < arg.length) {
-      current += arg[i + 1];
-      i += 2;
-      continue;
-    }
-    if (ch === ':' && arg[i + 1] === '=') {
-      raw = true;
-      found = true;
-      i += 2;
-      break;
-    }
-    if (ch === '=') {
-      found = true;
-      i += 1;
-      break;
-    }
-    if (ch === '.') {
-      segments.push(current);
-      current = '';
-      i += 1;
-      continue;
-    }
-    current += ch;
-    i += 1;
-  }
-  if (!found) throw new PropError(arg, `--prop ${JSON.stringify(arg)} has no value: write key=value, or key:=<json> for raw JSON`);
+  const key = scanKey(arg);
+  if (!key) throw new PropError(arg, `--prop ${JSON.stringify(arg)} has no value: write key=value, or key:=<json> for raw JSON`);
+  const { segments, raw, valueAt } = key;
+  let current = key.last;
   let append = false;
   // `[]` only counts when it was written unescaped at the very end of the key.
-  const keyText = arg.slice(0, i - (raw ? 2 : 1));
+  const keyText = arg.slice(0, valueAt - (raw ? 2 : 1));
   if (keyText.endsWith('[]') && !keyText.endsWith('\\[]') && current.endsWith('[]')) {
     append = true;
     current = current.slice(0, -2);
@@ -93,19 +64,49 @@ export function parseProp(arg: string): ParsedProp {
   if (segments.some((s) => s.length === 0)) {
     throw new PropError(arg, `--prop ${JSON.stringify(arg)} has an empty key or key part: write key=value or a.b=value`);
   }
-  const text = arg.slice(i);
-  let value: unknown;
-  if (raw) {
-    try {
-      value = parseJson(text);
-    } catch {
-      throw new PropError(
-        arg,
-        `--prop ${JSON.stringify(arg)}: ${JSON.stringify(text)} is not valid JSON (with := the value is raw JSON; use = for plain text)`,
-      );
+  const text = arg.slice(valueAt);
+  return { path: segments, append, value: raw ? rawValue(arg, text) : typeValue(text) };
+}
+
+/**
+ * The key of `a.b\\.c=v` / `a:=json` read up to its `=` or `:=` (backslash escapes the next
+ * character): the parts before the last dot, the last part, where the value starts, and whether
+ * it is raw JSON. Undefined when there is no `=`.
+ */
+function scanKey(arg: string): { segments: string[]; last: string; valueAt: number; raw: boolean } | undefined {
+  const segments: string[] = [];
+  let current = '';
+  let i = 0;
+  while (i < arg.length) {
+    const ch = arg[i] as string;
+    if (ch === '\\' && i + 1 < arg.length) {
+      current += arg[i + 1];
+      i += 2;
+    } else if (ch === ':' && arg[i + 1] === '=') {
+      return { segments, last: current, valueAt: i + 2, raw: true };
+    } else if (ch === '=') {
+      return { segments, last: current, valueAt: i + 1, raw: false };
+    } else if (ch === '.') {
+      segments.push(current);
+      current = '';
+      i += 1;
+    } else {
+      current += ch;
+      i += 1;
     }
-  } else value = typeValue(text);
-  return { path: segments, append, value };
+  }
+  return undefined;
+}
+
+function rawValue(arg: string, text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    throw new PropError(
+      arg,
+      `--prop ${JSON.stringify(arg)}: ${JSON.stringify(text)} is not valid JSON (with := the value is raw JSON; use = for plain text)`,
+    );
+  }
 }
 
 function isPlainObject(value: unknown): value is Properties {
@@ -129,21 +130,7 @@ export function parseProps(args: readonly string[]): Properties {
   const out: Properties = {};
   for (const arg of args) {
     const { path, append, value } = parseProp(arg);
-    let node: Properties = out;
-    for (let k = 0; k < path.length - 1; k++) {
-      const key = path[k] as string;
-      const next = getOwn(node, key);
-      if (next === undefined) {
-        const created: Properties = {};
-        setOwn(node, key, created);
-        node = created;
-      } else if (isPlainObject(next)) node = next;
-      else
-        throw new PropError(
-          arg,
-          `--prop ${JSON.stringify(arg)}: ${path.slice(0, k + 1).join('.')} is already set to a value, not an object`,
-        );
-    }
+    const node = parentOf(out, path, arg);
     const last = path[path.length - 1] as string;
     const existing = getOwn(node, last);
     if (append) {
@@ -155,6 +142,23 @@ export function parseProps(args: readonly string[]): Properties {
     } else setOwn(node, last, value);
   }
   return out;
+}
+
+/** The object that holds the path's last key, made on the way; a value in the way is an error. */
+function parentOf(root: Properties, path: string[], arg: string): Properties {
+  let node = root;
+  for (let k = 0; k < path.length - 1; k++) {
+    const key = path[k] as string;
+    const next = getOwn(node, key);
+    if (next === undefined) {
+      const created: Properties = {};
+      setOwn(node, key, created);
+      node = created;
+    } else if (isPlainObject(next)) node = next;
+    else
+      throw new PropError(arg, `--prop ${JSON.stringify(arg)}: ${path.slice(0, k + 1).join('.')} is already set to a value, not an object`);
+  }
+  return node;
 }
 
 /**

@@ -19,20 +19,23 @@ export function splitCommand(line: string): string[] {
   const words: string[] = [];
   let word = '';
   let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
+  let i = 0;
+  while (i < line.length) {
     const ch = line[i] as string;
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else if (ch === '\\' && quote === '"' && i + 1 < line.length) word += line[++i];
-      else word += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
+    if (ch === "'" || ch === '"') {
+      const quoted = readQuoted(line, i);
+      word += quoted.text;
       inWord = true;
-    } else if (ch === '\\' && i + 1 < line.length) {
-      word += line[++i];
+      i = quoted.end;
+      continue;
+    }
+    if (ch === '\\' && i + 1 < line.length) {
+      word += line[i + 1];
       inWord = true;
-    } else if (/\s/.test(ch)) {
+      i += 2;
+      continue;
+    }
+    if (/\s/.test(ch)) {
       if (inWord) words.push(word);
       word = '';
       inWord = false;
@@ -40,9 +43,27 @@ export function splitCommand(line: string): string[] {
       word += ch;
       inWord = true;
     }
+    i++;
   }
   if (inWord) words.push(word);
   return words;
+}
+
+/**
+ * The quoted part whose quote is at `start`: its text (inside "…" a backslash escapes the next
+ * character) and the index after its closing quote (the end of the line when it has none).
+ */
+function readQuoted(line: string, start: number): { text: string; end: number } {
+  const quote = line[start];
+  let text = '';
+  let i = start + 1;
+  for (; i < line.length; i++) {
+    const ch = line[i] as string;
+    if (ch === quote) return { text, end: i + 1 };
+    if (ch === '\\' && quote === '"' && i + 1 < line.length) text += line[++i];
+    else text += ch;
+  }
+  return { text, end: i };
 }
 
 /**

@@ -107,33 +107,56 @@ export function progressLine(
   const sent = src.done() - src.resumed();
   const rate = src.sentRate?.() ?? sent / elapsed;
   const pace = src.pace?.();
-  let eta = '';
-  // The share done: of the bytes read, or of the rows when they were all read first (an id list).
-  const all = !totalBytes && src.inputDone?.() ? src.rowsRead?.() : undefined;
-  let frac = totalBytes && totalBytes > 0 ? Math.min(1, src.bytesRead() / totalBytes) : all ? src.done() / all : 0;
-  if ((totalBytes && totalBytes > 0) || all) {
-    if (frac > 0.01) {
-      const total = estimatedRows(src, totalBytes, dataLines);
-      const speed = pace?.rate !== undefined ? Math.min(rate, pace.rate) : rate;
-      let left: number;
-      if (total !== undefined && total > 0) {
-        // A window the service closed holds every start until it reopens: that wait comes first.
-        const held = pace && pace.heldUntil > nowMs ? (pace.heldUntil - nowMs) / 1000 : 0;
-        left = speed > 0 ? held + Math.max(0, total - src.done()) / speed : Number.POSITIVE_INFINITY;
-        frac = Math.min(1, src.done() / total);
-      }
-      // Without a row count: the share of the input read (resumed rows took no time).
-      else left = Math.max(0, (elapsed / frac) * (1 - frac));
-      if (Number.isFinite(left)) eta = `, ${Math.round(frac * 100)}%, ETA ${formatDuration(left)}`;
-    }
-  }
+  const eta = etaText({ src, elapsed, rate, pace, totalBytes, nowMs, dataLines });
   const limited = src.rateLimited();
   const throttled = limited > 0 ? `, ${limited} rate-limited retries` : '';
-  let by = '';
+  return `${src.done()} ${unit} (${formatRate(rate)}/s${eta}): ${src.counts()}${throttled}${paceText(pace, unit, nowMs)}`;
+}
+
+interface EtaInputs {
+  src: ProgressSource;
+  elapsed: number;
+  rate: number;
+  pace: PaceInfo | undefined;
+  totalBytes: number | undefined;
+  nowMs: number;
+  dataLines: number | undefined;
+}
+
+/** `, 43%, ETA 2 s` once 1% is done and the size is known; else nothing. */
+function etaText({ src, elapsed, rate, pace, totalBytes, nowMs, dataLines }: EtaInputs): string {
+  // The share done: of the bytes read, or of the rows when they were all read first (an id list).
+  const all = !totalBytes && src.inputDone?.() ? src.rowsRead?.() : undefined;
+  const sized = totalBytes !== undefined && totalBytes > 0;
+  if (!sized && !all) return '';
+  let frac = sized ? Math.min(1, src.bytesRead() / totalBytes) : all ? src.done() / all : 0;
+  if (frac <= 0.01) return '';
+  const total = estimatedRows(src, totalBytes, dataLines);
+  let left: number;
+  if (total !== undefined && total > 0) {
+    left = rowsSecondsLeft(src.done(), total, rate, pace, nowMs);
+    frac = Math.min(1, src.done() / total);
+  }
+  // Without a row count: the share of the input read (resumed rows took no time).
+  else left = Math.max(0, (elapsed / frac) * (1 - frac));
+  return Number.isFinite(left) ? `, ${Math.round(frac * 100)}%, ETA ${formatDuration(left)}` : '';
+}
+
+/** Seconds until the rows left are done at this run's rate (never above the service's pace). */
+function rowsSecondsLeft(done: number, total: number, rate: number, pace: PaceInfo | undefined, nowMs: number): number {
+  const speed = pace?.rate !== undefined ? Math.min(rate, pace.rate) : rate;
+  if (speed <= 0) return Number.POSITIVE_INFINITY;
+  // A window the service closed holds every start until it reopens: that wait comes first.
+  const held = pace && pace.heldUntil > nowMs ? (pace.heldUntil - nowMs) / 1000 : 0;
+  return held + Math.max(0, total - done) / speed;
+}
+
+/** What the service's pace does to the run: a shut window being waited out, or the rate it allows. */
+function paceText(pace: PaceInfo | undefined, unit: string, nowMs: number): string {
   if (pace && pace.heldUntil > nowMs)
-    by = `; waiting ${formatDuration((pace.heldUntil - nowMs) / 1000)} for the service's rate-limit window`;
-  else if (pace?.rate !== undefined) by = `; limited by the service: ${formatRate(pace.rate)} ${unit}/s`;
-  return `${src.done()} ${unit} (${formatRate(rate)}/s${eta}): ${src.counts()}${throttled}${by}`;
+    return `; waiting ${formatDuration((pace.heldUntil - nowMs) / 1000)} for the service's rate-limit window`;
+  if (pace?.rate !== undefined) return `; limited by the service: ${formatRate(pace.rate)} ${unit}/s`;
+  return '';
 }
 
 /**

@@ -51,25 +51,37 @@ export function fitColumns(cols: readonly FitColumn[], total: number, gap = GAP)
       const c = cols[i] as FitColumn;
       return c.cutAfter !== undefined && lowest < c.cutAfter ? c.natural : c.min;
     });
-    let excess = widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) - total;
-    while (excess > 0) {
-      let pick = -1;
-      for (let k = 0; k < widths.length; k++) {
-        const w = widths[k] as number;
-        if (w > (mins[k] as number) && (pick < 0 || w > (widths[pick] as number))) pick = k;
-      }
-      if (pick < 0) break;
-      widths[pick] = (widths[pick] as number) - 1;
-      excess--;
-    }
+    const excess = cutWidest(widths, mins, widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) - total);
     if (excess <= 0) return { shown, widths };
     if (shown.length === 1) return { shown, widths: [Math.max(1, total)] };
-    let drop = 0;
-    for (let k = 1; k < shown.length; k++) {
-      if ((cols[shown[k] as number] as FitColumn).priority <= (cols[shown[drop] as number] as FitColumn).priority) drop = k;
-    }
+    const drop = lowestPriority(cols, shown);
     shown = shown.filter((_, k) => k !== drop);
   }
+}
+
+/** Cuts the widest column still above its minimum, a character at a time, while `excess` > 0; what is left of it. */
+function cutWidest(widths: number[], mins: number[], excess: number): number {
+  let left = excess;
+  while (left > 0) {
+    let pick = -1;
+    for (let k = 0; k < widths.length; k++) {
+      const w = widths[k] as number;
+      if (w > (mins[k] as number) && (pick < 0 || w > (widths[pick] as number))) pick = k;
+    }
+    if (pick < 0) break;
+    widths[pick] = (widths[pick] as number) - 1;
+    left--;
+  }
+  return left;
+}
+
+/** The position in `shown` of the column of lowest priority (the last of equals). */
+function lowestPriority(cols: readonly FitColumn[], shown: number[]): number {
+  let drop = 0;
+  for (let k = 1; k < shown.length; k++) {
+    if ((cols[shown[k] as number] as FitColumn).priority <= (cols[shown[drop] as number] as FitColumn).priority) drop = k;
+  }
+  return drop;
 }
 
 /** `text` cut to `width` terminal columns (… at the end, or in the middle) and padded with spaces to exactly `width`. */

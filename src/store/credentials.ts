@@ -75,28 +75,35 @@ export function resolveCredentials(env: Env, profile: Profile | undefined, onSec
     onSecret?.(envToken);
     return { method: 'api_token', source: 'env', sourceName: 'SVC_TOKEN', token: envToken };
   }
+  return envClientCredentials(env, onSecret) ?? (profile ? profileCredentials(profile) : undefined);
+}
+
+/** SVC_CLIENT_ID + SVC_CLIENT_SECRET (one without the other is an error), with SVC_CLIENT_AUTH and SVC_SCOPES. */
+function envClientCredentials(env: Env, onSecret?: OnSecret): ResolvedCredentials | undefined {
   // The id and secret travel in the form body or Basic auth (base64): only control characters are refused.
   const envId = envCredential(env, 'SVC_CLIENT_ID', false);
   const envSecret = envCredential(env, 'SVC_CLIENT_SECRET', false);
   if (envSecret) onSecret?.(envSecret);
-  if (envId || envSecret) {
-    if (!envId || !envSecret) {
-      throw new SettingsError(
-        `${envId ? 'SVC_CLIENT_ID' : 'SVC_CLIENT_SECRET'} is set but ${envId ? 'SVC_CLIENT_SECRET' : 'SVC_CLIENT_ID'} is not`,
-        'set both SVC_CLIENT_ID and SVC_CLIENT_SECRET, or neither',
-      );
-    }
-    return {
-      method: 'client_credentials',
-      source: 'env',
-      sourceName: 'SVC_CLIENT_ID/SVC_CLIENT_SECRET',
-      clientId: envId,
-      clientSecret: envSecret,
-      clientAuth: clientAuthFrom(envValue(env, 'SVC_CLIENT_AUTH'), 'SVC_CLIENT_AUTH') ?? 'post',
-      scopes: parseScopeList(envValue(env, 'SVC_SCOPES')),
-    };
+  if (!envId && !envSecret) return undefined;
+  if (!envId || !envSecret) {
+    throw new SettingsError(
+      `${envId ? 'SVC_CLIENT_ID' : 'SVC_CLIENT_SECRET'} is set but ${envId ? 'SVC_CLIENT_SECRET' : 'SVC_CLIENT_ID'} is not`,
+      'set both SVC_CLIENT_ID and SVC_CLIENT_SECRET, or neither',
+    );
   }
-  if (!profile) return undefined;
+  return {
+    method: 'client_credentials',
+    source: 'env',
+    sourceName: 'SVC_CLIENT_ID/SVC_CLIENT_SECRET',
+    clientId: envId,
+    clientSecret: envSecret,
+    clientAuth: clientAuthFrom(envValue(env, 'SVC_CLIENT_AUTH'), 'SVC_CLIENT_AUTH') ?? 'post',
+    scopes: parseScopeList(envValue(env, 'SVC_SCOPES')),
+  };
+}
+
+/** The profile's API token or client credentials, when complete. */
+function profileCredentials(profile: Profile): ResolvedCredentials | undefined {
   const method: AuthMethod | undefined =
     profile.auth_method ?? (profile.api_token ? 'api_token' : profile.client_id ? 'client_credentials' : undefined);
   if (method === 'api_token' && profile.api_token) {

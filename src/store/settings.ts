@@ -122,15 +122,8 @@ export function parseSeconds(value: string, what: string): number {
  * neither --profile nor SVC_PROFILE names one.
  */
 export function resolveSettings(flags: GlobalFlags, env: Env, storedDefault: () => string | undefined = () => undefined): Settings {
-  const profileFlag = flags.profile;
-  const profileEnv = envValue(env, 'SVC_PROFILE');
-  const profileStored = profileFlag || profileEnv ? undefined : storedDefault();
-  const maxWaitEnv = envValue(env, 'SVC_MAX_RETRY_WAIT');
-  const maxWait = flags.maxRetryWait ?? maxWaitEnv;
-  const maxOutage = flags.maxOutage ?? envValue(env, 'SVC_MAX_OUTAGE');
   return {
-    profile: profileFlag ?? profileEnv ?? profileStored ?? DEFAULT_PROFILE,
-    profileSource: profileFlag ? 'flag' : profileEnv ? 'env' : profileStored ? 'store' : 'default',
+    ...resolveProfile(flags, env, storedDefault),
     sandbox: flags.sandbox === true || envFlag(env, 'SVC_SANDBOX') === true,
     json: flags.json === true,
     debug: flags.debug === true || envFlag(env, 'SVC_DEBUG') === true,
@@ -138,13 +131,30 @@ export function resolveSettings(flags: GlobalFlags, env: Env, storedDefault: () 
     pager: flags.pager !== false,
     quiet: flags.quiet === true,
     insecure: flags.insecure === true,
-    maxRetryWaitMs: maxWait
-      ? parseSeconds(maxWait, flags.maxRetryWait !== undefined ? '--max-retry-wait' : 'SVC_MAX_RETRY_WAIT')
-      : DEFAULT_MAX_RETRY_WAIT_MS,
-    maxOutageMs: maxOutage
-      ? parseSeconds(maxOutage, flags.maxOutage !== undefined ? '--max-outage' : 'SVC_MAX_OUTAGE')
-      : DEFAULT_MAX_OUTAGE_MS,
+    maxRetryWaitMs: durationSetting(flags.maxRetryWait, '--max-retry-wait', env, 'SVC_MAX_RETRY_WAIT', DEFAULT_MAX_RETRY_WAIT_MS),
+    maxOutageMs: durationSetting(flags.maxOutage, '--max-outage', env, 'SVC_MAX_OUTAGE', DEFAULT_MAX_OUTAGE_MS),
   };
+}
+
+/** The profile of the run and where its name came from: --profile > SVC_PROFILE > the stored default > `default`. */
+function resolveProfile(
+  flags: GlobalFlags,
+  env: Env,
+  storedDefault: () => string | undefined,
+): Pick<Settings, 'profile' | 'profileSource'> {
+  const profileFlag = flags.profile;
+  const profileEnv = envValue(env, 'SVC_PROFILE');
+  const profileStored = profileFlag || profileEnv ? undefined : storedDefault();
+  return {
+    profile: profileFlag ?? profileEnv ?? profileStored ?? DEFAULT_PROFILE,
+    profileSource: profileFlag ? 'flag' : profileEnv ? 'env' : profileStored ? 'store' : 'default',
+  };
+}
+
+/** A duration from its flag, else its variable, in ms (a bad value named by where it came from); else the default. */
+function durationSetting(flag: string | undefined, flagName: string, env: Env, variable: string, fallback: number): number {
+  const given = flag ?? envValue(env, variable);
+  return given ? parseSeconds(given, flag !== undefined ? flagName : variable) : fallback;
 }
 
 /** Resolves a per-profile value: flag > env > profile > default, with its source. */

@@ -29,66 +29,10 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 export async function run(args: string[], opts: ApiOptions, ctx: Context): Promise<number> {
-  const method = (args[0] ?? '').toUpperCase();
-  // `v1/contacts` as gh takes `repos/…`: the path is relative to the base URL either way.
-  const given = args[1] ?? '';
-  const path = given.startsWith('/') ? given : `/${given}`;
-  if (!METHODS.has(method)) throw new UsageError(`unknown HTTP method ${JSON.stringify(args[0])}`, `use one of ${[...METHODS].join(', ')}`);
-  if (given === '' || /^[a-z][a-z0-9+.-]*:/i.test(given) || given.startsWith('//'))
-    throw new UsageError(
-      `the path must be relative to the base URL, got ${JSON.stringify(given)}`,
-      'for example: svc api GET /v1/contacts?limit=5',
-    );
-  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET listing', `not ${method}`);
-  if (opts.paginate && opts.include)
-    throw new UsageError('--include cannot be combined with --paginate', 'each page has its own headers: request one page with -i');
-
-  const headers: Record<string, string> = {};
-  for (const h of opts.header ?? []) {
-    const i = h.indexOf(':');
-    if (i <= 0) throw new UsageError(`-H ${JSON.stringify(h)} is not "Name: value"`);
-    headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
-  }
-
-  const fields = [...(opts.field ?? []), ...(opts.rawField ?? [])];
-  if (opts.input !== undefined && fields.length && !QUERY_METHODS.has(method)) {
-    throw new UsageError('--input and -F/-f fields both give a body; use one of them');
-  }
-  let query: Record<string, string[]> | undefined;
-  let body: unknown;
-  let rawBody: string | undefined;
-  if (fields.length) {
-    if (QUERY_METHODS.has(method)) {
-      query = {};
-      for (const f of fields) {
-        const i = f.indexOf('=');
-        if (i <= 0) throw new UsageError(`-F/-f ${JSON.stringify(f)} is not key=value`);
-        const k = f.slice(0, i);
-        query[k] = [...(query[k] ?? []), f.slice(i + 1)];
-      }
-    } else {
-      try {
-        // -f key=value (gh's --raw-field) is always a string: key:="value" for the typed parser.
-        body = parseProps([...(opts.field ?? []), ...(opts.rawField ?? []).map(rawFieldAsTyped)]);
-      } catch (e) {
-        if (e instanceof PropError) throw new UsageError(e.message.replace(/--prop/g, '-F/-f'));
-        throw e;
-      }
-    }
-  }
-  if (opts.input !== undefined) {
-    try {
-      const bytes = await readOptionInput(opts.input, ctx.io.stdin, SERVICE_BODY_LIMIT, ctx.signal);
-      rawBody = bytes.toString('utf8');
-    } catch (e) {
-      if (isAbortError(e)) throw e;
-      if (e instanceof ReadLimitError)
-        throw new UsageError(
-          `--input ${opts.input} is larger than ${formatLimit(e.limit)}, the service's body limit: it would be refused (413 payload_too_large)`,
-        );
-      throw new UsageError(`cannot read --input ${opts.input}: ${(e as Error).message}`);
-    }
-  }
+  const { method, path } = parseTarget(args, opts);
+  const headers = parseHeaders(opts.header ?? []);
+  const { query, body } = fieldsRequest(method, opts);
+  const rawBody = opts.input !== undefined ? await readInput(ctx, opts.input) : undefined;
 
   const client = await ctx.client();
   if (opts.paginate || opts.ndjson) {
@@ -118,6 +62,78 @@ export async function run(args: string[], opts: ApiOptions, ctx: Context): Promi
   throw new ApiError({ ...parseErrorBody(res.status, res.body, text, res.headers), method, path: path.split('?')[0] });
 }
 
+/** METHOD and PATH checked (a known method, a path relative to the base URL) and against --paginate/-i. */
+function parseTarget(args: string[], opts: ApiOptions): { method: string; path: string } {
+  const method = (args[0] ?? '').toUpperCase();
+  // `v1/contacts` as gh takes `repos/…`: the path is relative to the base URL either way.
+  const given = args[1] ?? '';
+  const path = given.startsWith('/') ? given : `/${given}`;
+  if (!METHODS.has(method)) throw new UsageError(`unknown HTTP method ${JSON.stringify(args[0])}`, `use one of ${[...METHODS].join(', ')}`);
+  if (given === '' || /^[a-z][a-z0-9+.-]*:/i.test(given) || given.startsWith('//'))
+    throw new UsageError(
+      `the path must be relative to the base URL, got ${JSON.stringify(given)}`,
+      'for example: svc api GET /v1/contacts?limit=5',
+    );
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET listing', `not ${method}`);
+  if (opts.paginate && opts.include)
+    throw new UsageError('--include cannot be combined with --paginate', 'each page has its own headers: request one page with -i');
+  return { method, path };
+}
+
+/** -H "Name: value" lines → headers by lower-case name. */
+function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of lines) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`-H ${JSON.stringify(h)} is not "Name: value"`);
+    headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+  }
+  return headers;
+}
+
+/** -F/-f fields: the query of a GET, HEAD, DELETE or OPTIONS; the JSON body of the others. */
+function fieldsRequest(method: string, opts: ApiOptions): { query?: Record<string, string[]>; body?: unknown } {
+  const fields = [...(opts.field ?? []), ...(opts.rawField ?? [])];
+  if (opts.input !== undefined && fields.length && !QUERY_METHODS.has(method)) {
+    throw new UsageError('--input and -F/-f fields both give a body; use one of them');
+  }
+  if (!fields.length) return {};
+  if (QUERY_METHODS.has(method)) return { query: fieldsQuery(fields) };
+  try {
+    // -f key=value (gh's --raw-field) is always a string: key:="value" for the typed parser.
+    return { body: parseProps([...(opts.field ?? []), ...(opts.rawField ?? []).map(rawFieldAsTyped)]) };
+  } catch (e) {
+    if (e instanceof PropError) throw new UsageError(e.message.replace(/--prop/g, '-F/-f'));
+    throw e;
+  }
+}
+
+function fieldsQuery(fields: string[]): Record<string, string[]> {
+  const query: Record<string, string[]> = {};
+  for (const f of fields) {
+    const i = f.indexOf('=');
+    if (i <= 0) throw new UsageError(`-F/-f ${JSON.stringify(f)} is not key=value`);
+    const k = f.slice(0, i);
+    query[k] = [...(query[k] ?? []), f.slice(i + 1)];
+  }
+  return query;
+}
+
+/** The --input body (a file, or - for stdin), refused when over the service's body limit. */
+async function readInput(ctx: Context, input: string): Promise<string> {
+  try {
+    const bytes = await readOptionInput(input, ctx.io.stdin, SERVICE_BODY_LIMIT, ctx.signal);
+    return bytes.toString('utf8');
+  } catch (e) {
+    if (isAbortError(e)) throw e;
+    if (e instanceof ReadLimitError)
+      throw new UsageError(
+        `--input ${input} is larger than ${formatLimit(e.limit)}, the service's body limit: it would be refused (413 payload_too_large)`,
+      );
+    throw new UsageError(`cannot read --input ${input}: ${(e as Error).message}`);
+  }
+}
+
 /** `key=value` → `key:="value"` (the key keeps its escapes; the first unescaped `=` ends it). */
 function rawFieldAsTyped(field: string): string {
   for (let i = 0; i < field.length; i++) {
@@ -131,15 +147,18 @@ function rawFieldAsTyped(field: string): string {
 }
 
 function printResponse(ctx: Context, res: ApiResult<unknown>, include: boolean): void {
-  if (include) {
-    let head = `HTTP/1.1 ${res.status}\n`;
-    for (const [k, v] of Object.entries(res.headers)) {
-      if (v === undefined) continue;
-      for (const one of Array.isArray(v) ? v : [v]) head += `${k}: ${one}\n`;
-    }
-    ctx.out.stdout(`${head}\n`);
-  }
+  if (include) ctx.out.stdout(`${statusAndHeaders(res)}\n`);
   if (res.body === undefined) return;
   if (typeof res.body === 'string') ctx.out.stdout(res.body.endsWith('\n') ? res.body : `${res.body}\n`);
   else ctx.out.stdout(`${ctx.io.stdoutIsTTY ? JSON.stringify(res.body, null, 2) : JSON.stringify(res.body)}\n`);
+}
+
+/** -i: the status line and one line per header value. */
+function statusAndHeaders(res: ApiResult<unknown>): string {
+  let head = `HTTP/1.1 ${res.status}\n`;
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) head += `${k}: ${one}\n`;
+  }
+  return head;
 }

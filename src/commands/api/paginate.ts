@@ -21,20 +21,15 @@ export interface PaginateRequest {
 }
 
 export async function paginate(ctx: Context, client: ApiClient, req: PaginateRequest): Promise<number> {
-  const pretty = ctx.io.stdoutIsTTY && !req.ndjson;
-  let count = 0;
-  let opened = false;
+  const out = itemWriter(ctx, req.ndjson);
   const seen = new Set<string>();
-  let path = req.path;
-  let query = req.query;
+  let at: PageAt = { path: req.path, query: req.query };
   for (let page = 1; ; page++) {
     if (ctx.signal.aborted) throw new Interrupted(`interrupted after ${page - 1} page(s)`);
-    const res: ApiResult<unknown> = await client.request({ method: 'GET', path, query, headers: req.headers, signal: ctx.signal });
+    const res: ApiResult<unknown> = await client.request({ method: 'GET', ...at, headers: req.headers, signal: ctx.signal });
     if (res.status >= 400) {
-      if (opened && !req.ndjson) ctx.out.stdout('\n');
-      const text = typeof res.body === 'string' ? res.body : '';
-      if (res.body !== undefined) ctx.out.stdout(`${text || JSON.stringify(res.body)}\n`);
-      throw new ApiError({ ...parseErrorBody(res.status, res.body, text, res.headers), method: 'GET', path: path.split('?')[0] });
+      out.abandon();
+      throw pageError(ctx, res, at.path);
     }
     const items = extractList<unknown>(res.body);
     if (items === undefined) {
@@ -43,32 +38,63 @@ export async function paginate(ctx: Context, client: ApiClient, req: PaginateReq
         'for example: svc api GET /v1/contacts --paginate',
       );
     }
-    for (const item of items) {
-      if (req.ndjson) ctx.out.stdout(`${JSON.stringify(item)}\n`);
-      else {
-        const json = pretty ? JSON.stringify(item, null, 2).replace(/\n/g, '\n  ') : JSON.stringify(item);
-        ctx.out.stdout(`${opened ? ',' : '['}${pretty ? '\n  ' : ''}${json}`);
-        opened = true;
-      }
-      count++;
-    }
+    for (const item of items) out.write(item);
     const next = extractNextCursor(res.body, res.headers);
     if (!req.all || !next || seen.has(next)) break;
     seen.add(next);
-    if (isCursorUrl(next)) {
-      // A next link carries its own query (the filters included): follow it as given.
-      path = next;
-      query = undefined;
-    } else {
-      query = { ...(query ?? {}), cursor: [next] };
-      path = withoutParam(path, 'cursor');
-    }
+    at = nextPage(at, next);
   }
-  // The closing `]` only after the last page: a walk that fails mid-way leaves an array without
-  // its end, so no script mistakes a failure for a short list.
-  if (!req.ndjson) ctx.out.stdout(opened ? `${pretty ? '\n' : ''}]\n` : '[]\n');
-  ctx.log.debug(`api --paginate: ${count} item(s)`);
+  out.end();
+  ctx.log.debug(`api --paginate: ${out.count()} item(s)`);
   return 0;
+}
+
+interface PageAt {
+  path: string;
+  query: Record<string, string[]> | undefined;
+}
+
+/** Where the next page is: a next link followed as given, else the cursor sent as `cursor`. */
+function nextPage(at: PageAt, next: string): PageAt {
+  // A next link carries its own query (the filters included): follow it as given.
+  if (isCursorUrl(next)) return { path: next, query: undefined };
+  return { path: withoutParam(at.path, 'cursor'), query: { ...(at.query ?? {}), cursor: [next] } };
+}
+
+/** A failed page: its body printed as it came, and the error to throw. */
+function pageError(ctx: Context, res: ApiResult<unknown>, path: string): ApiError {
+  const text = typeof res.body === 'string' ? res.body : '';
+  if (res.body !== undefined) ctx.out.stdout(`${text || JSON.stringify(res.body)}\n`);
+  return new ApiError({ ...parseErrorBody(res.status, res.body, text, res.headers), method: 'GET', path: path.split('?')[0] });
+}
+
+/** Prints the items one a line (--ndjson) or as one JSON array opened with the first item. */
+function itemWriter(ctx: Context, ndjson: boolean) {
+  const pretty = ctx.io.stdoutIsTTY && !ndjson;
+  let count = 0;
+  let opened = false;
+  return {
+    write(item: unknown): void {
+      count++;
+      if (ndjson) {
+        ctx.out.stdout(`${JSON.stringify(item)}\n`);
+        return;
+      }
+      const json = pretty ? JSON.stringify(item, null, 2).replace(/\n/g, '\n  ') : JSON.stringify(item);
+      ctx.out.stdout(`${opened ? ',' : '['}${pretty ? '\n  ' : ''}${json}`);
+      opened = true;
+    },
+    /** Before a failed page's body: the array so far ends its line, still without its `]`. */
+    abandon(): void {
+      if (opened && !ndjson) ctx.out.stdout('\n');
+    },
+    // The closing `]` only after the last page: a walk that fails mid-way leaves an array without
+    // its end, so no script mistakes a failure for a short list.
+    end(): void {
+      if (!ndjson) ctx.out.stdout(opened ? `${pretty ? '\n' : ''}]\n` : '[]\n');
+    },
+    count: () => count,
+  };
 }
 
 /** The path without one query parameter (a cursor given in the path is replaced by the next one). */

@@ -7,6 +7,11 @@ export function defineAuth(program: Command, action: ActionFactory): void {
     .command('auth')
     .description('log in, inspect and log out of the service; list and switch profiles')
     .addHelpText('after', examples(['svc auth login', 'svc auth status', 'svc auth list', 'svc auth switch staging']));
+  defineLogin(auth, action);
+  defineInspect(auth, action);
+}
+
+function defineLogin(auth: Command, action: ActionFactory): void {
   auth
     .command('login')
     .description('store credentials in a profile: an API token or OAuth client credentials')
@@ -33,6 +38,10 @@ export function defineAuth(program: Command, action: ActionFactory): void {
       ),
     )
     .action(action(() => import('./login.js')));
+}
+
+/** The verbs that read, choose or forget what login stored. */
+function defineInspect(auth: Command, action: ActionFactory): void {
   auth
     .command('status')
     .description('show the profile, base URL, method, where the credentials come from, granted scopes and token expiry')

@@ -70,18 +70,7 @@ export async function run(_args: [], opts: ListOptions, ctx: Context): Promise<n
   const writer = await ctx.out.list(ctx.out.defaultFormat(ctx.settings.json), COLUMNS);
   writer.writePage(rows);
   writer.end();
-  if (!ctx.settings.json && ctx.policy.humanStdout) {
-    if (rows.length === 0) ctx.out.info('no profile is stored yet: `svc auth login` creates one');
-    else {
-      const why = ctx.settings.profileSource === 'flag' ? ' (--profile)' : ctx.settings.profileSource === 'env' ? ' (SVC_PROFILE)' : '';
-      ctx.out.info(`* the profile this command would use${why}; change the default with \`svc auth switch NAME\``);
-      if (names.includes(EMBEDDED_SANDBOX_PROFILE)) {
-        ctx.out.info(
-          `${EMBEDDED_SANDBOX_PROFILE}: written by \`svc --sandbox …\`, the embedded sandbox's application (\`svc auth logout --profile ${EMBEDDED_SANDBOX_PROFILE}\` forgets it)`,
-        );
-      }
-    }
-  }
+  if (!ctx.settings.json && ctx.policy.humanStdout) printLegend(ctx, names);
   if (!ctx.settings.json && !names.includes(ctx.settings.profile) && !ctx.settings.sandbox && rows.length > 0)
     ctx.log.warn(
       `the profile in use, ${ctx.settings.profile}, is not stored: \`svc auth login --profile ${ctx.settings.profile}\` creates it`,
@@ -89,4 +78,19 @@ export async function run(_args: [], opts: ListOptions, ctx: Context): Promise<n
   const env = ['SVC_TOKEN', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'].filter((n) => envValue(ctx.env, n) !== undefined);
   if (env.length) ctx.log.warn(`${env.join(', ')} is set and takes precedence over the stored credentials of every profile`);
   return 0;
+}
+
+/** Under the table, for a person: what the star means and what the embedded sandbox's profile is. */
+function printLegend(ctx: Context, names: string[]): void {
+  if (names.length === 0) {
+    ctx.out.info('no profile is stored yet: `svc auth login` creates one');
+    return;
+  }
+  const why = ctx.settings.profileSource === 'flag' ? ' (--profile)' : ctx.settings.profileSource === 'env' ? ' (SVC_PROFILE)' : '';
+  ctx.out.info(`* the profile this command would use${why}; change the default with \`svc auth switch NAME\``);
+  if (names.includes(EMBEDDED_SANDBOX_PROFILE)) {
+    ctx.out.info(
+      `${EMBEDDED_SANDBOX_PROFILE}: written by \`svc --sandbox …\`, the embedded sandbox's application (\`svc auth logout --profile ${EMBEDDED_SANDBOX_PROFILE}\` forgets it)`,
+    );
+  }
 }

@@ -8,13 +8,15 @@ import { missingScopes } from '../../client/auth.js';
 import { ApiError, isWrongTokenEndpoint, statusKind } from '../../client/errors.js';
 import { parseErrorBody } from '../../client/response.js';
 import type { Context } from '../../context.js';
-import { isScope, SCOPES, type Scope } from '../../contract/scopes.js';
+import { SCOPES } from '../../contract/scopes.js';
 import { AuthError, CliError, EXIT, UsageError } from '../../errors.js';
-import { clearedCredentials, parseScopeList } from '../../store/credentials.js';
+import type { Prompter } from '../../io/prompter.js';
+import { clearedCredentials } from '../../store/credentials.js';
 import { checkCredentialText, envValue, resolveBaseUrl, validateBaseUrl } from '../../store/settings.js';
 import type { ClientAuthStyle, Profile } from '../../store/store.js';
 import { openClient, warnIfPlainHttp } from '../../wiring/client.js';
 import { PendingTokenCache, profileTokenCache } from '../../wiring/token-cache.js';
+import { checkScopes, scopeAdvice, scopesNotRequested } from './login-scopes.js';
 import { readSecretFromStdin, secondsUntil } from './shared.js';
 
 export interface LoginOptions {
@@ -37,21 +39,7 @@ const NON_INTERACTIVE_HINT =
   'pipe an API token to `svc auth login --with-token`, or pass `--client-id ID --client-secret-stdin [--scopes "contacts_read orders_write"]` with the secret on stdin';
 
 export async function run(_args: string[], opts: LoginOptions, ctx: Context): Promise<number> {
-  if (opts.withToken && (opts.clientId || opts.clientSecretStdin)) {
-    throw new UsageError('--with-token cannot be combined with --client-id / --client-secret-stdin', 'choose one login method');
-  }
-  if (opts.clientSecretStdin && !opts.clientId) {
-    throw new UsageError('--client-secret-stdin needs --client-id', NON_INTERACTIVE_HINT);
-  }
-  if (opts.withToken && (opts.scopes || opts.requireScopes || opts.basicAuth)) {
-    throw new UsageError('--scopes, --require-scopes and --basic-auth apply to client credentials (--client-id), not to --with-token');
-  }
-  const requestedFromFlag = opts.scopes !== undefined ? checkScopes(opts.scopes) : undefined;
-  const defaultCountry = opts.defaultCountry?.toUpperCase();
-  if (defaultCountry !== undefined && !/^[A-Z]{2}$/.test(defaultCountry)) {
-    throw new UsageError(`--default-country must be a two-letter country code (ISO 3166), got ${JSON.stringify(opts.defaultCountry)}`);
-  }
-
+  const { requestedScopes, defaultCountry } = checkOptions(opts);
   const interactive = !opts.withToken && !opts.clientSecretStdin;
   if (interactive && !ctx.policy.canPrompt) {
     throw new UsageError(
@@ -65,8 +53,75 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
   const store = await ctx.store();
   const profileName = ctx.settings.profile;
   const existing = store.getProfile(profileName);
-  let baseUrlRaw = resolveBaseUrl(ctx.flags, ctx.env, existing).value;
   const prompter = interactive ? await ctx.prompter() : undefined;
+  const baseUrl = await askBaseUrl(ctx, existing, prompter);
+  warnIfPlainHttp(ctx, baseUrl);
+
+  const creds = await gatherCredentials(ctx, opts, prompter, requestedScopes);
+  checkCredentials(ctx, opts, creds);
+
+  // The token obtained while checking client credentials, written to the profile once they are saved.
+  const pendingToken = new PendingTokenCache();
+  const checked =
+    creds.method === 'api_token'
+      ? await checkApiToken(ctx, baseUrl, creds.token!)
+      : await checkClientCredentials(ctx, opts, baseUrl, creds, pendingToken);
+
+  // An integration token belongs to the account logged out of: a new login drops it (a later 403
+  // on orders would name a header the user never passed), unless asked to keep it.
+  const droppedIntegrationToken = !opts.keepIntegrationToken && existing?.integration_token !== undefined;
+  store.updateProfile(profileName, {
+    ...clearedCredentials(),
+    ...(opts.keepIntegrationToken && existing?.integration_token ? { integration_token: existing.integration_token } : {}),
+    ...checked.profile,
+    base_url: baseUrl,
+    ...(defaultCountry ? { default_country: defaultCountry } : {}),
+  });
+  if (creds.method === 'client_credentials') pendingToken.commitTo(profileTokenCache(store, profileName, creds.clientId!));
+
+  printLogin(ctx, { profileName, baseUrl, creds, checked, droppedIntegrationToken, storePath: store.path, clientAuth: clientAuthOf(opts) });
+  const envOverride = ['SVC_TOKEN', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'].filter((n) => envValue(ctx.env, n) !== undefined);
+  if (envOverride.length) ctx.log.warn(`${envOverride.join(', ')} is set and takes precedence over the stored credentials`);
+  return 0;
+}
+
+/** What the login will present to the service: one method and its secrets, as given or asked. */
+interface Credentials {
+  method: Method;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+}
+
+/** What the check against the service produced: the profile to save and the summary to print. */
+interface Checked {
+  profile: Profile;
+  summary: Record<string, unknown>;
+}
+
+/** The flags that contradict each other or hold a bad value, refused before anything is asked. */
+function checkOptions(opts: LoginOptions): { requestedScopes: string[] | undefined; defaultCountry: string | undefined } {
+  if (opts.withToken && (opts.clientId || opts.clientSecretStdin)) {
+    throw new UsageError('--with-token cannot be combined with --client-id / --client-secret-stdin', 'choose one login method');
+  }
+  if (opts.clientSecretStdin && !opts.clientId) {
+    throw new UsageError('--client-secret-stdin needs --client-id', NON_INTERACTIVE_HINT);
+  }
+  if (opts.withToken && (opts.scopes || opts.requireScopes || opts.basicAuth)) {
+    throw new UsageError('--scopes, --require-scopes and --basic-auth apply to client credentials (--client-id), not to --with-token');
+  }
+  const requestedScopes = opts.scopes !== undefined ? checkScopes(opts.scopes) : undefined;
+  const defaultCountry = opts.defaultCountry?.toUpperCase();
+  if (defaultCountry !== undefined && !/^[A-Z]{2}$/.test(defaultCountry)) {
+    throw new UsageError(`--default-country must be a two-letter country code (ISO 3166), got ${JSON.stringify(opts.defaultCountry)}`);
+  }
+  return { requestedScopes, defaultCountry };
+}
+
+/** The service's address: from the flag, environment or profile, else asked at the terminal. */
+async function askBaseUrl(ctx: Context, existing: Profile | undefined, prompter: Prompter | undefined): Promise<string> {
+  let baseUrlRaw = resolveBaseUrl(ctx.flags, ctx.env, existing).value;
   if (!baseUrlRaw) {
     if (!prompter) throw new UsageError('no service address to log in to', 'pass --base-url URL or set SVC_BASE_URL');
     baseUrlRaw = await prompter.input({
@@ -82,183 +137,201 @@ export async function run(_args: string[], opts: LoginOptions, ctx: Context): Pr
       },
     });
   }
-  const baseUrl = validateBaseUrl(baseUrlRaw, ctx.settings.insecure);
-  warnIfPlainHttp(ctx, baseUrl);
+  return validateBaseUrl(baseUrlRaw, ctx.settings.insecure);
+}
 
-  let method: Method;
-  let token: string | undefined;
-  let clientId = opts.clientId;
-  let clientSecret: string | undefined;
-  let scopes = requestedFromFlag;
+/** The credentials: a token or client secret from stdin as the flags say, else asked at the terminal. */
+async function gatherCredentials(
+  ctx: Context,
+  opts: LoginOptions,
+  prompter: Prompter | undefined,
+  scopes: string[] | undefined,
+): Promise<Credentials> {
   if (opts.withToken) {
-    method = 'api_token';
-    token = await readSecret(ctx, '--with-token', 'Paste your API token', '`svc auth login --with-token < token.txt`');
+    const token = await readSecret(ctx, '--with-token', 'Paste your API token', '`svc auth login --with-token < token.txt`');
     if (!token) throw new UsageError('no API token on stdin', 'pipe it in: `svc auth login --with-token < token.txt`');
-  } else if (opts.clientSecretStdin) {
-    method = 'client_credentials';
-    clientSecret = await readSecret(
-      ctx,
-      '--client-secret-stdin',
-      'Client secret',
-      '`printf %s "$SECRET" | svc auth login --client-id ID --client-secret-stdin`',
-    );
-    if (!clientSecret)
-      throw new UsageError(
-        'no client secret on stdin',
-        'pipe it in: `printf %s "$SECRET" | svc auth login --client-id ID --client-secret-stdin`',
-      );
-  } else {
-    const p = prompter!;
-    method = clientId
-      ? 'client_credentials'
-      : await p.select<Method>({
-          message: 'How do you want to authenticate?',
-          choices: [
-            { name: 'OAuth client credentials (client id and secret)', value: 'client_credentials' },
-            { name: 'API token', value: 'api_token' },
-          ],
-        });
-    if (method === 'api_token') {
-      token = await p.password({ message: 'Paste your API token', validate: (v) => (v.trim() ? true : 'the token cannot be empty') });
-      token = token.trim();
-    } else {
-      clientId ??= (await p.input({ message: 'Client ID', validate: (v) => (v.trim() ? true : 'the client id cannot be empty') })).trim();
-      clientSecret = (
-        await p.password({ message: 'Client secret', validate: (v) => (v.trim() ? true : 'the secret cannot be empty') })
-      ).trim();
-      scopes ??= await p.checkbox({
-        message: 'Scopes to request (space to toggle, enter to confirm; none = everything enabled on the application)',
-        // Nothing pre-selected: Enter alone asks for everything the application has, as the prompt says.
-        choices: SCOPES.map((s) => ({ name: s, value: s, checked: false })),
-      });
-      if (scopes.length === 0) scopes = undefined;
-    }
+    return { method: 'api_token', token };
   }
+  if (opts.clientSecretStdin) {
+    const pipeIn = '`printf %s "$SECRET" | svc auth login --client-id ID --client-secret-stdin`';
+    const clientSecret = await readSecret(ctx, '--client-secret-stdin', 'Client secret', pipeIn);
+    if (!clientSecret) throw new UsageError('no client secret on stdin', `pipe it in: ${pipeIn}`);
+    return { method: 'client_credentials', clientId: opts.clientId, clientSecret, scopes };
+  }
+  return promptCredentials(prompter!, opts.clientId, scopes);
+}
+
+/** The interactive login: the method (unless --client-id chose it), then its secrets and scopes. */
+async function promptCredentials(p: Prompter, clientId: string | undefined, scopes: string[] | undefined): Promise<Credentials> {
+  const method = clientId
+    ? 'client_credentials'
+    : await p.select<Method>({
+        message: 'How do you want to authenticate?',
+        choices: [
+          { name: 'OAuth client credentials (client id and secret)', value: 'client_credentials' },
+          { name: 'API token', value: 'api_token' },
+        ],
+      });
+  if (method === 'api_token') {
+    const token = await p.password({ message: 'Paste your API token', validate: (v) => (v.trim() ? true : 'the token cannot be empty') });
+    return { method, token: token.trim() };
+  }
+  const id =
+    clientId ?? (await p.input({ message: 'Client ID', validate: (v) => (v.trim() ? true : 'the client id cannot be empty') })).trim();
+  const clientSecret = (
+    await p.password({ message: 'Client secret', validate: (v) => (v.trim() ? true : 'the secret cannot be empty') })
+  ).trim();
+  const chosen =
+    scopes ??
+    (await p.checkbox({
+      message: 'Scopes to request (space to toggle, enter to confirm; none = everything enabled on the application)',
+      // Nothing pre-selected: Enter alone asks for everything the application has, as the prompt says.
+      choices: SCOPES.map((s) => ({ name: s, value: s, checked: false })),
+    }));
+  return { method, clientId: id, clientSecret, scopes: chosen.length === 0 ? undefined : chosen };
+}
+
+/** Secrets are redacted from here on; a line break inside one can never be sent, so it is refused now. */
+function checkCredentials(ctx: Context, opts: LoginOptions, { token, clientId, clientSecret }: Credentials): void {
   ctx.redactor.add(token);
   ctx.redactor.add(clientSecret);
-  // A line break inside can never be sent (only the surrounding whitespace was trimmed): say so now.
+  // Only the surrounding whitespace was trimmed.
   if (token !== undefined) checkCredentialText(token, opts.withToken ? '--with-token' : 'the API token');
   if (clientSecret !== undefined)
     checkCredentialText(clientSecret, opts.clientSecretStdin ? '--client-secret-stdin' : 'the client secret', false);
   if (clientId !== undefined) checkCredentialText(clientId, '--client-id', false);
+}
 
-  const clientAuth: ClientAuthStyle = opts.basicAuth ? 'basic' : 'post';
-  let profile: Profile;
-  let summary: Record<string, unknown>;
-  // The token obtained while checking client credentials, written to the profile once they are saved.
-  const pendingToken = new PendingTokenCache();
-  if (method === 'api_token') {
-    await verifyApiToken(ctx, baseUrl, token!);
-    profile = { auth_method: 'api_token', api_token: token };
-    summary = { method };
-  } else {
-    const { client, close } = await openClient(ctx, {
-      baseUrl,
-      credentials: {
-        kind: 'client_credentials',
-        clientId: clientId!,
-        clientSecret: clientSecret!,
-        clientAuth,
-        scopes,
-        cache: pendingToken,
-      },
-    });
-    try {
-      await client.accessToken(ctx.signal);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'invalid_client') {
-        // The service's code, as when the same credentials come from SVC_CLIENT_ID/SVC_CLIENT_SECRET.
-        throw new CliError(
-          `the service rejected client id ${clientId} or its secret (invalid_client, HTTP ${err.status}); nothing was saved`,
-          {
-            exitCode: EXIT.auth,
-            code: 'invalid_client',
-            hint: 'check the client id and secret (regenerate the secret in the application settings if it was lost), then `svc auth login` again',
-            status: err.status,
-            requestId: err.requestId,
-          },
-        );
-      }
-      if (isWrongTokenEndpoint(err)) {
-        // A base URL with a path the service does not have (…/v1, …/api) reaches no token endpoint:
-        // its 404, 405 or 415 says nothing about the credentials.
-        throw new CliError(`no token endpoint at ${baseUrl}/oauth/token (HTTP ${err.status}: ${err.message}); nothing was saved`, {
-          exitCode: EXIT.failure,
-          code: err.code,
-          hint: `is the base URL right? It is the service's root${new URL(baseUrl).pathname.length > 1 ? `, perhaps without ${new URL(baseUrl).pathname}` : ''}: svc adds /oauth/token and /v1/… to it`,
-          status: err.status,
-          requestId: err.requestId,
-        });
-      }
-      throw err;
-    } finally {
-      await close();
-    }
-    const granted = client.tokens.grantedScopes();
-    const expiresAt = client.tokens.expiresAt();
-    const missing = scopes && granted ? missingScopes(scopes, granted) : [];
-    if (missing.length > 0 && opts.requireScopes) {
-      throw new AuthError(
-        `the application was granted fewer scopes than required: missing ${missing.join(' ')}; nothing was saved`,
-        `enable ${missing.join(' ')} on the application (or the business plan), then \`svc auth login\` again`,
-      );
-    }
-    profile = {
+function clientAuthOf(opts: LoginOptions): ClientAuthStyle {
+  return opts.basicAuth ? 'basic' : 'post';
+}
+
+async function checkApiToken(ctx: Context, baseUrl: string, token: string): Promise<Checked> {
+  await verifyApiToken(ctx, baseUrl, token);
+  return { profile: { auth_method: 'api_token', api_token: token }, summary: { method: 'api_token' } };
+}
+
+/**
+ * Client credentials are checked by obtaining a token (kept in `pendingToken`); a grant missing
+ * scopes the login requires (--require-scopes) saves nothing.
+ */
+async function checkClientCredentials(
+  ctx: Context,
+  opts: LoginOptions,
+  baseUrl: string,
+  { clientId, clientSecret, scopes }: Credentials,
+  pendingToken: PendingTokenCache,
+): Promise<Checked> {
+  const clientAuth = clientAuthOf(opts);
+  const { client, close } = await openClient(ctx, {
+    baseUrl,
+    credentials: { kind: 'client_credentials', clientId: clientId!, clientSecret: clientSecret!, clientAuth, scopes, cache: pendingToken },
+  });
+  try {
+    await client.accessToken(ctx.signal);
+  } catch (err) {
+    throw tokenRequestError(err, clientId!, baseUrl);
+  } finally {
+    await close();
+  }
+  const granted = client.tokens.grantedScopes();
+  const expiresAt = client.tokens.expiresAt();
+  const missing = scopes && granted ? missingScopes(scopes, granted) : [];
+  if (missing.length > 0 && opts.requireScopes) {
+    throw new AuthError(
+      `the application was granted fewer scopes than required: missing ${missing.join(' ')}; nothing was saved`,
+      `enable ${missing.join(' ')} on the application (or the business plan), then \`svc auth login\` again`,
+    );
+  }
+  return {
+    profile: {
       auth_method: 'client_credentials',
       client_id: clientId,
       client_secret: clientSecret,
       client_auth: clientAuth,
       requested_scopes: scopes,
-    };
-    summary = {
-      method,
+    },
+    summary: {
+      method: 'client_credentials',
       client_id: clientId,
       client_auth: clientAuth,
       requested_scopes: scopes ?? null,
       scopes: granted ?? null,
       missing_scopes: missing,
       token_expires_in: expiresAt !== undefined ? secondsUntil(expiresAt, ctx.now()) : null,
-    };
+    },
+  };
+}
+
+/** A failed token request said in the login's words: rejected credentials, or no token endpoint there. */
+function tokenRequestError(err: unknown, clientId: string, baseUrl: string): unknown {
+  if (err instanceof ApiError && err.code === 'invalid_client') {
+    // The service's code, as when the same credentials come from SVC_CLIENT_ID/SVC_CLIENT_SECRET.
+    return new CliError(
+      `the service rejected client id ${clientId} or its secret (invalid_client, HTTP ${err.status}); nothing was saved`,
+      {
+        exitCode: EXIT.auth,
+        code: 'invalid_client',
+        hint: 'check the client id and secret (regenerate the secret in the application settings if it was lost), then `svc auth login` again',
+        status: err.status,
+        requestId: err.requestId,
+      },
+    );
   }
+  if (isWrongTokenEndpoint(err)) {
+    // A base URL with a path the service does not have (…/v1, …/api) reaches no token endpoint:
+    // its 404, 405 or 415 says nothing about the credentials.
+    const path = new URL(baseUrl).pathname;
+    return new CliError(`no token endpoint at ${baseUrl}/oauth/token (HTTP ${err.status}: ${err.message}); nothing was saved`, {
+      exitCode: EXIT.failure,
+      code: err.code,
+      hint: `is the base URL right? It is the service's root${path.length > 1 ? `, perhaps without ${path}` : ''}: svc adds /oauth/token and /v1/… to it`,
+      status: err.status,
+      requestId: err.requestId,
+    });
+  }
+  return err;
+}
 
-  // An integration token belongs to the account logged out of: a new login drops it (a later 403
-  // on orders would name a header the user never passed), unless asked to keep it.
-  const droppedIntegrationToken = !opts.keepIntegrationToken && existing?.integration_token !== undefined;
-  store.updateProfile(profileName, {
-    ...clearedCredentials(),
-    ...(opts.keepIntegrationToken && existing?.integration_token ? { integration_token: existing.integration_token } : {}),
-    ...profile,
-    base_url: baseUrl,
-    ...(defaultCountry ? { default_country: defaultCountry } : {}),
-  });
-  if (method === 'client_credentials') pendingToken.commitTo(profileTokenCache(store, profileName, clientId!));
+interface LoginReport {
+  profileName: string;
+  baseUrl: string;
+  creds: Credentials;
+  checked: Checked;
+  droppedIntegrationToken: boolean;
+  storePath: string;
+  clientAuth: ClientAuthStyle;
+}
 
-  const unrequested = method === 'client_credentials' ? scopesNotRequested(scopes, summary.scopes as string[] | null) : [];
+/** The outcome as JSON or as lines, then the advice about scopes the token lacks. */
+function printLogin(ctx: Context, r: LoginReport): void {
+  const granted = r.checked.summary.scopes as string[] | null;
+  const isClient = r.creds.method === 'client_credentials';
   if (ctx.settings.json) {
     ctx.out.json({
-      profile: profileName,
-      base_url: baseUrl,
-      ...summary,
-      ...(method === 'client_credentials' ? { unrequested_scopes: unrequested } : {}),
-      integration_token_dropped: droppedIntegrationToken,
-      store: store.path,
+      profile: r.profileName,
+      base_url: r.baseUrl,
+      ...r.checked.summary,
+      ...(isClient ? { unrequested_scopes: scopesNotRequested(r.creds.scopes, granted) } : {}),
+      integration_token_dropped: r.droppedIntegrationToken,
+      store: r.storePath,
     });
   } else {
-    const who =
-      method === 'api_token' ? 'an API token' : `client credentials (client ${clientId}${clientAuth === 'basic' ? ', HTTP Basic' : ''})`;
-    ctx.out.success(`Logged in to ${baseUrl} with ${who}; saved in profile ${profileName}`);
-    if (method === 'client_credentials') {
-      const granted = summary.scopes as string[] | null;
-      ctx.out.info(`  granted scopes: ${granted?.length ? granted.join(' ') : '(not stated by the service)'}`);
-    }
-    if (droppedIntegrationToken) {
-      ctx.out.info(`  the profile's integration token was dropped (keep it with --keep-integration-token)`);
-    }
+    printLoginLines(ctx, r, granted);
   }
-  if (method === 'client_credentials') for (const line of scopeAdvice(scopes, summary.scopes as string[] | null)) ctx.log.warn(line);
-  const envOverride = ['SVC_TOKEN', 'SVC_CLIENT_ID', 'SVC_CLIENT_SECRET'].filter((n) => envValue(ctx.env, n) !== undefined);
-  if (envOverride.length) ctx.log.warn(`${envOverride.join(', ')} is set and takes precedence over the stored credentials`);
-  return 0;
+  if (isClient) for (const line of scopeAdvice(r.creds.scopes, granted)) ctx.log.warn(line);
+}
+
+function printLoginLines(ctx: Context, r: LoginReport, granted: string[] | null): void {
+  const isClient = r.creds.method === 'client_credentials';
+  const who = isClient
+    ? `client credentials (client ${r.creds.clientId}${r.clientAuth === 'basic' ? ', HTTP Basic' : ''})`
+    : 'an API token';
+  ctx.out.success(`Logged in to ${r.baseUrl} with ${who}; saved in profile ${r.profileName}`);
+  if (isClient) ctx.out.info(`  granted scopes: ${granted?.length ? granted.join(' ') : '(not stated by the service)'}`);
+  if (r.droppedIntegrationToken) {
+    ctx.out.info(`  the profile's integration token was dropped (keep it with --keep-integration-token)`);
+  }
 }
 
 /**
@@ -273,59 +346,6 @@ async function readSecret(ctx: Context, flag: string, message: string, pipeExamp
   }
   const p = await ctx.prompter();
   return (await p.password({ message, validate: (v) => (v.trim() ? true : 'it cannot be empty') })).trim();
-}
-
-/**
- * Scopes a command of svc needs that this login did not ask for (an explicit list without them):
- * the token lacks them because of the login, not because of the application.
- */
-function scopesNotRequested(requested: string[] | undefined, granted: string[] | null): string[] {
-  if (requested === undefined) return [];
-  return SCOPES.filter((s) => !requested.includes(s) && !(granted ?? []).includes(s));
-}
-
-/**
- * What the token cannot do, and the fix by cause: a scope not requested needs a login asking for
- * it; with nothing requested (everything the application has), a scope missing from the grant
- * needs enabling on the application. (Requested but not granted: the client already warns.)
- */
-export function scopeAdvice(requested: string[] | undefined, granted: string[] | null): string[] {
-  const lines: string[] = [];
-  const uses = (list: string[]) => `${list.map((s) => SCOPE_USES[s as Scope] ?? s).join('; ')} need${list.length > 1 ? '' : 's'}`;
-  const unrequested = scopesNotRequested(requested, granted);
-  if (unrequested.length > 0) {
-    const all = [...(requested ?? []), ...unrequested];
-    lines.push(
-      `not requested: ${unrequested.join(' ')} (${uses(unrequested)} ${unrequested.length > 1 ? 'them' : 'it'})`,
-      `to get ${unrequested.length > 1 ? 'them' : 'it'}: svc auth login --scopes "${SCOPES.filter((s) => all.includes(s)).join(' ')}"`,
-    );
-  }
-  if (requested === undefined && granted !== null) {
-    const lacking = SCOPES.filter((s) => !granted.includes(s));
-    if (lacking.length > 0) {
-      lines.push(
-        `the application does not grant ${lacking.join(' ')} (${uses(lacking)} ${lacking.length > 1 ? 'them' : 'it'}): enable ${lacking.length > 1 ? 'them' : 'it'} on the application, then svc auth login`,
-      );
-    }
-  }
-  return lines;
-}
-
-/** Which commands need each scope, for the advice after a login that lacks one. */
-const SCOPE_USES: Record<Scope, string> = {
-  contacts_read: 'contacts list and get',
-  contacts_write: 'contacts create, patch, import, unsubscribe and delete',
-  events_write: 'events send',
-  orders_write: 'orders upsert and import',
-};
-
-function checkScopes(value: string): string[] | undefined {
-  const list = parseScopeList(value);
-  const unknown = (list ?? []).filter((s) => !isScope(s));
-  if (unknown.length) {
-    throw new UsageError(`unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, `scopes are: ${SCOPES.join(' ')}`);
-  }
-  return list;
 }
 
 /**

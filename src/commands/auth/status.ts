@@ -22,43 +22,10 @@ export async function run(_args: string[], opts: StatusOptions, ctx: Context): P
   const store = await ctx.store();
   const auth = resolveRunAuth(ctx, store);
   const creds = auth.credentials;
-  const report: Record<string, unknown> = {
-    profile: auth.profileName,
-    profile_source: ctx.settings.profileSource,
-    logged_in: creds !== undefined,
-    base_url: auth.baseUrl ?? null,
-    base_url_source: auth.baseUrl ? auth.baseUrlSource : null,
-    method: creds?.method ?? null,
-    credentials_source: creds?.source ?? null,
-    credentials_from: creds?.sourceName ?? null,
-    client_id: creds?.method === 'client_credentials' ? creds.clientId : null,
-    client_auth: creds?.method === 'client_credentials' ? creds.clientAuth : null,
-    requested_scopes: creds?.method === 'client_credentials' ? (creds.scopes ?? null) : null,
-    scopes: null,
-    token_expires_in: null,
-    token_expires_at: null,
-    ...integrationTokenFields(ctx, auth.profile?.integration_token),
-    store: store.path,
-    error: null,
-  };
+  const report = profileReport(ctx, auth, store.path);
   addProxy(ctx, report);
 
-  let failure: unknown;
-  if (creds && auth.baseUrl && !opts.offline) {
-    const { client, close } = await openClient(ctx);
-    try {
-      if (creds.method === 'client_credentials') await addTokenState(ctx, client, report);
-      await checkCredentials(ctx, client);
-    } catch (err) {
-      // The report is still useful when the credentials are rejected or the service is unreachable.
-      if (err instanceof ApiError) report.error = `${err.code}: ${err.message} (HTTP ${err.status})`;
-      else if (err instanceof NetworkError) report.error = err.message;
-      else throw err;
-      failure = err;
-    } finally {
-      await close();
-    }
-  }
+  const failure = creds && auth.baseUrl && !opts.offline ? await checkOnline(ctx, creds, report) : undefined;
 
   if (ctx.settings.json) ctx.out.json(report);
   else printHuman(ctx, report);
@@ -72,6 +39,53 @@ export async function run(_args: string[], opts: StatusOptions, ctx: Context): P
   }
   if (failure !== undefined) throw failure;
   return 0;
+}
+
+type RunAuth = ReturnType<typeof resolveRunAuth>;
+
+/** The report as far as the settings tell it, before any request: token state and error still null. */
+function profileReport(ctx: Context, auth: RunAuth, storePath: string): Record<string, unknown> {
+  const creds = auth.credentials;
+  const client = creds?.method === 'client_credentials' ? creds : undefined;
+  return {
+    profile: auth.profileName,
+    profile_source: ctx.settings.profileSource,
+    logged_in: creds !== undefined,
+    base_url: auth.baseUrl ?? null,
+    base_url_source: auth.baseUrl ? auth.baseUrlSource : null,
+    method: creds?.method ?? null,
+    credentials_source: creds?.source ?? null,
+    credentials_from: creds?.sourceName ?? null,
+    client_id: client ? client.clientId : null,
+    client_auth: client ? client.clientAuth : null,
+    requested_scopes: client ? (client.scopes ?? null) : null,
+    scopes: null,
+    token_expires_in: null,
+    token_expires_at: null,
+    ...integrationTokenFields(ctx, auth.profile?.integration_token),
+    store: storePath,
+    error: null,
+  };
+}
+
+/**
+ * The token state and a first contact with the service. A refused credential or an unreachable
+ * service goes into the report (still useful) and is returned, to be thrown once it is printed.
+ */
+async function checkOnline(ctx: Context, creds: NonNullable<RunAuth['credentials']>, report: Record<string, unknown>): Promise<unknown> {
+  const { client, close } = await openClient(ctx);
+  try {
+    if (creds.method === 'client_credentials') await addTokenState(ctx, client, report);
+    await checkCredentials(ctx, client);
+    return undefined;
+  } catch (err) {
+    if (err instanceof ApiError) report.error = `${err.code}: ${err.message} (HTTP ${err.status})`;
+    else if (err instanceof NetworkError) report.error = err.message;
+    else throw err;
+    return err;
+  } finally {
+    await close();
+  }
 }
 
 /**
@@ -169,41 +183,45 @@ function printHuman(ctx: Context, r: Record<string, unknown>): void {
     ]);
     return;
   }
-  const scopes = r.scopes as string[] | null;
-  const method =
-    r.method === 'api_token'
-      ? 'API token'
-      : `client credentials (client ${r.client_id}, ${r.client_auth === 'basic' ? 'HTTP Basic' : 'secret in form body'})`;
   const fields: Array<[string, unknown]> = [
     ['profile', `${r.profile}${PROFILE_SOURCE_TEXT[r.profile_source as string] ?? ''}`],
     [
       'base URL',
       r.base_url ? `${r.base_url} (from ${sourceText(r.base_url_source as string)})` : '(none: pass --base-url or set SVC_BASE_URL)',
     ],
-    ['method', method],
+    ['method', methodText(r)],
     ['credentials', r.credentials_source === 'env' ? `environment (${r.credentials_from})` : `profile in ${r.store}`],
-    [
-      'scopes',
-      r.method === 'api_token'
-        ? 'unknown for API tokens (set when the token was created)'
-        : scopes?.length
-          ? scopes.join(' ')
-          : '(none stated)',
-    ],
+    ['scopes', scopesText(r)],
+    ...optionalFields(r),
   ];
+  ctx.out.record(fields);
+}
+
+function methodText(r: Record<string, unknown>): string {
+  if (r.method === 'api_token') return 'API token';
+  return `client credentials (client ${r.client_id}, ${r.client_auth === 'basic' ? 'HTTP Basic' : 'secret in form body'})`;
+}
+
+function scopesText(r: Record<string, unknown>): string {
+  if (r.method === 'api_token') return 'unknown for API tokens (set when the token was created)';
+  const scopes = r.scopes as string[] | null;
+  return scopes?.length ? scopes.join(' ') : '(none stated)';
+}
+
+/** The lines shown only when they have something to say: proxy, requested scopes, expiry, integration token, problem. */
+function optionalFields(r: Record<string, unknown>): Array<[string, unknown]> {
+  const fields: Array<[string, unknown]> = [];
   if (r.proxy) fields.push(['proxy', `${r.proxy} (from ${r.proxy_from})`]);
   else if (r.proxy_from === 'NO_PROXY') fields.push(['proxy', 'none: NO_PROXY lists the host']);
   if (r.requested_scopes) fields.push(['requested', (r.requested_scopes as string[]).join(' ')]);
   if (r.token_expires_in !== null)
     fields.push(['token expires', `in ${humanDuration(r.token_expires_in as number)} (${r.token_expires_at})`]);
   if (r.integration_token) {
-    fields.push([
-      'integration token',
-      `${r.integration_token} (${r.integration_token_source === 'env' ? 'SVC_INTEGRATION_TOKEN' : `profile ${r.profile}`}; sent on order requests)`,
-    ]);
+    const from = r.integration_token_source === 'env' ? 'SVC_INTEGRATION_TOKEN' : `profile ${r.profile}`;
+    fields.push(['integration token', `${r.integration_token} (${from}; sent on order requests)`]);
   }
   if (r.error) fields.push(['problem', r.error]);
-  ctx.out.record(fields);
+  return fields;
 }
 
 const PROFILE_SOURCE_TEXT: Record<string, string> = {

@@ -64,6 +64,14 @@ export function defineContacts(program: Command, action: ActionFactory): void {
         'svc contacts import customers.csv --dry-run',
       ]),
     );
+  defineRead(contacts, action);
+  defineWrite(contacts, action);
+  defineImport(contacts, action);
+  defineIdsVerbs(contacts, action);
+}
+
+/** contacts list and get */
+function defineRead(contacts: Command, action: ActionFactory): void {
   contacts
     .command('list')
     .description('list contacts, filtered by consent, email, phone or update time')
@@ -105,6 +113,10 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       ]),
     )
     .action(action(() => import('./get.js')));
+}
+
+/** contacts create and patch: one contact from flags */
+function defineWrite(contacts: Command, action: ActionFactory): void {
   contactFieldOptions(contacts.command('create').description('create a contact'))
     .addOption(new Option('--if-exists <mode>', 'when the contact already exists').choices(['fail', 'skip', 'update']).default('fail'))
     .addHelpText(
@@ -126,6 +138,10 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       ]),
     )
     .action(action(() => import('./patch.js')));
+}
+
+/** contacts import: a CSV file, on the bulk engine */
+function defineImport(contacts: Command, action: ActionFactory): void {
   contacts
     .command('import')
     .description(
@@ -180,6 +196,10 @@ export function defineContacts(program: Command, action: ActionFactory): void {
       ]),
     )
     .action(action(() => import('./import.js')));
+}
+
+/** contacts unsubscribe and delete: one id, or many with --ids-file */
+function defineIdsVerbs(contacts: Command, action: ActionFactory): void {
   idsFileOptions(
     contacts
       .command('unsubscribe')

@@ -50,8 +50,14 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
     const what = single ? `contact ${single}` : `the contacts in ${opts.idsFile}`;
     throw new UsageError(`refusing to delete ${what} without confirmation: no terminal to ask on`, 'pass --yes to delete without asking');
   }
-  const ids = opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts, 'contacts-delete') : undefined;
-  if (ids?.ids.length === 0) return finishEmpty(ctx, ids.file, { doneWord: 'deleted', report: opts.report });
+  if (opts.idsFile !== undefined) return deleteMany(ctx, opts.idsFile, opts);
+  return deleteSingle(ctx, single as string, opts);
+}
+
+/** --ids-file: every id listed, after one confirmation (a dry run checks the ids alone). */
+async function deleteMany(ctx: Context, idsFile: string, opts: DeleteOptions): Promise<number> {
+  const ids = await readIds(ctx, idsFile, opts, 'contacts-delete');
+  if (ids.ids.length === 0) return finishEmpty(ctx, ids.file, { doneWord: 'deleted', report: opts.report });
   const verb = (client?: ApiClient): IdsVerb => ({
     doneWord: 'deleted',
     kind: 'contacts-delete',
@@ -62,30 +68,21 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
   });
 
   // A dry run checks the ids alone: no credentials, nothing asked, nothing sent.
-  if (ids && opts.dryRun) return runIds(ctx, ids, verb(), opts);
+  if (opts.dryRun) return runIds(ctx, ids, verb(), opts);
   const client = await ctx.client();
   await client.ensureScope('deleteContact');
+  const n = ids.ids.length;
+  if (!opts.yes && !(await confirm(ctx, `Delete ${n} contact${n === 1 ? '' : 's'} listed in ${idsFile}? This cannot be undone.`)))
+    throw cancelled(`${n} contacts`);
+  return runIds(ctx, ids, verb(client), opts);
+}
 
-  if (ids) {
-    const n = ids.ids.length;
-    if (!opts.yes && !(await confirm(ctx, `Delete ${n} contact${n === 1 ? '' : 's'} listed in ${opts.idsFile}? This cannot be undone.`)))
-      throw cancelled(`${n} contacts`);
-    return runIds(ctx, ids, verb(client), opts);
-  }
-
-  const id = single as string;
+/** One contact, after a confirmation that names who it is (unless --yes). */
+async function deleteSingle(ctx: Context, id: string, opts: DeleteOptions): Promise<number> {
+  const client = await ctx.client();
+  await client.ensureScope('deleteContact');
   if (!opts.yes) {
-    // Show who is about to go; an unknown id fails here, before asking.
-    let label = '';
-    try {
-      const c = await client.getContact(id, { signal: ctx.signal });
-      const who = [c.email, c.phone].filter(Boolean).join(', ');
-      if (who) label = ` (${who})`;
-    } catch (err) {
-      const explained = explainContactError(err, id);
-      if (explained !== err || (err instanceof ApiError && err.kind === 'not_found')) throw explained;
-      ctx.log.debug(`could not read contact ${id} before asking: ${(err as Error).message}`);
-    }
+    const label = await contactLabel(ctx, client, id);
     if (!(await confirm(ctx, `Delete contact ${id}${label}? This cannot be undone.`))) throw cancelled(`contact ${id}`);
   }
   let outcome: Awaited<ReturnType<typeof deleteOne>>;
@@ -97,6 +94,20 @@ export async function run(args: [id: string | undefined], opts: DeleteOptions, c
   if (ctx.settings.json) ctx.out.json({ deleted: true, id });
   else ctx.out.success(`Deleted contact ${id}${outcome === 'gone_after_retry' ? ' (an earlier, interrupted attempt had deleted it)' : ''}`);
   return 0;
+}
+
+/** " (email, phone)" to show who is about to go; an unknown id fails here, before asking. */
+async function contactLabel(ctx: Context, client: ApiClient, id: string): Promise<string> {
+  try {
+    const c = await client.getContact(id, { signal: ctx.signal });
+    const who = [c.email, c.phone].filter(Boolean).join(', ');
+    return who ? ` (${who})` : '';
+  } catch (err) {
+    const explained = explainContactError(err, id);
+    if (explained !== err || (err instanceof ApiError && err.kind === 'not_found')) throw explained;
+    ctx.log.debug(`could not read contact ${id} before asking: ${(err as Error).message}`);
+    return '';
+  }
 }
 
 /**

@@ -24,11 +24,15 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   checkPlanFlags(opts, opts.idsFile);
   if (opts.plan && opts.idsFile === undefined) throw new UsageError('--plan goes with --ids-file');
   if (opts.plan && opts.report !== undefined) throw new UsageError('--plan sends nothing: use --plan-out FILE instead of --report');
-  const ids =
-    opts.idsFile !== undefined ? await readIds(ctx, opts.idsFile, opts, opts.plan ? undefined : 'contacts-unsubscribe') : undefined;
-  if (opts.plan) return runIdsPlan(ctx, ids?.ids ?? [], 'unsubscribe', opts);
-  if (ids?.ids.length === 0) return finishEmpty(ctx, ids.file, { doneWord: 'unsubscribed', report: opts.report });
-  const single = ids ? undefined : parseContactId(args[0]);
+  if (opts.idsFile !== undefined) return unsubscribeMany(ctx, opts.idsFile, opts);
+  return unsubscribeSingle(ctx, parseContactId(args[0]), opts);
+}
+
+/** --ids-file: every id listed (or, with --plan, the plan of it; a dry run checks the ids alone). */
+async function unsubscribeMany(ctx: Context, idsFile: string, opts: UnsubscribeOptions): Promise<number> {
+  const ids = await readIds(ctx, idsFile, opts, opts.plan ? undefined : 'contacts-unsubscribe');
+  if (opts.plan) return runIdsPlan(ctx, ids.ids, 'unsubscribe', opts);
+  if (ids.ids.length === 0) return finishEmpty(ctx, ids.file, { doneWord: 'unsubscribed', report: opts.report });
   const verb = (op: IdsVerb['op']): IdsVerb => ({
     doneWord: 'unsubscribed',
     kind: 'contacts-unsubscribe',
@@ -37,23 +41,19 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
     command: 'svc contacts unsubscribe',
     flags: opts.legacy ? ['--legacy'] : [],
   });
-
   // A dry run checks the ids alone: no credentials, nothing sent.
-  if (ids && opts.dryRun)
+  if (opts.dryRun)
     return runIds(
       ctx,
       ids,
       verb(async () => {}),
       opts,
     );
-  const client = await ctx.client();
-  await client.ensureScope('unsubscribeContact');
-  const unsubscribe = (id: string, call: CallOptions = { signal: ctx.signal }) =>
-    opts.legacy ? client.unsubscribeContactLegacy(id, call) : client.patchContact(id, { email_consent: 'unsubscribed' }, call);
+  return runIds(ctx, ids, verb(await unsubscriber(ctx, opts)), opts);
+}
 
-  if (ids) return runIds(ctx, ids, verb(unsubscribe), opts);
-
-  const id = single as string;
+async function unsubscribeSingle(ctx: Context, id: string, opts: UnsubscribeOptions): Promise<number> {
+  const unsubscribe = await unsubscriber(ctx, opts);
   let contact: Awaited<ReturnType<typeof unsubscribe>>['body'];
   try {
     contact = (await unsubscribe(id)).body;
@@ -63,4 +63,12 @@ export async function run(args: [id: string | undefined], opts: UnsubscribeOptio
   ctx.out.success(`Unsubscribed contact ${id} from email (email_consent ${contact.email_consent})`);
   printWrittenContact(ctx, contact);
   return 0;
+}
+
+/** The one request that unsubscribes an id: the PATCH, or the deprecated POST with --legacy. */
+async function unsubscriber(ctx: Context, opts: UnsubscribeOptions) {
+  const client = await ctx.client();
+  await client.ensureScope('unsubscribeContact');
+  return (id: string, call: CallOptions = { signal: ctx.signal }) =>
+    opts.legacy ? client.unsubscribeContactLegacy(id, call) : client.patchContact(id, { email_consent: 'unsubscribed' }, call);
 }

@@ -30,12 +30,17 @@ export function printEventsDryRun(
       ...(note ? note.fields : {}),
     });
   } else {
-    const out = [`dry run: ${result.rows} event line(s), ${result.valid} valid, ${result.rejected.length} rejected; nothing was sent`];
-    for (const r of result.rejected.slice(0, MAX_LISTED)) out.push(`  line ${r.line}: ${r.message ?? r.errorCode ?? ''}`);
-    if (result.rejected.length > MAX_LISTED)
-      out.push(`  … ${result.rejected.length - MAX_LISTED} more${opts.report ? ` in ${opts.report}` : ' (use --report FILE to see all)'}`);
-    ctx.out.stdout(`${out.join('\n')}\n`);
+    ctx.out.stdout(`${dryRunLines(result, opts.report).join('\n')}\n`);
     if (note) sayRejects(ctx, note);
   }
   return result.rejected.length > 0 ? EXIT.partial : EXIT.ok;
+}
+
+/** The counts, then the first rejected lines with their reasons (the rest in --report). */
+function dryRunLines(result: Awaited<ReturnType<typeof dryRunEvents>>, report: string | undefined): string[] {
+  const out = [`dry run: ${result.rows} event line(s), ${result.valid} valid, ${result.rejected.length} rejected; nothing was sent`];
+  for (const r of result.rejected.slice(0, MAX_LISTED)) out.push(`  line ${r.line}: ${r.message ?? r.errorCode ?? ''}`);
+  if (result.rejected.length > MAX_LISTED)
+    out.push(`  … ${result.rejected.length - MAX_LISTED} more${report ? ` in ${report}` : ' (use --report FILE to see all)'}`);
+  return out;
 }

@@ -100,33 +100,7 @@ export function printSummary(
     ...(summary.unmatched > 0 ? { unmatched: summary.unmatched } : {}),
   };
   if (ctx.settings.json) {
-    const doc: Record<string, unknown> = {
-      ...counts,
-      resumed: summary.resumed,
-      unconfirmed_lines: summary.unconfirmedLines,
-      rejected_lines: summary.rejectedLines,
-      failed_lines: summary.failedLines,
-      ...(summary.unmatched > 0 ? { unmatched_lines: summary.unmatchedLines } : {}),
-    };
-    if (summary.unconfirmed > 0) {
-      // The line numbers are data (unconfirmed_lines); the command to run is given alone, beside
-      // the sentence that explains it (resend_hint, kept as it was).
-      const resend = resendOf(summary, opts, file);
-      doc.resend_hint = resend.hint;
-      if (resend.command !== undefined) doc.resend_command = resend.command;
-    }
-    if (opts.report) doc.report = opts.report;
-    if (opts.unconfirmedOut) doc.unconfirmed_out = opts.unconfirmedOut;
-    if (summary.interrupted) doc.interrupted_after_line = summary.lastLine;
-    if (rejects) Object.assign(doc, rejects.fields);
-    if (kept) Object.assign(doc, { journal: kept.journalPath, resume_command: kept.command });
-    if (summary.stoppedBy !== undefined) {
-      doc.stopped_after_line = summary.lastLine;
-      const rest = restOf(summary, file);
-      doc.rest_hint = rest.hint;
-      if (rest.command !== undefined) doc.rest_command = rest.command;
-    }
-    ctx.out.json(doc);
+    ctx.out.json(summaryDocument(summary, counts, opts, file, rejects, kept));
     return;
   }
   if (unlisted > 0) ctx.out.warn(`… and ${unlisted} more line(s) not accepted${opts.report ? `: see ${opts.report}` : ''}`);
@@ -134,14 +108,55 @@ export function printSummary(
   if (summary.resumed > 0) entries.push(['resumed', summary.resumed]);
   if (ctx.policy.humanStdout) ctx.out.record(entries);
   else ctx.out.stdout(entries.map(([k, v]) => `${k}\t${v}`).join('\n') + '\n');
-  if (summary.unconfirmed > 0) {
-    const shown = summary.unconfirmedLines.slice(0, 50).join(', ');
-    const more = summary.unconfirmedLines.length > 50 ? `, … (${summary.unconfirmedLines.length - 50} more)` : '';
-    ctx.out.warn(
-      `${summary.unconfirmed} event(s) unconfirmed (lines ${shown}${more}): the connection ended or the service answered 5xx after they were sent, so they may or may not have been stored. They were NOT resent.`,
-    );
-    ctx.out.info(`hint: ${resendOf(summary, opts, file).hint}`);
-  }
+  if (summary.unconfirmed > 0) warnUnconfirmed(ctx, summary, opts, file);
   if (summary.accepted > 0) ctx.out.info(`note: ${ACCEPTED_NOTE}`);
   if (rejects) sayRejects(ctx, rejects);
+}
+
+/** --json: the counts, the lines by outcome, and what to run next (resend, resume, the rest). */
+function summaryDocument(
+  summary: BulkSummary,
+  counts: Record<string, number>,
+  opts: SendOptions,
+  file: string,
+  rejects: RejectsNote | undefined,
+  kept: EventsResume | undefined,
+): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
+    ...counts,
+    resumed: summary.resumed,
+    unconfirmed_lines: summary.unconfirmedLines,
+    rejected_lines: summary.rejectedLines,
+    failed_lines: summary.failedLines,
+    ...(summary.unmatched > 0 ? { unmatched_lines: summary.unmatchedLines } : {}),
+  };
+  if (summary.unconfirmed > 0) {
+    // The line numbers are data (unconfirmed_lines); the command to run is given alone, beside
+    // the sentence that explains it (resend_hint, kept as it was).
+    const resend = resendOf(summary, opts, file);
+    doc.resend_hint = resend.hint;
+    if (resend.command !== undefined) doc.resend_command = resend.command;
+  }
+  if (opts.report) doc.report = opts.report;
+  if (opts.unconfirmedOut) doc.unconfirmed_out = opts.unconfirmedOut;
+  if (summary.interrupted) doc.interrupted_after_line = summary.lastLine;
+  if (rejects) Object.assign(doc, rejects.fields);
+  if (kept) Object.assign(doc, { journal: kept.journalPath, resume_command: kept.command });
+  if (summary.stoppedBy !== undefined) {
+    doc.stopped_after_line = summary.lastLine;
+    const rest = restOf(summary, file);
+    doc.rest_hint = rest.hint;
+    if (rest.command !== undefined) doc.rest_command = rest.command;
+  }
+  return doc;
+}
+
+/** The unconfirmed lines (the first 50), why they were not resent, and how to resend them. */
+function warnUnconfirmed(ctx: Context, summary: BulkSummary, opts: SendOptions, file: string): void {
+  const shown = summary.unconfirmedLines.slice(0, 50).join(', ');
+  const more = summary.unconfirmedLines.length > 50 ? `, … (${summary.unconfirmedLines.length - 50} more)` : '';
+  ctx.out.warn(
+    `${summary.unconfirmed} event(s) unconfirmed (lines ${shown}${more}): the connection ended or the service answered 5xx after they were sent, so they may or may not have been stored. They were NOT resent.`,
+  );
+  ctx.out.info(`hint: ${resendOf(summary, opts, file).hint}`);
 }

@@ -114,32 +114,8 @@ async function buildEvent(opts: SendOptions, ctx: Context, country: CountryCode 
   if (opts.email === undefined && opts.phone === undefined && opts.contactId === undefined) {
     throw new UsageError('say which contact the event is about: --email, --phone or --contact-id');
   }
-  let properties: Properties | undefined;
-  if (opts.properties !== undefined) properties = await readPropertiesOption(opts.properties, ctx);
-  if (opts.prop?.length) {
-    try {
-      properties = mergeProperties(properties ?? {}, parseProps(opts.prop));
-    } catch (err) {
-      if (err instanceof PropError) {
-        throw new ValidationError(err.message, {
-          field: 'properties',
-          hint: 'key=value types numbers, true/false and null; key:=<json> takes raw JSON (key:=\'"007"\' forces a string)',
-        });
-      }
-      throw err;
-    }
-    // --prop a.b.c…=1 or key:=<json> nests as deep as --properties can: the same limit, before sending.
-    if (jsonTooDeep(JSON.stringify(properties), MAX_JSON_DEPTH - 1))
-      throw new ValidationError(`--prop is nested more than ${MAX_JSON_DEPTH - 1} levels deep (the event may nest ${MAX_JSON_DEPTH})`, {
-        field: 'properties',
-      });
-  }
-  let phone = opts.phone;
-  if (phone !== undefined) {
-    const res = (await phoneModule()).normalizePhone(phone, country);
-    if (!res.ok) throw new ValidationError(`--phone ${res.message}`, { field: 'phone' });
-    phone = res.e164;
-  }
+  const properties = await eventProperties(opts, ctx);
+  const phone = opts.phone === undefined ? undefined : await normalizedPhone(opts.phone, country);
   const body: Record<string, unknown> = { event_type: opts.type };
   if (opts.email !== undefined) body.email = opts.email;
   if (phone !== undefined) body.phone = phone;
@@ -154,6 +130,37 @@ async function buildEvent(opts: SendOptions, ctx: Context, country: CountryCode 
     throw new ValidationError(message, { field: first?.field });
   }
   return result.value;
+}
+
+/** --properties (JSON) with the --prop pairs merged over it; nested no deeper than the event may be. */
+async function eventProperties(opts: SendOptions, ctx: Context): Promise<Properties | undefined> {
+  const properties = opts.properties !== undefined ? await readPropertiesOption(opts.properties, ctx) : undefined;
+  if (!opts.prop?.length) return properties;
+  let merged: Properties;
+  try {
+    merged = mergeProperties(properties ?? {}, parseProps(opts.prop));
+  } catch (err) {
+    if (err instanceof PropError) {
+      throw new ValidationError(err.message, {
+        field: 'properties',
+        hint: 'key=value types numbers, true/false and null; key:=<json> takes raw JSON (key:=\'"007"\' forces a string)',
+      });
+    }
+    throw err;
+  }
+  // --prop a.b.c…=1 or key:=<json> nests as deep as --properties can: the same limit, before sending.
+  if (jsonTooDeep(JSON.stringify(merged), MAX_JSON_DEPTH - 1))
+    throw new ValidationError(`--prop is nested more than ${MAX_JSON_DEPTH - 1} levels deep (the event may nest ${MAX_JSON_DEPTH})`, {
+      field: 'properties',
+    });
+  return merged;
+}
+
+/** --phone in E.164 (with --default-country for a local number). */
+async function normalizedPhone(phone: string, country: CountryCode | undefined): Promise<string> {
+  const res = (await phoneModule()).normalizePhone(phone, country);
+  if (!res.ok) throw new ValidationError(`--phone ${res.message}`, { field: 'phone' });
+  return res.e164;
 }
 
 async function sendSingle(opts: SendOptions, ctx: Context, country: CountryCode | undefined): Promise<number> {

@@ -18,6 +18,13 @@ export function defineOrders(program: Command, action: ActionFactory): void {
         'svc orders presets',
       ]),
     );
+  defineUpsert(orders, action);
+  defineImport(orders, action);
+  definePresets(orders, action);
+}
+
+/** orders upsert: one order from flags or JSON */
+function defineUpsert(orders: Command, action: ActionFactory): void {
   orders
     .command('upsert')
     .description('create (201) or update (200) one order')
@@ -45,6 +52,10 @@ export function defineOrders(program: Command, action: ActionFactory): void {
       ),
     )
     .action(action(() => import('./upsert.js')));
+}
+
+/** orders import: a CSV file, on the bulk engine */
+function defineImport(orders: Command, action: ActionFactory): void {
   orders
     .command('import')
     .description('import orders from a CSV file (- for stdin), with an exact created/updated/rejected report')
@@ -100,6 +111,10 @@ export function defineOrders(program: Command, action: ActionFactory): void {
       ),
     )
     .action(action(() => import('./import.js')));
+}
+
+/** orders presets: the shipped mappings */
+function definePresets(orders: Command, action: ActionFactory): void {
   orders
     .command('presets')
     .description('list the shipped mappings for shop exports (--preset NAME), or print one to adapt: presets show NAME')

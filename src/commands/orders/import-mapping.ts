@@ -78,13 +78,26 @@ export function choiceDelimiter(choice: MappingChoice): string | undefined {
 
 /** The date order, format and zone and the constants of a run: the flags first, then the mapping file's. */
 export function loadImportMapping(opts: MappingFlags, mapFile: MapFile | undefined): ImportMapping {
-  let dateOrder = mapFile?.dateOrder;
-  if (opts.dateOrder !== undefined) {
-    const v = opts.dateOrder.trim().toUpperCase();
-    if (v !== 'MDY' && v !== 'DMY')
-      throw new UsageError(`--date-order must be MDY (03/04/2024 is March 4) or DMY (3 April), got ${JSON.stringify(opts.dateOrder)}`);
-    dateOrder = v;
-  }
+  const dateOrder = opts.dateOrder !== undefined ? parseDateOrder(opts.dateOrder) : mapFile?.dateOrder;
+  const format = dateFormatOf(opts, mapFile);
+  const zone = timeZoneOf(opts, mapFile);
+  const constants = new Map(mapFile?.set ?? []);
+  for (const [field, value] of parseSets(opts.set ?? [])) constants.set(field, value);
+  const dates: DateReading = { zone };
+  if (dateOrder) dates.order = dateOrder;
+  if (format) dates.format = format;
+  return { mapFile, dateOrder, dates, constants };
+}
+
+function parseDateOrder(given: string): 'MDY' | 'DMY' {
+  const v = given.trim().toUpperCase();
+  if (v !== 'MDY' && v !== 'DMY')
+    throw new UsageError(`--date-order must be MDY (03/04/2024 is March 4) or DMY (3 April), got ${JSON.stringify(given)}`);
+  return v;
+}
+
+/** --date-format, else the mapping file's; a bad pattern named where it came from. */
+function dateFormatOf(opts: MappingFlags, mapFile: MapFile | undefined) {
   const pattern = opts.dateFormat ?? mapFile?.dateFormat;
   const format = pattern === undefined ? undefined : parseDateFormat(pattern);
   if (format instanceof Error)
@@ -94,16 +107,16 @@ export function loadImportMapping(opts: MappingFlags, mapFile: MapFile | undefin
         : format.message,
       'patterns such as "MMM D, YYYY h:mm:ss A", "DD/MM/YYYY", "M/D/YY" or excel: see docs/importer.md',
     );
+  return format;
+}
+
+/** --timezone, else the mapping file's, else UTC; a bad zone named where it came from. */
+function timeZoneOf(opts: MappingFlags, mapFile: MapFile | undefined) {
   const zoneName = opts.timezone ?? mapFile?.timezone;
   const zone = zoneName === undefined ? UTC_ZONE : parseTimeZone(zoneName);
   if (zone instanceof Error)
     throw new UsageError(`${opts.timezone === undefined ? `${mapFile?.origin}: "timezone"` : '--timezone'}: ${zone.message}`);
-  const constants = new Map(mapFile?.set ?? []);
-  for (const [field, value] of parseSets(opts.set ?? [])) constants.set(field, value);
-  const dates: DateReading = { zone };
-  if (dateOrder) dates.order = dateOrder;
-  if (format) dates.format = format;
-  return { mapFile, dateOrder, dates, constants };
+  return zone;
 }
 
 /** A mapping file's default country unless --default-country was given. */

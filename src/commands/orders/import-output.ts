@@ -25,6 +25,18 @@ export function printDryRun(
     });
     return;
   }
+  const out = dryRunLines(s, duplicates, rejected, reportPath);
+  if (extra) out.push(...describeValues(extra.values));
+  ctx.out.text(`${out.join('\n')}\n`);
+}
+
+/** The counts, the first 50 rejected rows and repeated order ids, and the values found. */
+function dryRunLines(
+  s: Summary & { valid: number },
+  duplicates: Array<{ order_id: string; lines: number[] }>,
+  rejected: Array<{ line: number; id: string; message?: string }>,
+  reportPath: string | undefined,
+): string[] {
   const out: string[] = [];
   out.push(
     `dry run: ${s.rows} order(s)${s.lines !== undefined ? ` on ${s.lines} lines` : ''}, ${s.valid} valid, ${s.rejected} rejected; nothing was sent`,
@@ -37,6 +49,5 @@ export function printDryRun(
     for (const d of duplicates.slice(0, 50)) out.push(`  ${d.order_id}: lines ${d.lines.join(', ')}`);
     if (duplicates.length > 50) out.push(`  … ${duplicates.length - 50} more`);
   }
-  if (extra) out.push(...describeValues(extra.values));
-  ctx.out.text(`${out.join('\n')}\n`);
+  return out;
 }

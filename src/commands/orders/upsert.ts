@@ -73,14 +73,39 @@ export async function run(_args: string[], opts: UpsertOptions, ctx: Context): P
       'set SVC_INTEGRATION_TOKEN, or put the order in a file',
     );
   }
-  let country: ReturnType<typeof normalizeCountry>;
-  if (opts.defaultCountry !== undefined) {
-    country = normalizeCountry(opts.defaultCountry);
-    if (!country)
-      throw new UsageError(
-        `--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(opts.defaultCountry)}`,
-      );
+  const country = opts.defaultCountry !== undefined ? parseCountry(opts.defaultCountry) : undefined;
+  const body = await orderBody(opts, ctx);
+  normalizeOrder(body, country, opts.phone !== undefined);
+  const checked = validateOrderInput(body);
+  if (!checked.ok) {
+    const fromFlags = opts.input === undefined;
+    const message = checked.errors.map((e) => `${fromFlags ? (FLAG_OF[e.field] ?? e.field) : e.field} ${e.message}`).join('; ');
+    throw new ValidationError(message, { field: checked.errors[0]?.field });
   }
+  const integrationToken = await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
+  const client = await ctx.client();
+  await client.ensureScope('upsertOrder');
+  const res = await client.upsertOrder(checked.value, {
+    integrationToken,
+    signal: ctx.signal,
+    onRetry: (info) =>
+      ctx.log.debug(`retrying ${info.method} ${info.path} in ${info.delayMs} ms (attempt ${info.attempt}: ${info.status ?? info.error})`),
+  });
+  // A 200 after an attempt that ended without an answer: that attempt may have created it.
+  const outcome = statusKind(res.status) === 'created' ? 'created' : res.uncertain ? 'unconfirmed' : 'updated';
+  if (ctx.settings.json) ctx.out.json({ outcome, status: res.status, order: res.body });
+  else printOrder(ctx, res.body, outcome);
+  return EXIT.ok;
+}
+
+function parseCountry(given: string): NonNullable<ReturnType<typeof normalizeCountry>> {
+  const country = normalizeCountry(given);
+  if (!country) throw new UsageError(`--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(given)}`);
+  return country;
+}
+
+/** The order as given: --input's object with the flags over it; nothing at all is a usage error. */
+async function orderBody(opts: UpsertOptions, ctx: Context): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = opts.input !== undefined ? await readInput(opts.input, ctx) : {};
   const flags: Record<string, unknown> = {
     order_id: opts.orderId,
@@ -100,37 +125,29 @@ export async function run(_args: string[], opts: UpsertOptions, ctx: Context): P
       'svc orders upsert --order-id 1001 --total 49.90 --currency EUR --order-date 2024-03-01 --email ada@example.com',
     );
   }
+  return body;
+}
+
+/** The phone in E.164 (a bad one is an error naming --phone or the field) and a date the service reads. */
+function normalizeOrder(
+  body: Record<string, unknown>,
+  country: ReturnType<typeof normalizeCountry> | undefined,
+  phoneFromFlag: boolean,
+): void {
   if (typeof body.phone === 'string' && body.phone !== '') {
     const p = normalizePhone(body.phone, country);
-    if (!p.ok) throw new ValidationError(`${opts.phone !== undefined ? '--phone' : 'phone'} ${p.message}`, { field: 'phone' });
+    if (!p.ok) throw new ValidationError(`${phoneFromFlag ? '--phone' : 'phone'} ${p.message}`, { field: 'phone' });
     body.phone = p.e164;
   }
   if (typeof body.order_date === 'string') {
     const d = normalizeOrderDate(body.order_date);
     if (!(d instanceof Error)) body.order_date = d;
   }
-  const checked = validateOrderInput(body);
-  if (!checked.ok) {
-    const fromFlags = opts.input === undefined;
-    const message = checked.errors.map((e) => `${fromFlags ? (FLAG_OF[e.field] ?? e.field) : e.field} ${e.message}`).join('; ');
-    throw new ValidationError(message, { field: checked.errors[0]?.field });
-  }
-  const integrationToken = await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
-  const client = await ctx.client();
-  await client.ensureScope('upsertOrder');
-  const res = await client.upsertOrder(checked.value, {
-    integrationToken,
-    signal: ctx.signal,
-    onRetry: (info) =>
-      ctx.log.debug(`retrying ${info.method} ${info.path} in ${info.delayMs} ms (attempt ${info.attempt}: ${info.status ?? info.error})`),
-  });
-  // A 200 after an attempt that ended without an answer: that attempt may have created it.
-  const outcome = statusKind(res.status) === 'created' ? 'created' : res.uncertain ? 'unconfirmed' : 'updated';
-  if (ctx.settings.json) {
-    ctx.out.json({ outcome, status: res.status, order: res.body });
-    return EXIT.ok;
-  }
-  const o = res.body;
+}
+
+type StoredOrder = Awaited<ReturnType<Awaited<ReturnType<Context['client']>>['upsertOrder']>>['body'];
+
+function printOrder(ctx: Context, o: StoredOrder, outcome: 'created' | 'updated' | 'unconfirmed'): void {
   ctx.out.record([
     ['order_id', o.order_id],
     ['total', `${o.total} ${o.currency}`],
@@ -146,5 +163,4 @@ export async function run(_args: string[], opts: UpsertOptions, ctx: Context): P
   if (outcome === 'created') ctx.out.success(`order ${o.order_id} created (201)`);
   else if (outcome === 'updated') ctx.out.success(`order ${o.order_id} updated (200)`);
   else ctx.out.warn(`order ${o.order_id} stored (200), but an earlier attempt ended without an answer: created or updated is unknown`);
-  return EXIT.ok;
 }

@@ -25,6 +25,15 @@ export function checkPlanFlags(
     if (opts.planRead !== undefined) throw new UsageError('--plan-read needs --plan');
     return;
   }
+  checkWithPlan(opts);
+  if (opts.planOut !== undefined)
+    checkRunPaths(input === undefined || input === '-' ? [] : [{ what: 'the input', path: input }], [
+      { what: '--plan-out', path: opts.planOut },
+    ]);
+}
+
+/** The flags --plan refuses (it sends nothing and reads the account), and --plan-read's value. */
+function checkWithPlan(opts: PlanFlags & { dryRun?: boolean; resume?: boolean; report?: string; rejects?: string }): void {
   if (opts.dryRun) throw new UsageError('--plan and --dry-run do not go together', '--plan checks every row too, and reads the account');
   if (opts.resume) throw new UsageError('--plan and --resume do not go together');
   for (const [flag, given] of [
@@ -35,10 +44,6 @@ export function checkPlanFlags(
       throw new UsageError(`--plan sends nothing, so ${flag} would stay empty`, "--plan-out FILE writes every row's planned outcome");
   if (opts.planRead !== undefined && !['auto', 'pages', 'lookups'].includes(opts.planRead))
     throw new UsageError(`--plan-read must be auto, pages or lookups, got ${JSON.stringify(opts.planRead)}`);
-  if (opts.planOut !== undefined)
-    checkRunPaths(input === undefined || input === '-' ? [] : [{ what: 'the input', path: input }], [
-      { what: '--plan-out', path: opts.planOut },
-    ]);
 }
 
 export function describeRead(r: AccountRead): string {

@@ -1,5 +1,5 @@
 /** Talks to a running sandbox's admin API (`/_sandbox/...`) for `svc sandbox outbox` and `reset`. */
-import { statusKind } from '../../client/errors.js';
+import { type StatusKind, statusKind } from '../../client/errors.js';
 import { plainRequest } from '../../client/plain.js';
 import { displayProxy, proxyFor } from '../../client/proxy.js';
 import type { Context } from '../../context.js';
@@ -57,40 +57,46 @@ export async function adminText(ctx: Context, baseUrl: string, method: string, p
     res = await plainRequest({ method, url: `${baseUrl}/_sandbox${path}`, json: body, headers: tokenHeaders, signal: ctx.signal, proxy });
   } catch (e) {
     if (ctx.signal.aborted) throw e;
-    const through =
-      proxy !== undefined && proxyFor(baseUrl, proxy) !== undefined
-        ? ` through the proxy ${displayProxy(proxyFor(baseUrl, proxy) as string)}`
-        : '';
-    throw new CliError(`no sandbox answers at ${baseUrl}${through} (${(e as Error).message})`, {
-      exitCode: EXIT.failure,
-      code: 'sandbox_unreachable',
-      hint: 'start one with `svc sandbox start`, or point --base-url at a running sandbox',
-      cause: e,
-    });
+    throw unreachable(e, baseUrl, proxy);
   }
   ctx.log.debug(`${method} ${baseUrl}/_sandbox${path} → ${res.status}`);
-  const text = res.text;
+  const kind = statusKind(res.status);
+  if (kind !== 'ok' && kind !== 'created') throw refused(res, kind, baseUrl);
+  return res.text;
+}
+
+/** No answer at all: the address (and the proxy on the way, if any) named, and how to start one. */
+function unreachable(e: unknown, baseUrl: string, proxy: ReturnType<typeof runProxy> | undefined): CliError {
+  const via = proxy !== undefined ? proxyFor(baseUrl, proxy) : undefined;
+  const through = via !== undefined ? ` through the proxy ${displayProxy(via)}` : '';
+  return new CliError(`no sandbox answers at ${baseUrl}${through} (${(e as Error).message})`, {
+    exitCode: EXIT.failure,
+    code: 'sandbox_unreachable',
+    hint: 'start one with `svc sandbox start`, or point --base-url at a running sandbox',
+    cause: e,
+  });
+}
+
+/** What to do after a refusal, by kind: a 404 questions the address, a 401 names the admin token. */
+const REFUSAL_HINTS: Partial<Record<StatusKind, string>> = {
+  not_found: 'is this address a svc sandbox? the admin API answers on loopback only',
+  unauthorized: `set ${ADMIN_TOKEN_ENV} to the admin token \`svc sandbox start --admin-token\` printed`,
+};
+
+/** An answer other than 200/201: the sandbox's own error code and message when it gave them. */
+function refused(res: { status: number; text: string }, kind: StatusKind, baseUrl: string): CliError {
   let parsed: unknown;
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    parsed = res.text ? JSON.parse(res.text) : undefined;
   } catch {
     parsed = undefined;
   }
-  const kind = statusKind(res.status);
-  if (kind !== 'ok' && kind !== 'created') {
-    const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new CliError(`the sandbox at ${baseUrl} answered ${res.status}${err?.message ? `: ${err.message}` : ''}`, {
-      exitCode: kind === 'invalid' ? EXIT.usage : EXIT.failure,
-      code: err?.code ?? `http_${res.status}`,
-      hint:
-        kind === 'not_found'
-          ? 'is this address a svc sandbox? the admin API answers on loopback only'
-          : kind === 'unauthorized'
-            ? `set ${ADMIN_TOKEN_ENV} to the admin token \`svc sandbox start --admin-token\` printed`
-            : undefined,
-    });
-  }
-  return text;
+  const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+  return new CliError(`the sandbox at ${baseUrl} answered ${res.status}${err?.message ? `: ${err.message}` : ''}`, {
+    exitCode: kind === 'invalid' ? EXIT.usage : EXIT.failure,
+    code: err?.code ?? `http_${res.status}`,
+    hint: REFUSAL_HINTS[kind],
+  });
 }
 
 /** A side effect as GET /_sandbox/outbox lists it (the fields the outbox commands print). */

@@ -31,6 +31,22 @@ export function effectLines(effects: Effects): string[] {
 
 /** One request in full: aligned `key  value` lines, long values wrapped between words under their column. */
 export function printDetail(ctx: Context, e: LoggedRequest): void {
+  const fields = detailFields(e);
+  const keyWidth = Math.max(...fields.map(([k]) => k.length));
+  const width = ctx.io.stdoutIsTTY ? (ctx.io.columns ?? 80) : undefined;
+  const indent = ' '.repeat(keyWidth + 2);
+  const out: string[] = [];
+  for (const [k, v] of fields) {
+    const [first, ...rest] = wrapHanging(escapeControls(v), width === undefined ? undefined : width - keyWidth - 2, '', 0);
+    out.push(`${ctx.colors.bold(k.padEnd(keyWidth))}  ${first}`, ...rest.map((l) => indent + l));
+  }
+  ctx.out.stdout(`${out.join('\n')}\n`);
+  ctx.out.text(bodyText('Request body', e.request));
+  ctx.out.text(bodyText('Answer body', e.response));
+}
+
+/** The `key value` pairs of one request: always its identity and answer, then what it has of the rest. */
+function detailFields(e: LoggedRequest): [string, string][] {
   const path = e.query ? `${e.path}?${e.query}` : e.path;
   const fields: [string, string][] = [
     ['request_id', e.request_id],
@@ -49,26 +65,18 @@ export function printDetail(ctx: Context, e: LoggedRequest): void {
   for (const line of effectLines(e.effects)) fields.push(['did', line]);
   if (e.replay_of) fields.push(['replay of', e.replay_of]);
   for (const r of e.replays) fields.push(['replayed as', r]);
-  const keyWidth = Math.max(...fields.map(([k]) => k.length));
-  const width = ctx.io.stdoutIsTTY ? (ctx.io.columns ?? 80) : undefined;
-  const indent = ' '.repeat(keyWidth + 2);
-  const out: string[] = [];
-  for (const [k, v] of fields) {
-    const [first, ...rest] = wrapHanging(escapeControls(v), width === undefined ? undefined : width - keyWidth - 2, '', 0);
-    out.push(`${ctx.colors.bold(k.padEnd(keyWidth))}  ${first}`, ...rest.map((l) => indent + l));
-  }
-  ctx.out.stdout(`${out.join('\n')}\n`);
-  const body = (title: string, b: LoggedRequest['request']) => {
-    const text =
-      b.body === null
-        ? b.bytes > 0
-          ? `(${b.bytes} bytes, not read: the request was refused before its body was read)`
-          : '(none)'
-        : `${pretty(b.body)}${b.truncated ? `\n… (cut at 16 KiB of ${b.bytes} bytes)` : ''}`;
-    ctx.out.text(`\n${title}${b.content_type ? ` (${b.content_type})` : ''}:\n${text}\n`);
-  };
-  body('Request body', e.request);
-  body('Answer body', e.response);
+  return fields;
+}
+
+/** A body under its title: pretty JSON, cut note, or why there is none. */
+function bodyText(title: string, b: LoggedRequest['request']): string {
+  const text =
+    b.body === null
+      ? b.bytes > 0
+        ? `(${b.bytes} bytes, not read: the request was refused before its body was read)`
+        : '(none)'
+      : `${pretty(b.body)}${b.truncated ? `\n… (cut at 16 KiB of ${b.bytes} bytes)` : ''}`;
+  return `\n${title}${b.content_type ? ` (${b.content_type})` : ''}:\n${text}\n`;
 }
 
 function pretty(text: string): string {

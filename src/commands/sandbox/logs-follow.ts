@@ -32,6 +32,27 @@ export async function follow(ctx: Context, baseUrl: string, query: URLSearchPara
   const latest = (await adminCall(ctx, baseUrl, 'GET', '/requests?limit=1&kind=all')) as { latest_seq: number };
   const q = new URLSearchParams(query);
   q.set('after', String(latest.latest_seq));
+  const res = await openStream(ctx, baseUrl, q);
+  if (res === undefined) return EXIT.ok;
+  if (!ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('following the request log; Ctrl-C to stop');
+  const print = await printer(ctx, columns);
+  try {
+    for await (const data of eventData(res.body)) print(JSON.parse(data) as LoggedRequest);
+  } catch (e) {
+    await res.close();
+    if (ctx.signal.aborted) return EXIT.ok;
+    throw new CliError(`the request stream from ${baseUrl} broke off (${(e as Error).message})`, {
+      exitCode: EXIT.failure,
+      code: 'stream_closed',
+    });
+  }
+  await res.close();
+  if (ctx.signal.aborted) return EXIT.ok;
+  throw new CliError(`the sandbox at ${baseUrl} closed the request stream (stopped?)`, { exitCode: EXIT.failure, code: 'stream_closed' });
+}
+
+/** The request stream opened (undefined when interrupted first); no answer or a refusal is an error. */
+async function openStream(ctx: Context, baseUrl: string, q: URLSearchParams) {
   let res: Awaited<ReturnType<typeof plainStream>>;
   try {
     // The client's transport (undici, the run's proxy; --sandbox direct), as every admin call.
@@ -43,7 +64,7 @@ export async function follow(ctx: Context, baseUrl: string, query: URLSearchPara
       proxy: ctx.settings.sandbox ? undefined : runProxy(ctx),
     });
   } catch (e) {
-    if (ctx.signal.aborted) return EXIT.ok;
+    if (ctx.signal.aborted) return undefined;
     throw new CliError(`no sandbox answers at ${baseUrl} (${(e as Error).message})`, {
       exitCode: EXIT.failure,
       code: 'sandbox_unreachable',
@@ -56,37 +77,26 @@ export async function follow(ctx: Context, baseUrl: string, query: URLSearchPara
       code: `http_${res.status}`,
     });
   }
-  if (!ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('following the request log; Ctrl-C to stop');
-  const print = await printer(ctx, columns);
+  return res;
+}
+
+/** The `data:` of each server-sent event (its lines joined), as the events complete. */
+async function* eventData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffered = '';
-  try {
-    for await (const chunk of res.body) {
-      buffered += decoder.decode(chunk, { stream: true });
-      let end = buffered.indexOf('\n\n');
-      while (end >= 0) {
-        const event = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const data = event
-          .split('\n')
-          .filter((l) => l.startsWith('data: '))
-          .map((l) => l.slice(6))
-          .join('\n');
-        if (data) {
-          print(JSON.parse(data) as LoggedRequest);
-        }
-        end = buffered.indexOf('\n\n');
-      }
+  for await (const chunk of body) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let end = buffered.indexOf('\n\n');
+    while (end >= 0) {
+      const event = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const data = event
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
+      if (data) yield data;
+      end = buffered.indexOf('\n\n');
     }
-  } catch (e) {
-    await res.close();
-    if (ctx.signal.aborted) return EXIT.ok;
-    throw new CliError(`the request stream from ${baseUrl} broke off (${(e as Error).message})`, {
-      exitCode: EXIT.failure,
-      code: 'stream_closed',
-    });
   }
-  await res.close();
-  if (ctx.signal.aborted) return EXIT.ok;
-  throw new CliError(`the sandbox at ${baseUrl} closed the request stream (stopped?)`, { exitCode: EXIT.failure, code: 'stream_closed' });
 }

@@ -48,42 +48,57 @@ const COLUMNS: Column<LoggedRequest>[] = [
   { header: 'REQUEST ID', get: (e) => e.request_id, noTruncate: true, priority: 80 },
 ];
 
+/** Each filter option: its name in the admin API's query, and its value checked (a usage error when wrong). */
+const QUERY_PARAMS: [keyof LogsOptions, string, (value: string, now: number) => string][] = [
+  ['status', 'status', statusParam],
+  ['path', 'path', pathParam],
+  ['method', 'method', (v) => v.toUpperCase()],
+  ['credential', 'credential', (v) => v],
+  ['requestId', 'request_id', (v) => v],
+  ['businessId', 'business_id', (v) => v],
+  ['search', 'search', searchParam],
+  ['kind', 'kind', kindParam],
+  ['since', 'since', sinceParam],
+];
+
 /** The admin API's query for the options (validated here so mistakes are usage errors, exit 2). */
 export function logQuery(opts: LogsOptions, now: number): URLSearchParams {
   const q = new URLSearchParams();
-  if (opts.status !== undefined) {
-    if (!/^([1-5]xx|[1-5]\d\d)$/i.test(opts.status))
-      throw new UsageError(`--status must be a status (401) or a class (4xx), got ${JSON.stringify(opts.status)}`);
-    q.set('status', opts.status.toLowerCase());
-  }
-  if (opts.path !== undefined) {
-    if (!opts.path.startsWith('/'))
-      throw new UsageError(`--path must start with / (a prefix such as /v1/orders), got ${JSON.stringify(opts.path)}`);
-    q.set('path', opts.path);
-  }
-  if (opts.method !== undefined) q.set('method', opts.method.toUpperCase());
-  if (opts.credential !== undefined) q.set('credential', opts.credential);
-  if (opts.requestId !== undefined) q.set('request_id', opts.requestId);
-  if (opts.businessId !== undefined) q.set('business_id', opts.businessId);
-  if (opts.search !== undefined) {
-    if (opts.search.trim() === '') throw new UsageError('--search needs some text: an e-mail, a phone, an id or words of a body');
-    q.set('search', opts.search);
-  }
-  if (opts.kind !== undefined) {
-    if (!KINDS.includes(opts.kind)) throw new UsageError(`--kind must be one of: ${KINDS.join(', ')}; got ${JSON.stringify(opts.kind)}`);
-    q.set('kind', opts.kind);
-  }
-  if (opts.since !== undefined) {
-    // A duration back from now (10m, 30s) or a date-time.
-    const relative = /^\d+(\.\d+)?(ms|s|m)?$/i.test(opts.since);
-    const ms = relative ? now - parseSeconds(opts.since, '--since') : Date.parse(opts.since);
-    if (!Number.isFinite(ms))
-      throw new UsageError(
-        `--since must be a duration (10m, 30s) or a date-time (2026-11-26T09:30:00Z), got ${JSON.stringify(opts.since)}`,
-      );
-    q.set('since', new Date(ms).toISOString());
+  for (const [option, param, check] of QUERY_PARAMS) {
+    const value = opts[option];
+    if (typeof value === 'string') q.set(param, check(value, now));
   }
   return q;
+}
+
+function statusParam(status: string): string {
+  if (!/^([1-5]xx|[1-5]\d\d)$/i.test(status))
+    throw new UsageError(`--status must be a status (401) or a class (4xx), got ${JSON.stringify(status)}`);
+  return status.toLowerCase();
+}
+
+function pathParam(path: string): string {
+  if (!path.startsWith('/')) throw new UsageError(`--path must start with / (a prefix such as /v1/orders), got ${JSON.stringify(path)}`);
+  return path;
+}
+
+function searchParam(search: string): string {
+  if (search.trim() === '') throw new UsageError('--search needs some text: an e-mail, a phone, an id or words of a body');
+  return search;
+}
+
+function kindParam(kind: string): string {
+  if (!KINDS.includes(kind)) throw new UsageError(`--kind must be one of: ${KINDS.join(', ')}; got ${JSON.stringify(kind)}`);
+  return kind;
+}
+
+/** A duration back from now (10m, 30s) or a date-time, as an ISO time. */
+function sinceParam(since: string, now: number): string {
+  const relative = /^\d+(\.\d+)?(ms|s|m)?$/i.test(since);
+  const ms = relative ? now - parseSeconds(since, '--since') : Date.parse(since);
+  if (!Number.isFinite(ms))
+    throw new UsageError(`--since must be a duration (10m, 30s) or a date-time (2026-11-26T09:30:00Z), got ${JSON.stringify(since)}`);
+  return new Date(ms).toISOString();
 }
 
 function checkCombinations(opts: LogsOptions): void {
@@ -112,33 +127,59 @@ function printCurl(ctx: Context, c: CurlText): number {
 }
 
 export async function run(_args: string[], opts: LogsOptions, ctx: Context): Promise<number> {
-  let limit = 20;
-  if (opts.limit !== undefined) {
-    if (!/^\d{1,4}$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > MAX_LIMIT)
-      throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got ${JSON.stringify(opts.limit)}`);
-    limit = Number(opts.limit);
-  }
+  const limit = parseLimit(opts.limit);
   checkCombinations(opts);
   const query = logQuery(opts, ctx.now());
   const baseUrl = await sandboxBaseUrl(ctx);
-  const json = ctx.settings.json;
 
   if (opts.har !== undefined || opts.ndjson) {
     const { exportLog } = await import('./logs-export.js');
     return exportLog(ctx, baseUrl, query, opts.har);
   }
-  if (opts.requestId !== undefined && [...query.keys()].length === 1) {
-    const id = encodeURIComponent(opts.requestId);
-    if (opts.curl) return printCurl(ctx, (await adminCall(ctx, baseUrl, 'GET', `/requests/${id}/curl`)) as CurlText);
-    const e = (await adminCall(ctx, baseUrl, 'GET', `/requests/${id}`)) as LoggedRequest;
-    if (json) ctx.out.json(e);
-    else printDetail(ctx, e);
-    return EXIT.ok;
-  }
+  if (opts.requestId !== undefined && [...query.keys()].length === 1) return showOne(ctx, baseUrl, opts.requestId, opts.curl === true);
   if (opts.follow) {
     const { follow } = await import('./logs-follow.js');
     return follow(ctx, baseUrl, query, COLUMNS);
   }
+  const rows = await recentRequests(ctx, baseUrl, query, limit);
+  if (opts.requestId !== undefined) {
+    // --request-id with other filters: the one request if it matches them.
+    const e = rows[0];
+    if (!e)
+      throw new CliError(`request ${opts.requestId} is not in the request log, or does not match the filters`, {
+        exitCode: EXIT.failure,
+        code: 'not_found',
+      });
+    printRequest(ctx, e);
+    return EXIT.ok;
+  }
+  await printList(ctx, rows);
+  return EXIT.ok;
+}
+
+/** --limit: a whole number from 1 to MAX_LIMIT (default 20). */
+function parseLimit(limit: string | undefined): number {
+  if (limit === undefined) return 20;
+  if (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`);
+  return Number(limit);
+}
+
+/** --request-id alone: that request in full, or its curl command with --curl. */
+async function showOne(ctx: Context, baseUrl: string, requestId: string, curl: boolean): Promise<number> {
+  const id = encodeURIComponent(requestId);
+  if (curl) return printCurl(ctx, (await adminCall(ctx, baseUrl, 'GET', `/requests/${id}/curl`)) as CurlText);
+  printRequest(ctx, (await adminCall(ctx, baseUrl, 'GET', `/requests/${id}`)) as LoggedRequest);
+  return EXIT.ok;
+}
+
+function printRequest(ctx: Context, e: LoggedRequest): void {
+  if (ctx.settings.json) ctx.out.json(e);
+  else printDetail(ctx, e);
+}
+
+/** The `limit` most recent requests matching the query, oldest first (pages of at most 100). */
+async function recentRequests(ctx: Context, baseUrl: string, query: URLSearchParams, limit: number): Promise<LoggedRequest[]> {
   const rows: LoggedRequest[] = [];
   let cursor: string | null = null;
   do {
@@ -149,19 +190,11 @@ export async function run(_args: string[], opts: LogsOptions, ctx: Context): Pro
     rows.push(...page.data);
     cursor = page.next_cursor;
   } while (cursor && rows.length < limit);
-  rows.reverse();
-  if (opts.requestId !== undefined) {
-    // --request-id with other filters: the one request if it matches them.
-    const e = rows[0];
-    if (!e)
-      throw new CliError(`request ${opts.requestId} is not in the request log, or does not match the filters`, {
-        exitCode: EXIT.failure,
-        code: 'not_found',
-      });
-    if (json) ctx.out.json(e);
-    else printDetail(ctx, e);
-    return EXIT.ok;
-  }
+  return rows.reverse();
+}
+
+async function printList(ctx: Context, rows: LoggedRequest[]): Promise<void> {
+  const json = ctx.settings.json;
   const format = ctx.out.defaultFormat(json);
   if (rows.length > 0) ctx.startPager();
   if (format === 'table') {
@@ -175,5 +208,4 @@ export async function run(_args: string[], opts: LogsOptions, ctx: Context): Pro
     writer.end();
   }
   if (rows.length === 0 && !json && ctx.policy.humanStdout) ctx.out.info('no requests logged that match');
-  return EXIT.ok;
 }

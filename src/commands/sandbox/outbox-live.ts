@@ -52,54 +52,91 @@ async function contactByEmail(ctx: Context, baseUrl: string, email: string, busi
 
 /** `types`: the side-effect types --wait accepts (outbox.ts's list). */
 export async function runLive(opts: LiveOptions, ctx: Context, baseUrl: string, types: readonly string[]): Promise<number> {
-  if (opts.follow && opts.wait !== undefined) throw new UsageError('--follow and --wait cannot be used together');
-  const type = opts.wait ?? opts.type;
-  if (opts.wait !== undefined && !types.includes(opts.wait))
-    throw new UsageError(`--wait must be one of: ${types.join(', ')}; got ${JSON.stringify(opts.wait)}`);
-  if (opts.wait !== undefined && opts.type !== undefined && opts.type !== opts.wait)
-    throw new UsageError('--type and --wait name different types; give the type once, to --wait');
-  if (opts.contact !== undefined && opts.email !== undefined) throw new UsageError('--contact and --email cannot be used together');
-  if (opts.timeout !== undefined && opts.wait === undefined) throw new UsageError('--timeout goes with --wait');
+  checkLiveOptions(opts, types);
   const timeoutMs = opts.timeout === undefined ? DEFAULT_WAIT_MS : parseSeconds(opts.timeout, '--timeout');
   const deadline = Date.now() + timeoutMs;
-  const json = ctx.settings.json;
 
-  let contactId = opts.contact;
   // --follow starts after what is already recorded; --wait looks at everything.
   let after = 0;
   if (opts.follow) {
     const latest = (await adminCall(ctx, baseUrl, 'GET', `/outbox?limit=1`)) as { data: SideEffect[] };
     after = latest.data[0]?.seq ?? 0;
   }
+  return watch(ctx, baseUrl, opts, after, deadline);
+}
+
+/** Polls until --wait's side effect is printed, --timeout passes (an error) or the run is interrupted. */
+async function watch(ctx: Context, baseUrl: string, opts: LiveOptions, after: number, deadline: number): Promise<number> {
+  let contactId = opts.contact;
+  let seen = after;
   while (!ctx.signal.aborted) {
-    if (opts.email !== undefined && contactId === undefined) contactId = await contactByEmail(ctx, baseUrl, opts.email, opts.businessId);
-    const waitingForContact = opts.email !== undefined && contactId === undefined;
-    if (!waitingForContact) {
-      const qs = new URLSearchParams({ after: String(after) });
-      if (type !== undefined) qs.set('type', type);
-      if (opts.businessId !== undefined) qs.set('business_id', opts.businessId);
-      if (contactId !== undefined) qs.set('contact_id', contactId);
-      const answer = (await adminCall(ctx, baseUrl, 'GET', `/outbox?${qs}`)) as { data: SideEffect[] };
-      for (const e of answer.data) {
-        after = e.seq;
-        if (opts.eventType !== undefined && e.trigger !== opts.eventType) continue;
-        ctx.out.stdout(line(e, json));
-        if (opts.wait !== undefined) return EXIT.ok;
-      }
-    }
-    if (opts.wait !== undefined && Date.now() >= deadline) {
-      const what = [
-        `no ${opts.wait} side effect`,
-        contactId ? `for contact ${contactId}` : opts.email ? `for ${opts.email}` : '',
-        opts.eventType ? `with event type ${opts.eventType}` : '',
-        `within ${opts.timeout ?? '30s'}`,
-      ];
-      const hint = opts.wait === 'flow_run' && opts.eventType ? await flowsHint(ctx, baseUrl, opts.eventType, opts.businessId) : undefined;
-      throw new CliError(what.filter(Boolean).join(' '), { exitCode: EXIT.failure, code: 'wait_timeout', hint });
-    }
+    if (opts.email !== undefined) contactId ??= await contactByEmail(ctx, baseUrl, opts.email, opts.businessId);
+    // --email: nothing to look for until that contact exists.
+    const lookNow = opts.email === undefined || contactId !== undefined;
+    const polled = lookNow ? await printNew(ctx, baseUrl, opts, contactId, seen) : { after: seen, found: false };
+    seen = polled.after;
+    if (opts.wait !== undefined && polled.found) return EXIT.ok;
+    if (opts.wait !== undefined && Date.now() >= deadline) throw await waitTimeout(ctx, baseUrl, opts, opts.wait, contactId);
     await sleep(opts.wait !== undefined ? Math.min(POLL_MS, Math.max(0, deadline - Date.now())) : POLL_MS, ctx.signal);
   }
   return opts.wait !== undefined ? EXIT.interrupted : EXIT.ok;
+}
+
+function checkLiveOptions(opts: LiveOptions, types: readonly string[]): void {
+  if (opts.follow && opts.wait !== undefined) throw new UsageError('--follow and --wait cannot be used together');
+  if (opts.wait !== undefined && !types.includes(opts.wait))
+    throw new UsageError(`--wait must be one of: ${types.join(', ')}; got ${JSON.stringify(opts.wait)}`);
+  if (opts.wait !== undefined && opts.type !== undefined && opts.type !== opts.wait)
+    throw new UsageError('--type and --wait name different types; give the type once, to --wait');
+  if (opts.contact !== undefined && opts.email !== undefined) throw new UsageError('--contact and --email cannot be used together');
+  if (opts.timeout !== undefined && opts.wait === undefined) throw new UsageError('--timeout goes with --wait');
+}
+
+/**
+ * The side effects recorded after `after` that match the filters, printed (with --wait, only the
+ * first); the last sequence number read, and whether one was printed.
+ */
+async function printNew(
+  ctx: Context,
+  baseUrl: string,
+  opts: LiveOptions,
+  contactId: string | undefined,
+  after: number,
+): Promise<{ after: number; found: boolean }> {
+  const type = opts.wait ?? opts.type;
+  const qs = new URLSearchParams({ after: String(after) });
+  if (type !== undefined) qs.set('type', type);
+  if (opts.businessId !== undefined) qs.set('business_id', opts.businessId);
+  if (contactId !== undefined) qs.set('contact_id', contactId);
+  const answer = (await adminCall(ctx, baseUrl, 'GET', `/outbox?${qs}`)) as { data: SideEffect[] };
+  let last = after;
+  let found = false;
+  for (const e of answer.data) {
+    last = e.seq;
+    if (opts.eventType !== undefined && e.trigger !== opts.eventType) continue;
+    ctx.out.stdout(line(e, ctx.settings.json));
+    found = true;
+    if (opts.wait !== undefined) break;
+  }
+  return { after: last, found };
+}
+
+/** --timeout passed: what was awaited, and for a flow run keyed on no flow, why. */
+async function waitTimeout(
+  ctx: Context,
+  baseUrl: string,
+  opts: LiveOptions,
+  wait: string,
+  contactId: string | undefined,
+): Promise<CliError> {
+  const what = [
+    `no ${wait} side effect`,
+    contactId ? `for contact ${contactId}` : opts.email ? `for ${opts.email}` : '',
+    opts.eventType ? `with event type ${opts.eventType}` : '',
+    `within ${opts.timeout ?? '30s'}`,
+  ];
+  const hint = wait === 'flow_run' && opts.eventType ? await flowsHint(ctx, baseUrl, opts.eventType, opts.businessId) : undefined;
+  return new CliError(what.filter(Boolean).join(' '), { exitCode: EXIT.failure, code: 'wait_timeout', hint });
 }
 
 /**

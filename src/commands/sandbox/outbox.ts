@@ -53,22 +53,7 @@ export async function run(_args: string[], opts: OutboxOptions, ctx: Context): P
     const { runLive } = await import('./outbox-live.js');
     return runLive(opts, ctx, await sandboxBaseUrl(ctx), SIDE_EFFECT_TYPES);
   }
-  const params = new URLSearchParams();
-  if (opts.type !== undefined) {
-    if (!(SIDE_EFFECT_TYPES as readonly string[]).includes(opts.type))
-      throw new UsageError(
-        `--type must be one of: ${SIDE_EFFECT_TYPES.join(', ')}; got ${JSON.stringify(opts.type)}${didYouMean(opts.type, SIDE_EFFECT_TYPES)}`,
-      );
-    params.set('type', opts.type);
-  }
-  if (opts.after !== undefined) {
-    if (!/^\d{1,15}$/.test(opts.after))
-      throw new UsageError(`--after must be a sequence number (0 or more), got ${JSON.stringify(opts.after)}`);
-    params.set('after', opts.after);
-  }
-  if (opts.businessId !== undefined) params.set('business_id', opts.businessId);
-  if (opts.limit !== undefined && !/^[1-9]\d{0,8}$/.test(opts.limit))
-    throw new UsageError(`--limit must be a whole number of 1 or more, got ${JSON.stringify(opts.limit)}`);
+  const params = outboxQuery(opts);
   const baseUrl = await sandboxBaseUrl(ctx);
   const qs = params.toString();
   const answer = (await adminCall(ctx, baseUrl, 'GET', `/outbox${qs ? `?${qs}` : ''}`)) as { data: SideEffect[] };
@@ -85,6 +70,27 @@ export async function run(_args: string[], opts: OutboxOptions, ctx: Context): P
   writer.end();
   if (shown.length === 0 && !ctx.settings.json && ctx.policy.humanStdout) ctx.out.info('no side effects recorded');
   return 0;
+}
+
+/** The admin API's query for --type, --after and --business-id (checked here: mistakes are usage errors); --limit checked. */
+function outboxQuery(opts: OutboxOptions): URLSearchParams {
+  const params = new URLSearchParams();
+  if (opts.type !== undefined) {
+    if (!(SIDE_EFFECT_TYPES as readonly string[]).includes(opts.type))
+      throw new UsageError(
+        `--type must be one of: ${SIDE_EFFECT_TYPES.join(', ')}; got ${JSON.stringify(opts.type)}${didYouMean(opts.type, SIDE_EFFECT_TYPES)}`,
+      );
+    params.set('type', opts.type);
+  }
+  if (opts.after !== undefined) {
+    if (!/^\d{1,15}$/.test(opts.after))
+      throw new UsageError(`--after must be a sequence number (0 or more), got ${JSON.stringify(opts.after)}`);
+    params.set('after', opts.after);
+  }
+  if (opts.businessId !== undefined) params.set('business_id', opts.businessId);
+  if (opts.limit !== undefined && !/^[1-9]\d{0,8}$/.test(opts.limit))
+    throw new UsageError(`--limit must be a whole number of 1 or more, got ${JSON.stringify(opts.limit)}`);
+  return params;
 }
 
 /** --contact keeps one contact's side effects; --limit N the N most recent, still oldest first. */

@@ -56,15 +56,19 @@ export async function chooseSeedProfile(ctx: Context, store: CredentialStore, ba
     const name = n === 1 ? SANDBOX_PROFILE : `${SANDBOX_PROFILE}-${n}`;
     const existing = store.getProfile(name);
     if (!existing) return { name, kept };
-    if (isSeededSandbox(name, existing)) {
-      // The same address as the new sandbox: the one it was made for has stopped and freed it.
-      if (existing.base_url === baseUrl) return { name, kept, replaced: `its sandbox at ${existing.base_url} is gone` };
-      if (await sandboxIsGone(existing.base_url as string)) {
-        return { name, kept, replaced: `its sandbox at ${existing.base_url} is gone` };
-      }
+    if (await isFreeToReplace(name, existing, baseUrl)) {
+      return { name, kept, replaced: `its sandbox at ${existing.base_url} is gone` };
     }
     kept.push(name);
   }
+}
+
+/** A seeded profile whose sandbox has stopped: at the new sandbox's address, or no longer answering. */
+async function isFreeToReplace(name: string, existing: Profile, baseUrl: string): Promise<boolean> {
+  if (!isSeededSandbox(name, existing)) return false;
+  // The same address as the new sandbox: the one it was made for has stopped and freed it.
+  if (existing.base_url === baseUrl) return true;
+  return sandboxIsGone(existing.base_url as string);
 }
 
 /** The profile `reset --seed` saves in: --profile, else a seeded profile already pointing at this sandbox, else as for start. */

@@ -140,6 +140,13 @@ export function printSeeded(ctx: Context, seeded: SeededCredentials, profile: Se
 type SandboxSettings = Omit<NonNullable<Parameters<SandboxModule['startSandbox']>[0]>, 'port'>;
 type SandboxModule = typeof import('../../sandbox/index.js');
 
+/** Why the sandbox could not start, said for the errors a person can fix (else the error's own message). */
+const START_FAILURES: Record<string, (settings: SandboxSettings, port: number) => string> = {
+  EADDRINUSE: (settings, port) => `port ${port} on ${settings.host ?? '127.0.0.1'} is already in use`,
+  EADDRNOTAVAIL: (settings) => `${settings.host ?? '127.0.0.1'} is not an address of this machine`,
+  SQLITE_CANTOPEN: (settings) => `cannot open the database ${settings.db}`,
+};
+
 /** Starts the sandbox on `port`; when that port is not explicit and taken, on a free one instead. */
 async function listen(settings: SandboxSettings, port: number, explicit: boolean) {
   const { startSandbox } = await import('../../sandbox/index.js');
@@ -148,15 +155,7 @@ async function listen(settings: SandboxSettings, port: number, explicit: boolean
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE' && !explicit) return listen(settings, 0, true);
-    const host = settings.host ?? '127.0.0.1';
-    const reason =
-      code === 'EADDRINUSE'
-        ? `port ${port} on ${host} is already in use`
-        : code === 'EADDRNOTAVAIL'
-          ? `${host} is not an address of this machine`
-          : code === 'SQLITE_CANTOPEN'
-            ? `cannot open the database ${settings.db}`
-            : (e as Error).message;
+    const reason = START_FAILURES[code ?? '']?.(settings, port) ?? (e as Error).message;
     throw new CliError(`the sandbox could not start: ${reason}`, {
       exitCode: EXIT.failure,
       code: 'sandbox_start_failed',
@@ -175,13 +174,7 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
   const port = parsePort(opts.port);
   const host = opts.host ?? '127.0.0.1';
   const ttl = parseTtl(opts.tokenTtl);
-  if (opts.db !== undefined && opts.memory)
-    throw new UsageError('--db and --memory cannot be used together', 'pick a file with --db, or keep everything in memory with --memory');
-  let db = ':memory:';
-  if (!opts.memory) {
-    db = opts.db ?? join(ctx.dataDir, 'sandbox.db');
-    if (opts.db === undefined) mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
-  }
+  const db = databaseOf(ctx, opts);
   const allowed = allowedHosts(opts.allowedHost ?? []);
   const adminToken = opts.adminToken ? newAdminToken(ctx.env) : undefined;
   if (adminToken) ctx.redactor.add(adminToken);
@@ -207,18 +200,7 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
     // Saved first: --seed's own admin calls below need it, as `svc sandbox …` commands do later.
     store?.setSandboxAdminToken(sandbox.baseUrl, adminToken);
     const seed = opts.seed ? await seedAndSaveProfile(ctx, sandbox.baseUrl) : undefined;
-    if (ctx.settings.json) {
-      // One line, even on a terminal: scripts read it with a line reader.
-      const dashboard = adminToken ? `${sandbox.baseUrl}/?${ADMIN_TOKEN_PARAM}=${adminToken}` : `${sandbox.baseUrl}/`;
-      ctx.out.stdout(
-        `${JSON.stringify({ base_url: sandbox.baseUrl, dashboard_url: dashboard, port: sandbox.port, db, ...(adminToken ? { admin_token: adminToken } : {}), ...(seed ? { seed: seed.seeded, profile: seed.profile.name } : {}) })}\n`,
-      );
-    } else {
-      ctx.out.stdout(`Sandbox listening on ${sandbox.baseUrl}\n`);
-      printDashboard(ctx, sandbox.baseUrl, host, sandbox.port, adminToken);
-      if (seed) printSeeded(ctx, seed.seeded, seed.profile);
-      ctx.out.info(`data: ${db === ':memory:' ? 'in memory (lost on exit)' : db}; press Ctrl-C to stop`);
-    }
+    printStarted(ctx, { baseUrl: sandbox.baseUrl, port: sandbox.port, host, db, adminToken, seed });
     await waitForAbort(ctx.signal);
   } finally {
     await sandbox.close();
@@ -226,4 +208,39 @@ export async function run(_args: string[], opts: StartOptions, ctx: Context): Pr
   }
   if (!ctx.settings.json) ctx.out.info('sandbox stopped');
   return 0;
+}
+
+/** --db FILE, --memory, or sandbox.db in the data folder (created). */
+function databaseOf(ctx: Context, opts: StartOptions): string {
+  if (opts.db !== undefined && opts.memory)
+    throw new UsageError('--db and --memory cannot be used together', 'pick a file with --db, or keep everything in memory with --memory');
+  if (opts.memory) return ':memory:';
+  if (opts.db !== undefined) return opts.db;
+  mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
+  return join(ctx.dataDir, 'sandbox.db');
+}
+
+interface Started {
+  baseUrl: string;
+  port: number;
+  host: string;
+  db: string;
+  adminToken: string | undefined;
+  seed: Awaited<ReturnType<typeof seedAndSaveProfile>> | undefined;
+}
+
+/** The address (and the dashboard, the seeded credentials, the data file): one JSON line, or lines for a person. */
+function printStarted(ctx: Context, s: Started): void {
+  if (ctx.settings.json) {
+    // One line, even on a terminal: scripts read it with a line reader.
+    const dashboard = s.adminToken ? `${s.baseUrl}/?${ADMIN_TOKEN_PARAM}=${s.adminToken}` : `${s.baseUrl}/`;
+    ctx.out.stdout(
+      `${JSON.stringify({ base_url: s.baseUrl, dashboard_url: dashboard, port: s.port, db: s.db, ...(s.adminToken ? { admin_token: s.adminToken } : {}), ...(s.seed ? { seed: s.seed.seeded, profile: s.seed.profile.name } : {}) })}\n`,
+    );
+    return;
+  }
+  ctx.out.stdout(`Sandbox listening on ${s.baseUrl}\n`);
+  printDashboard(ctx, s.baseUrl, s.host, s.port, s.adminToken);
+  if (s.seed) printSeeded(ctx, s.seed.seeded, s.seed.profile);
+  ctx.out.info(`data: ${s.db === ':memory:' ? 'in memory (lost on exit)' : s.db}; press Ctrl-C to stop`);
 }
