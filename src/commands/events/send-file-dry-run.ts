@@ -37,7 +37,7 @@ export function printEventsDryRun(
 }
 
 /** The counts, then the first rejected lines with their reasons (the rest in --report). */
-function dryRunLines(result: Awaited<ReturnType<typeof dryRunEvents>>, report: string | undefined): string[] {
+function dryRunLines(result: EventDryRun, report: string | undefined): string[] {
   const out = [`dry run: ${result.rows} event line(s), ${result.valid} valid, ${result.rejected.length} rejected; nothing was sent`];
   for (const r of result.rejected.slice(0, MAX_LISTED)) out.push(`  line ${r.line}: ${r.message ?? r.errorCode ?? ''}`);
   if (result.rejected.length > MAX_LISTED)
