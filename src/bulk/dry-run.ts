@@ -47,13 +47,7 @@ export async function dryRunRows<W extends WorkItem>(
       opts.each?.(work);
       summary.rows++;
       if (summary.lines !== undefined) summary.lines += work.lines;
-      const keys = opts.keyOf?.(work);
-      for (const key of typeof keys === 'string' ? [keys] : (keys ?? [])) {
-        if (!key) continue;
-        const l = seen.get(key);
-        if (l) l.push(work.line);
-        else seen.set(key, [work.line]);
-      }
+      noteKeys(seen, opts.keyOf?.(work), work.line);
       if (work.problem) {
         summary.rejected++;
         const r = rejectedRow(work, work.problem);
@@ -70,4 +64,17 @@ export async function dryRunRows<W extends WorkItem>(
   }
   const duplicates = [...seen].filter(([, l]) => l.length > 1).map(([key, lines]) => ({ key, lines }));
   return { summary, rejected, duplicates };
+}
+
+/** Notes the line under each of the row's keys (an empty key is none). */
+function noteKeys(seen: Map<string, number[]>, keys: string | readonly string[] | undefined, line: number): void {
+  if (typeof keys === 'string') noteKey(seen, keys, line);
+  else if (keys !== undefined) for (const key of keys) noteKey(seen, key, line);
+}
+
+function noteKey(seen: Map<string, number[]>, key: string, line: number): void {
+  if (!key) return;
+  const lines = seen.get(key);
+  if (lines) lines.push(line);
+  else seen.set(key, [line]);
 }

@@ -32,19 +32,7 @@ function readLockPid(path: string): number | undefined {
 export function acquireLock(journalPath: string): string {
   const lockPath = `${journalPath}.lock`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      try {
-        writeSync(fd, `${process.pid}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      return lockPath;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new InputError(`cannot write the journal lock ${lockPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-    }
+    if (createLock(lockPath)) return lockPath;
     const pid = readLockPid(lockPath);
     if (pid !== undefined && isProcessAlive(pid)) {
       throw new JournalBusyError(
@@ -52,21 +40,42 @@ export function acquireLock(journalPath: string): string {
         `wait for it to finish (or stop it), then run again; if no such import runs, delete ${lockPath}`,
       );
     }
-    const aside = `${lockPath}.${process.pid}.stale`;
-    try {
-      renameSync(lockPath, aside);
-    } catch {
-      continue; // another run took it over first: look again
-    }
-    if (readLockPid(aside) !== pid) {
-      // Between reading it and renaming it, another run replaced the stale lock with its own.
-      try {
-        linkSync(aside, lockPath);
-      } catch {
-        /* a third run holds it now */
-      }
-    }
-    rmSync(aside, { force: true });
+    takeOverStaleLock(lockPath, pid);
   }
   throw new InputError(`cannot take the journal lock ${lockPath}: other runs keep taking it`);
+}
+
+/** Creates the lock with this process's pid; false when it exists already. */
+function createLock(lockPath: string): boolean {
+  try {
+    const fd = openSync(lockPath, 'wx', 0o600);
+    try {
+      writeSync(fd, `${process.pid}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new InputError(`cannot write the journal lock ${lockPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** Removes a lock whose process (`pid`) is gone, unless another run took it over meanwhile. */
+function takeOverStaleLock(lockPath: string, pid: number | undefined): void {
+  const aside = `${lockPath}.${process.pid}.stale`;
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return; // another run took it over first: look again
+  }
+  if (readLockPid(aside) !== pid) {
+    // Between reading it and renaming it, another run replaced the stale lock with its own.
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      /* a third run holds it now */
+    }
+  }
+  rmSync(aside, { force: true });
 }

@@ -198,39 +198,8 @@ export class Journal {
     }
     const mismatch = describeMismatch(header, identity);
     if (mismatch) throw new InputError(`cannot resume with the journal at ${path}: ${mismatch}`, resumeHint);
-    const done = new Map<number, RowResult<string>>();
+    const done = readDone(lines);
     const starts = readMarks(lines);
-    for (let i = 1; i < lines.length; i++) {
-      const l = lines[i] as string;
-      if (l.startsWith('D ')) {
-        try {
-          const [seq, line, id, outcome, status, errorCode, message, ids, marks] = JSON.parse(l.slice(2)) as [
-            number,
-            number,
-            string,
-            string,
-            number | null,
-            string | null,
-            string | null,
-            string[] | null | undefined,
-            string[] | undefined,
-          ];
-          done.set(seq, {
-            seq,
-            line,
-            id,
-            outcome,
-            ...(status === null ? {} : { status }),
-            ...(errorCode === null ? {} : { errorCode }),
-            ...(message === null ? {} : { message }),
-            ...(Array.isArray(ids) ? { ids } : {}),
-            ...(Array.isArray(marks) ? { marks } : {}),
-          });
-        } catch {
-          /* a torn last line: that row is sent again */
-        }
-      }
-    }
     // A torn last line would glue onto the next record: start on a fresh line.
     const fh = await open(path, 'a', 0o600);
     if (text.length > 0 && !text.endsWith('\n')) await fh.write('\n');
@@ -334,18 +303,7 @@ export class Journal {
   /** Records a finished row; on disk within a batch (256 rows or 200 ms). */
   markDone(r: RowResult<string>): void {
     this.check();
-    // The same JSON array either way; most rows carry no error code, message or marks (a contact's
-    // report ids at most) and skip the general (slower) JSON.stringify of the whole array.
-    const plain = r.ids === undefined && r.marks === undefined;
-    if (r.marks === undefined && r.errorCode === undefined && r.message === undefined && /^[a-z_]+$/.test(r.outcome)) {
-      const ids = r.ids === undefined ? '' : `,${JSON.stringify(r.ids)}`;
-      this.pending.push(`D [${r.seq},${r.line},${JSON.stringify(r.id)},"${r.outcome}",${r.status ?? 'null'},null,null${ids}]\n`);
-    } else {
-      const record: unknown[] = [r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null];
-      if (!plain) record.push(r.ids ?? null);
-      if (r.marks !== undefined) record.push(r.marks);
-      this.pending.push(`D ${JSON.stringify(record)}\n`);
-    }
+    this.pending.push(doneLine(r));
     if (this.pending.length >= DONE_BATCH || Date.now() - this.lastFlush >= DONE_INTERVAL_MS) void this.write();
   }
 
@@ -373,4 +331,64 @@ export class Journal {
     await this.close().catch(() => undefined);
     rmSync(this.path, { force: true });
   }
+}
+
+/** The `D` records of a journal: each row done, by its sequence number (a torn line is skipped: that row is sent again). */
+function readDone(lines: string[]): Map<number, RowResult<string>> {
+  const done = new Map<number, RowResult<string>>();
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (!l.startsWith('D ')) continue;
+    const row = doneRecord(l);
+    if (row !== undefined) done.set(row.seq, row);
+  }
+  return done;
+}
+
+type DoneFields = [
+  number,
+  number,
+  string,
+  string,
+  number | null,
+  string | null,
+  string | null,
+  string[] | null | undefined,
+  string[] | undefined,
+];
+
+function doneRecord(l: string): RowResult<string> | undefined {
+  try {
+    // Taken apart inside the try too: a record that is no array is a torn line as well.
+    const [seq, line, id, outcome, status, errorCode, message, ids, marks] = JSON.parse(l.slice(2)) as DoneFields;
+    return {
+      seq,
+      line,
+      id,
+      outcome,
+      ...(status === null ? {} : { status }),
+      ...(errorCode === null ? {} : { errorCode }),
+      ...(message === null ? {} : { message }),
+      ...(Array.isArray(ids) ? { ids } : {}),
+      ...(Array.isArray(marks) ? { marks } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A finished row's `D` record. The same JSON array either way; most rows carry no error code,
+ * message or marks (a contact's report ids at most) and skip the general (slower) JSON.stringify
+ * of the whole array.
+ */
+function doneLine(r: RowResult<string>): string {
+  if (r.marks === undefined && r.errorCode === undefined && r.message === undefined && /^[a-z_]+$/.test(r.outcome)) {
+    const ids = r.ids === undefined ? '' : `,${JSON.stringify(r.ids)}`;
+    return `D [${r.seq},${r.line},${JSON.stringify(r.id)},"${r.outcome}",${r.status ?? 'null'},null,null${ids}]\n`;
+  }
+  const record: unknown[] = [r.seq, r.line, r.id, r.outcome, r.status ?? null, r.errorCode ?? null, r.message ?? null];
+  if (r.ids !== undefined || r.marks !== undefined) record.push(r.ids ?? null);
+  if (r.marks !== undefined) record.push(r.marks);
+  return `D ${JSON.stringify(record)}\n`;
 }

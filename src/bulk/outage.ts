@@ -156,19 +156,24 @@ export class OutageGate {
         this.reachable();
         return value;
       } catch (err) {
-        if (!isUnreachable(err)) {
-          // The service answered (an error status) or the failure says nothing of reachability.
-          if (!(err instanceof NetworkError)) this.reachable();
-          throw err;
-        }
-        if (!this.answered || signal.aborted) throw err;
-        this.unreachable(err);
-        if (this.exceeded) throw this.exceeded;
-        if (err.sent && !repeatable) throw err;
+        this.afterFailure(err, signal, repeatable);
       } finally {
         if (probe) this.endProbeTurn();
       }
     }
+  }
+
+  /** A request failed: throws what ends it; returns when it is to go again (the service unreachable). */
+  private afterFailure(err: unknown, signal: AbortSignal, repeatable: boolean): void {
+    if (!isUnreachable(err)) {
+      // The service answered (an error status) or the failure says nothing of reachability.
+      if (!(err instanceof NetworkError)) this.reachable();
+      throw err;
+    }
+    if (!this.answered || signal.aborted) throw err;
+    this.unreachable(err);
+    if (this.exceeded) throw this.exceeded;
+    if (err.sent && !repeatable) throw err;
   }
 
   /**

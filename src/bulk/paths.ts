@@ -139,27 +139,32 @@ export function checkRunPaths(
   for (const o of outputs) {
     const id = identity(o.path);
     if (id) {
-      const input = inputIds.find((i) => i.id?.key === id.key);
-      if (input) {
-        const same = resolve(input.use.path) === resolve(o.path) ? '' : ' (a link to it)';
-        throw new InputError(
-          `${o.what} ${o.path} is ${input.use.what} ${input.use.path}${same}: writing it would destroy the input`,
-          `give ${o.what} another file`,
-        );
-      }
+      refuseInput(o, id, inputIds);
       refuseStandard(o, id, opts.standard);
-      const other = seen.find((s) => s.id.key === id.key);
-      if (other) {
-        throw new InputError(
-          `${o.what} ${o.path} is the same file as ${other.use.what} ${other.use.path}`,
-          `give each output its own file`,
-        );
-      }
+      refuseRepeat(o, id, seen);
       seen.push({ use: o, id });
     }
     const why = unwritable(o, id, opts.createFolders?.includes(o.what) ?? false, opts.regularFiles?.includes(o.what) ?? false);
     if (why) throw new InputError(`cannot write ${o.what} ${o.path}: ${why}`);
   }
+}
+
+/** Refuses an output that is one of the inputs (or a link to it). */
+function refuseInput(o: PathUse, id: Identity, inputIds: Array<{ use: PathUse; id: Identity | undefined }>): void {
+  const input = inputIds.find((i) => i.id?.key === id.key);
+  if (!input) return;
+  const same = resolve(input.use.path) === resolve(o.path) ? '' : ' (a link to it)';
+  throw new InputError(
+    `${o.what} ${o.path} is ${input.use.what} ${input.use.path}${same}: writing it would destroy the input`,
+    `give ${o.what} another file`,
+  );
+}
+
+/** Refuses an output that is the same file as an earlier one. */
+function refuseRepeat(o: PathUse, id: Identity, seen: Array<{ use: PathUse; id: Identity }>): void {
+  const other = seen.find((s) => s.id.key === id.key);
+  if (!other) return;
+  throw new InputError(`${o.what} ${o.path} is the same file as ${other.use.what} ${other.use.path}`, `give each output its own file`);
 }
 
 /** A file svc's own standard output or error writes to (device:inode), e.g. `> out`. */

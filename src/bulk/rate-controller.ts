@@ -148,39 +148,43 @@ export class RateController {
    */
   observe(reading: RateLimitReading, inFlight: number): void {
     const t = this.now();
-    if (reading.policy) {
-      this.policyRate = steadyRate(reading.policy);
-      this.policyBurst = burstRate(reading.policy);
-      const slowest = reading.policy.find((w) => (w.limit * 1000) / w.windowMs === this.policyRate);
-      this.policySteadyLimit = slowest?.limit;
-      this.steadyWindow = slowest;
-      for (const w of reading.policy) this.windowMs = Math.max(this.windowMs, w.windowMs);
-    }
+    if (reading.policy) this.learnPolicy(reading.policy);
     const left = reading.remaining - Math.max(0, inFlight - 1);
     const resetMs = Math.max(50, reading.resetMs);
     // A reading stays good for the rest of its window (at least a second).
     this.headerRateUntil = t + Math.max(1000, resetMs);
+    // A reset in whole seconds is rounded up: the room may come up to a second sooner (on a
+    // sliding window, after a sixth of a second at 6/s), on average half a second sooner.
+    const spreadMs = reading.wholeSeconds && resetMs >= 1000 ? resetMs - 500 : resetMs;
     if (left <= 0) {
-      // A reset in whole seconds is rounded up: the room may come up to a second sooner (on a
-      // sliding window, after a sixth of a second at 6/s): held until the middle of that second.
-      this.pausedUntil = Math.max(this.pausedUntil, t + (reading.wholeSeconds && resetMs >= 1000 ? resetMs - 500 : resetMs));
+      // Held until the middle of that second.
+      this.pausedUntil = Math.max(this.pausedUntil, t + spreadMs);
       this.headerRate = this.policyRate ?? this.headerRate ?? 1;
-    } else {
-      // A reset in whole seconds is rounded up: the window ends on average half a second sooner.
-      const spreadMs = reading.wholeSeconds && resetMs >= 1000 ? resetMs - 500 : resetMs;
-      const spread = (left * 1000) / spreadMs;
-      // With a policy: the steady rate, faster (up to the burst) only to spend what would be
-      // left unused at the window's end; without: what remains over what is left.
-      // A reading of another window (the burst's) says nothing of the steady one: the steady rate.
-      const steadyReading = reading.limit !== undefined && reading.limit === this.policySteadyLimit;
-      this.headerRate =
-        this.policyRate === undefined
-          ? Math.max(0.01, spread)
-          : steadyReading
-            ? Math.min(this.policyBurst ?? this.policyRate, Math.max(this.policyRate, spread))
-            : this.policyRate;
-    }
+    } else this.headerRate = this.rateForRoom(reading, (left * 1000) / spreadMs);
     this.bucket.capAtOne();
+  }
+
+  /** The windows of the service's RateLimit-Policy: the steady rate, the burst, the longest window. */
+  private learnPolicy(policy: NonNullable<RateLimitReading['policy']>): void {
+    this.policyRate = steadyRate(policy);
+    this.policyBurst = burstRate(policy);
+    const slowest = policy.find((w) => (w.limit * 1000) / w.windowMs === this.policyRate);
+    this.policySteadyLimit = slowest?.limit;
+    this.steadyWindow = slowest;
+    for (const w of policy) this.windowMs = Math.max(this.windowMs, w.windowMs);
+  }
+
+  /**
+   * The start rate while the window has room (`spread`: what remains over what is left of it).
+   * With a policy: the steady rate, faster (up to the burst) only to spend what would be left
+   * unused at the window's end; without: the spread. A reading of another window (the burst's)
+   * says nothing of the steady one: the steady rate.
+   */
+  private rateForRoom(reading: RateLimitReading, spread: number): number {
+    if (this.policyRate === undefined) return Math.max(0.01, spread);
+    const steadyReading = reading.limit !== undefined && reading.limit === this.policySteadyLimit;
+    if (!steadyReading) return this.policyRate;
+    return Math.min(this.policyBurst ?? this.policyRate, Math.max(this.policyRate, spread));
   }
 
   /** Advances the 100 ms buckets to now, clearing the ones that fell out of the last second. */

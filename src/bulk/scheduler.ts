@@ -98,37 +98,53 @@ export interface Scheduler<T, R> {
   stats(): SchedulerStats;
 }
 
+type KeysOf<T> = (item: T) => string | readonly string[] | undefined;
+type Sink<T, R> = (item: T, result: Settled<R>) => void | Promise<void>;
+
 export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => Promise<R>, options: SchedulerOptions<T>): Scheduler<T, R> {
-  const ceiling = Math.max(1, Math.floor(options.concurrency));
-  const maxBuffered = options.maxBuffered ?? Math.max(64, ceiling * 8);
-  const signal = options.signal ?? new AbortController().signal;
-  const wait = options.sleep ?? sleep;
-  const pace = new RateController({
-    ceiling,
-    floor: options.minConcurrency ?? 1,
-    cooldownMs: options.cooldownMs ?? 1000,
-    pauseOnThrottle: options.pauseOnThrottle ?? true,
-    now: options.now ?? Date.now,
-  });
-  let started = 0;
-  let settled = 0;
-  let inFlight = 0;
+  return new PacedScheduler(worker, options);
+}
+
+/** The state all runs of a scheduler share: the pace, the counters, the wake-up signal. */
+class PacedScheduler<T, R> implements Scheduler<T, R> {
+  readonly maxBuffered: number;
+  readonly signal: AbortSignal;
+  readonly wait: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly pace: RateController;
+  private readonly clock: () => number;
+  started = 0;
+  settled = 0;
+  inFlight = 0;
   /** Of those, tasks refused over the service's in-flight cap, waiting in their slot to retry. */
-  let held = 0;
+  held = 0;
   /** RateLimit-Remaining of the answer being handled, until the next microtask (a 429's onRetry follows its headers at once). */
-  let answerRemaining: number | undefined;
-  let clearQueued = false;
-  const clearRemaining = () => {
-    answerRemaining = undefined;
-    clearQueued = false;
-  };
+  answerRemaining: number | undefined;
+  private clearQueued = false;
+  readonly changed = new Signal();
 
-  const changed = new Signal();
+  constructor(
+    readonly worker: (item: T, ctx: WorkerContext) => Promise<R>,
+    readonly options: SchedulerOptions<T>,
+  ) {
+    const ceiling = Math.max(1, Math.floor(options.concurrency));
+    this.maxBuffered = options.maxBuffered ?? Math.max(64, ceiling * 8);
+    this.signal = options.signal ?? new AbortController().signal;
+    this.wait = options.sleep ?? sleep;
+    this.clock = options.now ?? Date.now;
+    this.pace = new RateController({
+      ceiling,
+      floor: options.minConcurrency ?? 1,
+      cooldownMs: options.cooldownMs ?? 1000,
+      pauseOnThrottle: options.pauseOnThrottle ?? true,
+      now: this.clock,
+    });
+  }
 
-  function stats(): SchedulerStats {
+  stats(): SchedulerStats {
+    const pace = this.pace;
     return {
-      started,
-      settled,
+      started: this.started,
+      settled: this.settled,
       throttles: pace.throttles,
       congestionEvents: pace.congestionEvents,
       limit: pace.limit,
@@ -141,255 +157,376 @@ export function createScheduler<T, R>(worker: (item: T, ctx: WorkerContext) => P
       heldUntil: pace.heldUntil,
       windowMs: pace.windowMs,
       steadyWindow: pace.steadyWindow,
-      inFlight,
-      aborted: signal.aborted,
+      inFlight: this.inFlight,
+      aborted: this.signal.aborted,
     };
   }
 
-  const throttle = (waitMs: number) => {
-    pace.throttle(waitMs);
-  };
-  const clock = options.now ?? Date.now;
-  const rateHeaders = (headers: HeaderBag) => {
-    const reading = readRateHeaders(headers, clock());
+  throttle(waitMs: number): void {
+    this.pace.throttle(waitMs);
+  }
+
+  /** One function for every task's ctx.rateHeaders (a task takes it, it makes none). */
+  readonly rateHeaders = (headers: HeaderBag): void => {
+    const reading = readRateHeaders(headers, this.clock());
     if (!reading) return;
-    pace.observe(reading, inFlight - held);
-    answerRemaining = reading.remaining;
-    if (!clearQueued) {
-      clearQueued = true;
-      queueMicrotask(clearRemaining);
+    this.pace.observe(reading, this.inFlight - this.held);
+    this.answerRemaining = reading.remaining;
+    if (!this.clearQueued) {
+      this.clearQueued = true;
+      queueMicrotask(this.clearRemaining);
     }
   };
 
-  function run(source: AsyncIterable<T>, onSettled?: (item: T, result: Settled<R>) => void | Promise<void>): Promise<SchedulerStats> {
-    return runBatches(singles(source), onSettled);
+  private readonly clearRemaining = (): void => {
+    this.answerRemaining = undefined;
+    this.clearQueued = false;
+  };
+
+  run(source: AsyncIterable<T>, onSettled?: Sink<T, R>): Promise<SchedulerStats> {
+    return this.runBatches(singles(source), onSettled);
   }
 
-  async function runBatches(
-    source: AsyncIterable<readonly T[]>,
-    onSettled?: (item: T, result: Settled<R>) => void | Promise<void>,
-  ): Promise<SchedulerStats> {
-    pace.startRun();
-    const iterator = source[Symbol.asyncIterator]();
-    let exhausted = false;
-    /** The batch being read and the index of its next item. */
-    let batch: readonly T[] = [];
-    let nextInBatch = 0;
-    /** Items whose key is free, in input order, ready to start. */
-    const ready: T[] = [];
-    /** Key → the items holding it in input order: the first is started or ready, the rest wait. */
-    const busy = new Map<string, T[]>();
-    // An item's keys: most items have one (a string), so no array is made for them.
-    const keysOf = (item: T): string | readonly string[] | undefined => options.keyOf?.(item);
-    const heads = (item: T, key: string) => busy.get(key)?.[0] === item;
-    const headsAll = (item: T) => {
-      const k = keysOf(item);
-      return k === undefined || (typeof k === 'string' ? heads(item, k) : k.every((key) => heads(item, key)));
-    };
-    /** The key is released by a settled item: the next item waiting for it may become ready. */
-    const release = (key: string) => {
-      const queue = busy.get(key);
-      if (!queue) return;
-      queue.shift();
-      const next = queue[0];
-      if (next === undefined) busy.delete(key);
-      else if (headsAll(next)) {
-        buffered--;
-        ready.push(next);
-      }
-    };
-    /** Marks the item's key busy; true when an earlier item holds it (the item waits). */
-    const claim = (key: string, value: T): boolean => {
-      const queue = busy.get(key);
-      if (queue === undefined) {
-        busy.set(key, [value]);
-        return false;
-      }
-      if (queue[queue.length - 1] === value) return false;
-      queue.push(value);
-      return true;
-    };
-    let buffered = 0;
-    let sinkError: { error: unknown } | undefined;
-    /** Tasks not finished yet (their onSettled included). */
-    let running = 0;
-    const onAbort = () => changed.wake();
-    signal.addEventListener('abort', onAbort, { once: true });
+  runBatches(source: AsyncIterable<readonly T[]>, onSettled?: Sink<T, R>): Promise<SchedulerStats> {
+    return new SchedulerRun(this, source[Symbol.asyncIterator](), onSettled).execute();
+  }
+}
 
-    /**
-     * One started item: its worker context (it is the ctx the worker gets) and its settling. A class
-     * rather than closures and an async function: an import starts a million of them.
-     */
-    class Task implements WorkerContext {
-      readonly signal = signal;
-      // A task told by the server to wait does not hold its slot meanwhile: it loads nobody, and
-      // with a halved limit a few such tasks would otherwise stall the whole run.
-      private parked: ReturnType<typeof setTimeout> | undefined;
-      /** Parked in its slot (refused over the in-flight cap, its retry near) rather than out of it. */
-      private holding = false;
-      /** Requests in flight when its request was (last) sent, itself included. */
-      sentAt = 0;
+/** What the run loop does when it has no item to start. */
+const WAIT = Symbol('wait for a change');
+const READ = Symbol('read the next batch');
+const DONE = Symbol('done');
+type Step = typeof WAIT | typeof READ | typeof DONE;
 
-      constructor(private readonly item: T) {}
+/** One call of runBatches: its source, its items waiting for their keys, its sink. */
+class SchedulerRun<T, R> {
+  readonly queue: KeyedQueue<T>;
+  private readonly cursor: BatchCursor<T>;
+  private sinkError: { error: unknown } | undefined;
+  /** Tasks not finished yet (their onSettled included). */
+  private running = 0;
 
-      readonly rateHeaders = rateHeaders;
+  constructor(
+    readonly s: PacedScheduler<T, R>,
+    iterator: AsyncIterator<readonly T[]>,
+    private readonly onSettled: Sink<T, R> | undefined,
+  ) {
+    this.queue = new KeyedQueue(s.options);
+    this.cursor = new BatchCursor(iterator);
+  }
 
-      /** An own property, not a method: workers may take it out of the context (`{ throttle }`). */
-      readonly throttle = (waitMs: number): void => {
-        const parked = this.parked !== undefined;
-        const kind = pace.throttle(waitMs, {
-          sentAt: this.sentAt,
-          active: inFlight - held - (parked ? 0 : 1),
-          remaining: answerRemaining,
-        });
-        if (parked || waitMs <= 0) return;
-        inFlight--;
-        changed.wake();
-        if (kind === 'in_flight') {
-          // The slot is free until shortly before the retry, then taken back for it: a retry
-          // coming back to a full set of slots would only be refused again.
-          const lead = Math.min(waitMs, pace.slotLeadMs(inFlight - held));
-          this.parked = setTimeout(() => this.retake(lead), waitMs - lead);
-        } else this.parked = setTimeout(() => this.unpark(), waitMs);
-      };
+  async execute(): Promise<SchedulerStats> {
+    const s = this.s;
+    s.pace.startRun();
+    const onAbort = () => s.changed.wake();
+    s.signal.addEventListener('abort', onAbort, { once: true });
+    await this.startAll();
+    s.signal.removeEventListener('abort', onAbort);
+    while (this.running > 0) await s.changed.wait();
+    await this.cursor.close();
+    if (this.sinkError) throw this.sinkError.error;
+    return s.stats();
+  }
 
-      private retake(lead: number): void {
-        inFlight++;
-        held++;
-        this.holding = true;
-        this.parked = setTimeout(() => this.unpark(), lead);
-      }
-
-      private unpark(): void {
-        if (this.parked === undefined) return;
-        clearTimeout(this.parked);
-        this.parked = undefined;
-        if (this.holding) {
-          held--;
-          this.holding = false;
-        } else inFlight++;
-        this.sentAt = inFlight - held;
-      }
-
-      start(): void {
-        this.sentAt = inFlight - held;
-        worker(this.item, this).then(
-          (value) => {
-            pace.success(this.sentAt);
-            this.settle({ ok: true, value });
-          },
-          (error: unknown) => this.settle({ ok: false, error }),
-        );
-      }
-
-      private settle(result: Settled<R>): void {
-        this.unpark();
-        inFlight--;
-        settled++;
-        const k = keysOf(this.item);
-        if (typeof k === 'string') release(k);
-        else if (k !== undefined) for (const key of k) release(key);
-        let sunk: unknown;
-        try {
-          sunk = onSettled?.(this.item, result);
-        } catch (error) {
-          sinkError ??= { error };
-        }
-        // Waited for only when the sink returns a promise: a microtask per row adds up.
-        if (sunk) {
-          (sunk as Promise<void>).then(finished, (error: unknown) => {
-            sinkError ??= { error };
-            finished();
-          });
-        } else finished();
-      }
-    }
-    const finished = () => {
-      running--;
-      changed.wake();
-    };
-    const launch = (item: T) => {
-      started++;
-      inFlight++;
-      running++;
-      new Task(item).start();
-    };
-
-    const stopped = () => signal.aborted || sinkError !== undefined;
-
-    while (!stopped()) {
-      if (inFlight >= pace.limit) {
-        await changed.wait();
+  /** Starts items at the pace allowed until the source is done or the run stops. */
+  private async startAll(): Promise<void> {
+    const s = this.s;
+    while (!this.stopped()) {
+      const next = s.inFlight >= s.pace.limit ? WAIT : (this.queue.take() ?? this.pull());
+      if (next === DONE) return;
+      if (next === WAIT || next === READ) {
+        await this.waitFor(next as typeof WAIT | typeof READ);
         continue;
-      }
-      let item = ready.shift();
-      if (item === undefined) {
-        if (exhausted) {
-          if (inFlight === 0 && busy.size === 0) break;
-          await changed.wait();
-          continue;
-        }
-        if (buffered >= maxBuffered) {
-          await changed.wait();
-          continue;
-        }
-        if (nextInBatch >= batch.length) {
-          let next: IteratorResult<readonly T[]>;
-          try {
-            next = await iterator.next();
-          } catch (error) {
-            // The source failed (an unreadable input): like a failing sink, stop starting and let
-            // the tasks in flight settle, so that their outcome is known and counted.
-            sinkError ??= { error };
-            exhausted = true;
-            continue;
-          }
-          if (next.done) exhausted = true;
-          else {
-            batch = next.value;
-            nextInBatch = 0;
-          }
-          continue;
-        }
-        const value = batch[nextInBatch++] as T;
-        const k = keysOf(value);
-        let blocked = false;
-        if (typeof k === 'string') blocked = claim(k, value);
-        else if (k !== undefined) for (const key of k) blocked = claim(key, value) || blocked;
-        if (blocked) {
-          buffered++;
-          continue;
-        }
-        item = value;
       }
       // A released item (from `ready`) keeps its keys marked busy until it settles.
-      const delay = pace.startDelay();
+      const delay = s.pace.startDelay();
       if (delay > 0) {
-        ready.unshift(item);
-        await wait(delay, signal);
+        this.queue.putBack(next as T);
+        await s.wait(delay, s.signal);
         continue;
       }
-      pace.started();
-      try {
-        const before = options.beforeStart?.(item);
-        if (before) await before;
-      } catch (error) {
-        sinkError ??= { error };
+      s.pace.started();
+      const before = this.beforeStart(next as T);
+      if (before) await before;
+      if (this.stopped()) {
+        this.queue.putBack(next as T);
+        return;
       }
-      if (stopped()) {
-        ready.unshift(item);
-        break;
-      }
-      launch(item);
+      this.launch(next as T);
     }
-    signal.removeEventListener('abort', onAbort);
-    while (running > 0) await changed.wait();
-    if (!exhausted) await iterator.return?.();
-    if (sinkError) throw sinkError.error;
-    return stats();
   }
 
-  return { run, runBatches, throttle, stats };
+  /** The next item of the source whose keys are free (those that wait are parked), or what to do first. */
+  private pull(): T | Step {
+    const { cursor, queue, s } = this;
+    for (;;) {
+      if (cursor.exhausted) return s.inFlight === 0 && queue.idle ? DONE : WAIT;
+      if (queue.buffered >= s.maxBuffered) return WAIT;
+      if (!cursor.hasItem()) return READ;
+      const value = cursor.take();
+      if (queue.admit(value)) return value;
+    }
+  }
+
+  /** Waits for a change (a slot, a key, a settled task) or reads the next batch. */
+  private waitFor(step: typeof WAIT | typeof READ): Promise<void> {
+    return step === READ ? this.readBatch() : this.s.changed.wait();
+  }
+
+  private async readBatch(): Promise<void> {
+    // The source failed (an unreadable input): like a failing sink, stop starting and let the
+    // tasks in flight settle, so that their outcome is known and counted.
+    const failed = await this.cursor.read();
+    if (failed) this.sinkError ??= failed;
+  }
+
+  /** options.beforeStart: its promise when it returns one (its failure stops the run). */
+  private beforeStart(item: T): Promise<void> | undefined {
+    try {
+      const before = this.s.options.beforeStart?.(item);
+      return before ? before.then(undefined, this.fail) : undefined;
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  private readonly fail = (error: unknown): void => {
+    this.sinkError ??= { error };
+  };
+
+  private stopped(): boolean {
+    return this.s.signal.aborted || this.sinkError !== undefined;
+  }
+
+  private launch(item: T): void {
+    const s = this.s;
+    s.started++;
+    s.inFlight++;
+    this.running++;
+    new Task(this, item).start();
+  }
+
+  /** A task settled: its keys are released and onSettled told. */
+  settle(item: T, result: Settled<R>): void {
+    this.queue.releaseAll(item);
+    let sunk: unknown;
+    try {
+      sunk = this.onSettled?.(item, result);
+    } catch (error) {
+      this.fail(error);
+    }
+    // Waited for only when the sink returns a promise: a microtask per row adds up.
+    if (sunk) {
+      (sunk as Promise<void>).then(this.finished, (error: unknown) => {
+        this.fail(error);
+        this.finished();
+      });
+    } else this.finished();
+  }
+
+  private readonly finished = (): void => {
+    this.running--;
+    this.s.changed.wake();
+  };
+}
+
+/**
+ * One started item: its worker context (it is the ctx the worker gets) and its settling. A class
+ * rather than closures and an async function: an import starts a million of them.
+ */
+class Task<T, R> implements WorkerContext {
+  readonly signal: AbortSignal;
+  readonly rateHeaders: (headers: HeaderBag) => void;
+  // A task told by the server to wait does not hold its slot meanwhile: it loads nobody, and
+  // with a halved limit a few such tasks would otherwise stall the whole run.
+  private parked: ReturnType<typeof setTimeout> | undefined;
+  /** Parked in its slot (refused over the in-flight cap, its retry near) rather than out of it. */
+  private holding = false;
+  /** Requests in flight when its request was (last) sent, itself included. */
+  sentAt = 0;
+
+  constructor(
+    private readonly run: SchedulerRun<T, R>,
+    private readonly item: T,
+  ) {
+    this.signal = run.s.signal;
+    this.rateHeaders = run.s.rateHeaders;
+  }
+
+  /** An own property, not a method: workers may take it out of the context (`{ throttle }`). */
+  readonly throttle = (waitMs: number): void => {
+    const s = this.run.s;
+    const parked = this.parked !== undefined;
+    const kind = s.pace.throttle(waitMs, {
+      sentAt: this.sentAt,
+      active: s.inFlight - s.held - (parked ? 0 : 1),
+      remaining: s.answerRemaining,
+    });
+    if (parked || waitMs <= 0) return;
+    s.inFlight--;
+    s.changed.wake();
+    if (kind === 'in_flight') {
+      // The slot is free until shortly before the retry, then taken back for it: a retry
+      // coming back to a full set of slots would only be refused again.
+      const lead = Math.min(waitMs, s.pace.slotLeadMs(s.inFlight - s.held));
+      this.parked = setTimeout(() => this.retake(lead), waitMs - lead);
+    } else this.parked = setTimeout(() => this.unpark(), waitMs);
+  };
+
+  private retake(lead: number): void {
+    const s = this.run.s;
+    s.inFlight++;
+    s.held++;
+    this.holding = true;
+    this.parked = setTimeout(() => this.unpark(), lead);
+  }
+
+  private unpark(): void {
+    if (this.parked === undefined) return;
+    const s = this.run.s;
+    clearTimeout(this.parked);
+    this.parked = undefined;
+    if (this.holding) {
+      s.held--;
+      this.holding = false;
+    } else s.inFlight++;
+    this.sentAt = s.inFlight - s.held;
+  }
+
+  start(): void {
+    const s = this.run.s;
+    this.sentAt = s.inFlight - s.held;
+    s.worker(this.item, this).then(
+      (value) => {
+        s.pace.success(this.sentAt);
+        this.settle({ ok: true, value });
+      },
+      (error: unknown) => this.settle({ ok: false, error }),
+    );
+  }
+
+  private settle(result: Settled<R>): void {
+    this.unpark();
+    const s = this.run.s;
+    s.inFlight--;
+    s.settled++;
+    this.run.settle(this.item, result);
+  }
+}
+
+/**
+ * Key affinity: key → the items holding it in input order; the first is started or ready, the
+ * rest wait. An item is ready when it heads the queue of every key it has.
+ */
+class KeyedQueue<T> {
+  /** Items whose keys are free, in input order, ready to start. */
+  private readonly ready: T[] = [];
+  private readonly busy = new Map<string, T[]>();
+  /** Items pulled from the source that wait for a key. */
+  buffered = 0;
+
+  constructor(private readonly options: { keyOf?: KeysOf<T> }) {}
+
+  get idle(): boolean {
+    return this.busy.size === 0;
+  }
+
+  take(): T | undefined {
+    return this.ready.shift();
+  }
+
+  putBack(item: T): void {
+    this.ready.unshift(item);
+  }
+
+  /** Marks the item's keys busy; false when an earlier item holds one of them (the item waits). */
+  admit(item: T): boolean {
+    // An item's keys: most items have one (a string), so no array is made for them.
+    const k = this.options.keyOf?.(item);
+    let blocked = false;
+    if (typeof k === 'string') blocked = this.claim(k, item);
+    else if (k !== undefined) for (const key of k) blocked = this.claim(key, item) || blocked;
+    if (blocked) this.buffered++;
+    return !blocked;
+  }
+
+  /** The keys of a settled item are released: the next items waiting for them may become ready. */
+  releaseAll(item: T): void {
+    const k = this.options.keyOf?.(item);
+    if (typeof k === 'string') this.release(k);
+    else if (k !== undefined) for (const key of k) this.release(key);
+  }
+
+  /** Marks the key busy; true when an earlier item holds it (the item waits). */
+  private claim(key: string, value: T): boolean {
+    const queue = this.busy.get(key);
+    if (queue === undefined) {
+      this.busy.set(key, [value]);
+      return false;
+    }
+    if (queue[queue.length - 1] === value) return false;
+    queue.push(value);
+    return true;
+  }
+
+  private release(key: string): void {
+    const queue = this.busy.get(key);
+    if (!queue) return;
+    queue.shift();
+    const next = queue[0];
+    if (next === undefined) this.busy.delete(key);
+    else if (this.headsAll(next)) {
+      this.buffered--;
+      this.ready.push(next);
+    }
+  }
+
+  private headsAll(item: T): boolean {
+    const k = this.options.keyOf?.(item);
+    if (k === undefined) return true;
+    if (typeof k === 'string') return this.busy.get(k)?.[0] === item;
+    return k.every((key) => this.busy.get(key)?.[0] === item);
+  }
+}
+
+/** The source read a batch at a time: one await per batch, not per item. */
+class BatchCursor<T> {
+  exhausted = false;
+  private batch: readonly T[] = [];
+  private next = 0;
+
+  constructor(private readonly iterator: AsyncIterator<readonly T[]>) {}
+
+  hasItem(): boolean {
+    return this.next < this.batch.length;
+  }
+
+  take(): T {
+    return this.batch[this.next++] as T;
+  }
+
+  /** Reads the next batch; the source's error when it failed (it is then exhausted too). */
+  async read(): Promise<{ error: unknown } | undefined> {
+    let result: IteratorResult<readonly T[]>;
+    try {
+      result = await this.iterator.next();
+    } catch (error) {
+      this.exhausted = true;
+      return { error };
+    }
+    if (result.done) this.exhausted = true;
+    else {
+      this.batch = result.value;
+      this.next = 0;
+    }
+    return undefined;
+  }
+
+  /** Ends a source not read to its end. */
+  async close(): Promise<void> {
+    if (!this.exhausted) await this.iterator.return?.();
+  }
 }
 
 /** A source of items as a source of one-item batches. */

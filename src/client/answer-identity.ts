@@ -89,27 +89,28 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 export function createdContactMismatch(sent: { email?: unknown; phone?: unknown }, bytes: Buffer, body: () => unknown): string | undefined {
   const email = typeof sent.email === 'string' && sent.email !== '' ? sent.email : undefined;
   const phone = typeof sent.phone === 'string' && E164.test(sent.phone) ? sent.phone : undefined;
-  if (email !== undefined || phone !== undefined) {
-    const text = bytes.toString('utf8');
-    if (
-      (email === undefined || topLevelString(text, 'email') === email) &&
-      (phone === undefined || topLevelString(text, 'phone') === phone)
-    )
-      return undefined;
-  }
+  if ((email !== undefined || phone !== undefined) && answeredAsSent(bytes.toString('utf8'), email, phone)) return undefined;
   const c = objectOf(body());
   if (c === undefined) return 'the answer holds no contact';
-  if (email !== undefined) {
-    const answered = c.email;
-    if (typeof answered !== 'string' || answered.toLowerCase() !== email.toLowerCase()) {
-      return `sent email ${JSON.stringify(email)}, answered ${shown(answered)}`;
-    }
-  }
-  if (phone !== undefined) {
-    const answered = c.phone;
-    if (answered !== phone) return `sent phone ${phone}, answered ${shown(answered)}`;
-  }
-  return undefined;
+  return emailMismatch(email, c.email) ?? phoneMismatch(phone, c.phone);
+}
+
+/** Whether the answer's only top-level `email` and `phone` are exactly those sent (read unparsed). */
+function answeredAsSent(text: string, email: string | undefined, phone: string | undefined): boolean {
+  return (
+    (email === undefined || topLevelString(text, 'email') === email) && (phone === undefined || topLevelString(text, 'phone') === phone)
+  );
+}
+
+function emailMismatch(email: string | undefined, answered: unknown): string | undefined {
+  if (email === undefined) return undefined;
+  if (typeof answered === 'string' && answered.toLowerCase() === email.toLowerCase()) return undefined;
+  return `sent email ${JSON.stringify(email)}, answered ${shown(answered)}`;
+}
+
+function phoneMismatch(phone: string | undefined, answered: unknown): string | undefined {
+  if (phone === undefined || answered === phone) return undefined;
+  return `sent phone ${phone}, answered ${shown(answered)}`;
 }
 
 /** A contact's answer to a request naming it by id (PATCH /v1/contacts/{id}, the legacy unsubscribe). */

@@ -94,15 +94,17 @@ export class ApiError extends Error {
   constructor(init: ApiErrorInit) {
     super(init.message);
     this.name = 'ApiError';
-    this.status = init.status;
-    this.code = init.code;
-    this.id = init.id;
-    this.requestId = init.requestId;
-    this.requiredScope = init.requiredScope;
-    this.details = init.details;
-    this.retryAfterMs = init.retryAfterMs;
-    this.method = init.method;
-    this.path = init.path;
+    ({
+      status: this.status,
+      code: this.code,
+      id: this.id,
+      requestId: this.requestId,
+      requiredScope: this.requiredScope,
+      details: this.details,
+      retryAfterMs: this.retryAfterMs,
+      method: this.method,
+      path: this.path,
+    } = init);
     this.uncertain = init.uncertain ?? false;
   }
 
@@ -113,19 +115,8 @@ export class ApiError extends Error {
 
   /** The same error with another message (commands explain the service's answer in their terms). */
   withMessage(message: string): ApiError {
-    return new ApiError({
-      status: this.status,
-      code: this.code,
-      message,
-      id: this.id,
-      requestId: this.requestId,
-      requiredScope: this.requiredScope,
-      details: this.details,
-      retryAfterMs: this.retryAfterMs,
-      method: this.method,
-      path: this.path,
-      uncertain: this.uncertain,
-    });
+    // The error's own enumerable fields are its ApiErrorInit (message and stack are not enumerable).
+    return new ApiError({ ...this, message });
   }
 
   /** Authentication or authorization failure (exit code 3 in the CLI). */
@@ -172,10 +163,7 @@ export class NetworkError extends Error {
   ) {
     super(message, { cause: init.cause });
     this.name = 'NetworkError';
-    this.kind = init.kind;
-    this.sent = init.sent;
-    this.method = init.method;
-    this.path = init.path;
+    ({ kind: this.kind, sent: this.sent, method: this.method, path: this.path } = init);
     this.attempts = init.attempts ?? 1;
   }
 }
@@ -228,11 +216,13 @@ export class RetryWaitTooLongError extends Error {
 
 /** Credentials are missing or unusable before any request (exit code 3). */
 export class CredentialsError extends Error {
-  readonly hint?: string;
-  constructor(message: string, hint?: string) {
+  constructor(
+    message: string,
+    /** What to do about it. */
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = 'CredentialsError';
-    this.hint = hint;
   }
 }
 

@@ -43,6 +43,34 @@ export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS };
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
+/** Statuses after which a request may or may not have been applied. */
+const AMBIGUOUS_STATUSES = new Set([500, 502, 504]);
+
+/** What afterErrorStatus answers when the request is to be sent again. */
+const TRY_AGAIN = Symbol('try again');
+
+/** What a request's attempts have learnt so far (made at its first failure). */
+interface AttemptsState {
+  backoffRetries: number;
+  /** Whether an earlier attempt may have been applied. */
+  uncertain: boolean;
+  refusedToken: string | undefined;
+  replays401: number;
+}
+
+function newAttemptsState(): AttemptsState {
+  return { backoffRetries: 0, uncertain: false, refusedToken: undefined, replays401: 0 };
+}
+
+/** The attempt a failure or an error answer belongs to. */
+interface AttemptAt {
+  fullPath: string;
+  token: string | undefined;
+  started: number;
+  attempt: number;
+  wait: AnswerWait | undefined;
+}
+
 export class RequestPipeline {
   readonly baseUrl: string;
   readonly tokens: TokenProvider;
@@ -150,12 +178,8 @@ export class RequestPipeline {
   private async sendAttempts(req: SendRequest, wait?: AnswerWait): Promise<ApiResult<unknown>> {
     const fullPath = this.prefix + req.path;
     let attempt = 0;
-    let backoffRetries = 0;
-    let uncertain = false;
-    // A 401 is replayed once per token: a request retried for seconds (500s, resets) may see its
-    // token expire more than once; a token refused twice is not renewed again (at most 3 replays).
-    let refusedToken: string | undefined;
-    let replays401 = 0;
+    // Made at the first failure: the success path (a million upserts) allocates none.
+    let state: AttemptsState | undefined;
     for (;;) {
       attempt++;
       if (req.signal?.aborted) throw req.signal.reason;
@@ -168,96 +192,153 @@ export class RequestPipeline {
           req.signal,
         );
       } catch (err) {
-        if (req.signal?.aborted) throw req.signal.reason;
-        if (isUnsendable(err)) {
-          // The message names the header ("invalid authorization header"), never its value.
-          const what = err instanceof Error ? err.message : 'invalid request';
-          throw new UnsendableRequestError(`${req.route}: the request cannot be sent (${what})`, {
-            method: req.method,
-            path: routePath(req),
-            cause: err,
-          });
-        }
-        const net = proxyFailure(this.transport, err) ?? classifyNetworkError(err);
-        if (net.sent) uncertain = true;
-        await this.retryAfterNetworkFailure(req, fullPath, err, net, { started, attempt, backoffRetries, uncertain });
-        backoffRetries++;
+        state ??= newAttemptsState();
+        await this.afterExchangeFailure(req, err, state, { fullPath, token, started, attempt, wait });
         continue;
       }
-      wait?.answered();
-      const status = res.status;
-      this.firstAnswer.hear();
-      if (req.onRateHeaders && (res.hasHeader('ratelimit-remaining') || res.hasHeader('x-ratelimit-remaining')))
-        req.onRateHeaders(res.headers);
+      this.heard(req, res, wait);
+      if (res.status < 400) return this.success(req, res, fullPath, started, attempt, state?.uncertain === true);
+      state ??= newAttemptsState();
+      const answer = await this.afterErrorStatus(req, res, state, { fullPath, token, started, attempt, wait });
+      if (answer !== TRY_AGAIN) return answer;
+    }
+  }
 
-      if (status < 400) {
-        // The hot path (an import's upserts): the headers and the body are read only if someone asks.
-        const result = new LazyResult(status, res, attempt, uncertain, req.unwrap === true);
-        if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, result.requestId);
-        if (req.verify !== undefined) this.checkAnswer(req, res, result);
-        if (res.hasHeader('deprecation')) this.deprecations.note(req.route, res.headers);
-        this.budget.onSuccess();
-        return result;
-      }
-      const headers = res.headers;
-      const requestId = firstHeader(headers, 'x-request-id');
-      if (this.debug) this.traceAnswer(req, fullPath, status, started, attempt, requestId);
-      if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);
+  /** Any answer: the patience wait ends, and the rate headers go to whoever reads them. */
+  private heard(req: SendRequest, res: Exchange, wait: AnswerWait | undefined): void {
+    wait?.answered();
+    this.firstAnswer.hear();
+    if (req.onRateHeaders && (res.hasHeader('ratelimit-remaining') || res.hasHeader('x-ratelimit-remaining')))
+      req.onRateHeaders(res.headers);
+  }
 
-      if (status === 401 && req.auth && token !== undefined && token !== refusedToken && replays401 < 3) {
-        refusedToken = token;
-        replays401++;
-        const renewed = await this.tokens.renewAfterUnauthorized(token, req.signal);
-        if (renewed !== undefined) {
-          if (this.debug) this.logger.debug(`${req.route}: 401 unauthorized, token renewed, replaying (attempt ${attempt + 1})`);
-          continue;
-        }
-      }
+  /** The hot path (an import's upserts): the headers and the body are read only if someone asks. */
+  private success(req: SendRequest, res: Exchange, fullPath: string, started: number, attempt: number, uncertain: boolean): LazyResult {
+    const result = new LazyResult(res.status, res, attempt, uncertain, req.unwrap === true);
+    if (this.debug) this.traceAnswer(req, fullPath, res.status, started, attempt, result.requestId);
+    if (req.verify !== undefined) this.checkAnswer(req, res, result);
+    if (res.hasHeader('deprecation')) this.deprecations.note(req.route, res.headers);
+    this.budget.onSuccess();
+    return result;
+  }
 
-      const own = status >= 500 ? proxyOwnAnswer(this.transport, this.origin, req, res, attempt, uncertain) : undefined;
-      if (own !== undefined) throw own;
-      const plan = planRetry({
-        outcome: { status },
-        idempotency: req.idempotency,
-        attempt: attempt,
-        backoffRetries: backoffRetries,
-        headers,
-        options: this.retry,
-        budget: this.budget,
-        now: this.now(),
-        random: this.random,
-      });
-      const ambiguousNow = status === 500 || status === 502 || status === 504;
-      if (plan.kind === 'retry') {
-        if (ambiguousNow) uncertain = true;
-        if (!plan.serverDirected) backoffRetries++;
-        if (plan.serverDirected) wait?.pause();
-        await this.waitBeforeRetry(req, {
-          attempt: attempt,
-          method: req.method,
-          path: routePath(req),
-          status,
-          delayMs: plan.delayMs,
-          serverDirected: plan.serverDirected,
-        });
-        wait?.resume();
-        continue;
-      }
-      if (plan.kind === 'wait_too_long') {
-        throw new RetryWaitTooLongError(plan.delayMs, Math.min(this.retry.maxRetryWaitMs, MAX_TIMER_MS), status);
-      }
-      const text = bodyText(res.bytes);
-      const body = parseBody(text, () => firstHeader(headers, 'content-type'));
-      if (!req.throwOnError) return { status, body, headers, requestId, attempts: attempt, uncertain };
-      const err = new ApiError({
-        ...parseErrorBody(status, body, text, headers),
+  /** A request that got no answer: thrown when it cannot be sent or tried again, else waited on. */
+  private async afterExchangeFailure(req: SendRequest, err: unknown, state: AttemptsState, at: AttemptAt): Promise<void> {
+    if (req.signal?.aborted) throw req.signal.reason;
+    if (isUnsendable(err)) {
+      // The message names the header ("invalid authorization header"), never its value.
+      const what = err instanceof Error ? err.message : 'invalid request';
+      throw new UnsendableRequestError(`${req.route}: the request cannot be sent (${what})`, {
         method: req.method,
         path: routePath(req),
-        retryAfterMs: status === 429 || status === 503 ? serverRetryDelay(headers, this.now()) : undefined,
-        uncertain: uncertain || (ambiguousNow && req.idempotency === 'non_idempotent'),
+        cause: err,
       });
-      throw status === 404 && req.auth ? await this.routes.explain404(err, req.method, req.route, fullPath, req.signal) : err;
     }
+    const net = proxyFailure(this.transport, err) ?? classifyNetworkError(err);
+    if (net.sent) state.uncertain = true;
+    await this.retryAfterNetworkFailure(req, at.fullPath, err, net, {
+      started: at.started,
+      attempt: at.attempt,
+      backoffRetries: state.backoffRetries,
+      uncertain: state.uncertain,
+    });
+    state.backoffRetries++;
+  }
+
+  /**
+   * An answer of status 400 or more: TRY_AGAIN after a renewed token or a retry's wait; otherwise
+   * the answer (when the request does not throw on errors) or a thrown ApiError.
+   */
+  private async afterErrorStatus(
+    req: SendRequest,
+    res: Exchange,
+    state: AttemptsState,
+    at: AttemptAt,
+  ): Promise<ApiResult<unknown> | typeof TRY_AGAIN> {
+    const { status, headers } = res;
+    const requestId = firstHeader(headers, 'x-request-id');
+    if (this.debug) this.traceAnswer(req, at.fullPath, status, at.started, at.attempt, requestId);
+    if (headers.deprecation !== undefined) this.deprecations.note(req.route, headers);
+    if (status === 401 && (await this.replayAfter401(req, state, at))) return TRY_AGAIN;
+    const own = status >= 500 ? proxyOwnAnswer(this.transport, this.origin, req, res, at.attempt, state.uncertain) : undefined;
+    if (own !== undefined) throw own;
+    if (await this.retryStatus(req, status, headers, state, at)) return TRY_AGAIN;
+    return this.refusal(req, res, requestId, state.uncertain, at);
+  }
+
+  /**
+   * A 401 is replayed once per token: a request retried for seconds (500s, resets) may see its
+   * token expire more than once; a token refused twice is not renewed again (at most 3 replays).
+   */
+  private async replayAfter401(req: SendRequest, state: AttemptsState, at: AttemptAt): Promise<boolean> {
+    const token = at.token;
+    if (!req.auth || token === undefined || token === state.refusedToken || state.replays401 >= 3) return false;
+    state.refusedToken = token;
+    state.replays401++;
+    const renewed = await this.tokens.renewAfterUnauthorized(token, req.signal);
+    if (renewed === undefined) return false;
+    if (this.debug) this.logger.debug(`${req.route}: 401 unauthorized, token renewed, replaying (attempt ${at.attempt + 1})`);
+    return true;
+  }
+
+  /** Waits before the next attempt when the retry policy says to (true); throws when the wait asked is too long. */
+  private async retryStatus(
+    req: SendRequest,
+    status: number,
+    headers: Exchange['headers'],
+    state: AttemptsState,
+    at: AttemptAt,
+  ): Promise<boolean> {
+    const plan = planRetry({
+      outcome: { status },
+      idempotency: req.idempotency,
+      attempt: at.attempt,
+      backoffRetries: state.backoffRetries,
+      headers,
+      options: this.retry,
+      budget: this.budget,
+      now: this.now(),
+      random: this.random,
+    });
+    if (plan.kind === 'wait_too_long') {
+      throw new RetryWaitTooLongError(plan.delayMs, Math.min(this.retry.maxRetryWaitMs, MAX_TIMER_MS), status);
+    }
+    if (plan.kind !== 'retry') return false;
+    if (AMBIGUOUS_STATUSES.has(status)) state.uncertain = true;
+    if (plan.serverDirected) at.wait?.pause();
+    else state.backoffRetries++;
+    await this.waitBeforeRetry(req, {
+      attempt: at.attempt,
+      method: req.method,
+      path: routePath(req),
+      status,
+      delayMs: plan.delayMs,
+      serverDirected: plan.serverDirected,
+    });
+    at.wait?.resume();
+    return true;
+  }
+
+  /** A final error answer: returned as it is, or thrown as an ApiError (a 404 explained by route-check.ts). */
+  private async refusal(
+    req: SendRequest,
+    res: Exchange,
+    requestId: string | undefined,
+    uncertain: boolean,
+    at: AttemptAt,
+  ): Promise<ApiResult<unknown>> {
+    const { status, headers } = res;
+    const text = bodyText(res.bytes);
+    const body = parseBody(text, () => firstHeader(headers, 'content-type'));
+    if (!req.throwOnError) return { status, body, headers, requestId, attempts: at.attempt, uncertain };
+    const err = new ApiError({
+      ...parseErrorBody(status, body, text, headers),
+      method: req.method,
+      path: routePath(req),
+      retryAfterMs: status === 429 || status === 503 ? serverRetryDelay(headers, this.now()) : undefined,
+      uncertain: uncertain || (AMBIGUOUS_STATUSES.has(status) && req.idempotency === 'non_idempotent'),
+    });
+    throw status === 404 && req.auth ? await this.routes.explain404(err, req.method, req.route, at.fullPath, req.signal) : err;
   }
 
   /** A next-page URL as a path relative to the base URL (query.ts). */

@@ -40,17 +40,21 @@ export function proxyFor(url: string | URL, settings: ProxySettings | undefined)
   if (proxy === undefined) return undefined;
   const hostname = u.host.replace(/:\d*$/, '').toLowerCase();
   const port = Number.parseInt(u.port, 10) || DEFAULT_PORTS[u.protocol] || 0;
-  const noProxy = settings.noProxy ?? '';
-  if (noProxy === '*') return undefined;
+  return bypassesProxy(hostname, port, settings.noProxy ?? '') ? undefined : proxy;
+}
+
+/** Whether NO_PROXY lists the host (itself or a parent domain, on any port or on this one). */
+function bypassesProxy(hostname: string, port: number, noProxy: string): boolean {
+  if (noProxy === '*') return true;
   for (const raw of noProxy.split(/[,\s]/)) {
     if (!raw) continue;
     const m = /^(.+):(\d+)$/.exec(raw);
     const host = (m ? (m[1] as string) : raw).replace(/^\*?\./, '').toLowerCase();
     const entryPort = m ? Number.parseInt(m[2] as string, 10) : 0;
     if (entryPort && entryPort !== port) continue;
-    if (hostname === host || hostname.endsWith(`.${host}`)) return undefined;
+    if (hostname === host || hostname.endsWith(`.${host}`)) return true;
   }
-  return proxy;
+  return false;
 }
 
 /** A proxy URL as it may be shown: scheme, host and port, never its user name or password. */

@@ -55,45 +55,57 @@ function fieldErrors(v: unknown): FieldError[] | undefined {
 export function parseErrorBody(status: number, body: unknown, text: string, headers: HeaderBag): ApiErrorInit {
   const headerRequestId = firstHeader(headers, 'x-request-id');
   const fallbackMessage = STATUS_TEXT[status] ?? `HTTP ${status}`;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const b = body as Record<string, unknown>;
-    const e = b.error;
-    if (e && typeof e === 'object' && !Array.isArray(e)) {
-      const o = e as Record<string, unknown>;
-      return {
-        status,
-        code: str(o.code) ?? String(status),
-        message: str(o.message) ?? fallbackMessage,
-        id: str(o.id),
-        requestId: str(o.request_id) ?? headerRequestId,
-        requiredScope: str(o.required_scope),
-        details: fieldErrors(o.details),
-      };
-    }
-    if (typeof e === 'string') {
-      return {
-        status,
-        code: e,
-        message: str(b.error_description) ?? str(b.message) ?? e.replace(/_/g, ' '),
-        requestId: str(b.request_id) ?? headerRequestId,
-      };
-    }
-    if (typeof b.message === 'string' || typeof b.code === 'string') {
-      return {
-        status,
-        code: str(b.code) ?? String(status),
-        message: str(b.message) ?? fallbackMessage,
-        requestId: headerRequestId,
-        details: fieldErrors(b.details ?? b.errors),
-      };
-    }
-  }
+  const b = plainObject(body);
+  const fromBody = b === undefined ? undefined : errorFromObject(status, b, headerRequestId, fallbackMessage);
+  if (fromBody !== undefined) return fromBody;
   const snippet = text.trim().replace(/\s+/g, ' ').slice(0, 200);
   return {
     status,
     code: String(status),
     message: snippet && !snippet.startsWith('<') ? snippet : fallbackMessage,
     requestId: headerRequestId,
+  };
+}
+
+function plainObject(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** The error of a JSON object answer, in one of the three shapes parseErrorBody reads; undefined for another object. */
+function errorFromObject(
+  status: number,
+  b: Record<string, unknown>,
+  headerRequestId: string | undefined,
+  fallbackMessage: string,
+): ApiErrorInit | undefined {
+  const e = b.error;
+  const o = plainObject(e);
+  if (o !== undefined) {
+    return {
+      status,
+      code: str(o.code) ?? String(status),
+      message: str(o.message) ?? fallbackMessage,
+      id: str(o.id),
+      requestId: str(o.request_id) ?? headerRequestId,
+      requiredScope: str(o.required_scope),
+      details: fieldErrors(o.details),
+    };
+  }
+  if (typeof e === 'string') {
+    return {
+      status,
+      code: e,
+      message: str(b.error_description) ?? str(b.message) ?? e.replace(/_/g, ' '),
+      requestId: str(b.request_id) ?? headerRequestId,
+    };
+  }
+  if (typeof b.message !== 'string' && typeof b.code !== 'string') return undefined;
+  return {
+    status,
+    code: str(b.code) ?? String(status),
+    message: str(b.message) ?? fallbackMessage,
+    requestId: headerRequestId,
+    details: fieldErrors(b.details ?? b.errors),
   };
 }
 

@@ -9,6 +9,7 @@ import {
 } from './consent.js';
 import { CONTACT_WRITE_FIELDS } from './contact-fields.js';
 import type { FieldError } from './errors.js';
+import { checkKnownFields, copyCheckedFields, isPlainObject, isStringOfLength, type ValueCheck } from './field-checks.js';
 import { checkEmailAndPhone } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { ContactWrite } from './types.js';
@@ -27,45 +28,36 @@ export function consentWriteError(field: 'email_consent' | 'sms_consent', value:
   return `must be one of: ${allowed}`;
 }
 
+function unknownContactField(key: string): string {
+  const replacedBy = key === 'email_permission' ? 'email_consent' : key === 'phone_permission' ? 'sms_consent' : undefined;
+  return `is not a writable contact field${replacedBy === undefined ? '' : ` (replaced by ${replacedBy})`}`;
+}
+
+const shortName: ValueCheck = (v) => (isStringOfLength(v, 0, 255) ? undefined : 'must be a string of at most 255 characters');
+
+/** The fields of a contact write besides its e-mail and phone, in the contract's order. */
+const CONTACT_FIELD_CHECKS: readonly (readonly [string, ValueCheck])[] = [
+  ['first_name', shortName],
+  ['last_name', shortName],
+  ['email_consent', (v) => (isWritableEmailConsent(v) ? undefined : consentWriteError('email_consent', v))],
+  ['sms_consent', (v) => (isWritableSmsConsent(v) ? undefined : consentWriteError('sms_consent', v))],
+  ['send_welcome_sms', (v) => (typeof v === 'boolean' ? undefined : 'must be a boolean')],
+];
+
 /**
  * Checks a contact write body. `mode` create needs email or phone. The phone requirement of
  * `single_opt_in`/`subscribed` depends on the stored contact and is checked by the caller.
  */
 export function validateContactWrite(input: unknown, mode: 'create' | 'patch'): ValidationResult<ContactWrite> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (!isPlainObject(input)) {
     return { ok: false, errors: [{ field: '(body)', message: 'must be a JSON object' }] };
   }
-  const body = input as Record<string, unknown>;
+  const body = input;
   const errors: FieldError[] = [];
   const out: ContactWrite = {};
-  for (const key of Object.keys(body)) {
-    if (!(CONTACT_WRITE_FIELDS as readonly string[]).includes(key)) {
-      const hint =
-        key === 'email_permission' || key === 'phone_permission'
-          ? ` (replaced by ${key === 'email_permission' ? 'email_consent' : 'sms_consent'})`
-          : '';
-      errors.push({ field: key, message: `is not a writable contact field${hint}` });
-    }
-  }
+  checkKnownFields(body, CONTACT_WRITE_FIELDS, unknownContactField, errors);
   checkEmailAndPhone(body, out, errors);
-  for (const field of ['first_name', 'last_name'] as const) {
-    const v = body[field];
-    if (v === undefined) continue;
-    if (typeof v === 'string' && v.length <= 255) out[field] = v;
-    else errors.push({ field, message: 'must be a string of at most 255 characters' });
-  }
-  if (body.email_consent !== undefined) {
-    if (isWritableEmailConsent(body.email_consent)) out.email_consent = body.email_consent;
-    else errors.push({ field: 'email_consent', message: consentWriteError('email_consent', body.email_consent) as string });
-  }
-  if (body.sms_consent !== undefined) {
-    if (isWritableSmsConsent(body.sms_consent)) out.sms_consent = body.sms_consent;
-    else errors.push({ field: 'sms_consent', message: consentWriteError('sms_consent', body.sms_consent) as string });
-  }
-  if (body.send_welcome_sms !== undefined) {
-    if (typeof body.send_welcome_sms === 'boolean') out.send_welcome_sms = body.send_welcome_sms;
-    else errors.push({ field: 'send_welcome_sms', message: 'must be a boolean' });
-  }
+  copyCheckedFields(body, CONTACT_FIELD_CHECKS, out as Record<string, unknown>, errors);
   if (mode === 'create' && body.email === undefined && body.phone === undefined) {
     errors.push({ field: 'email', message: 'one of email or phone is required' });
   }

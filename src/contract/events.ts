@@ -2,6 +2,7 @@
 import { CONTACT_KEY_FIELDS } from './contact-fields.js';
 import type { FieldError } from './errors.js';
 import { stringifyJson } from './exact-json.js';
+import { checkKnownFields, copyCheckedFields, isPlainObject, isStringOfLength, type ValueCheck } from './field-checks.js';
 import { checkEmailAndPhone, isRfc3339DateTime } from './formats.js';
 import type { ValidationResult } from './orders.js';
 import type { EventInput } from './types.js';
@@ -12,47 +13,44 @@ export const EVENT_FIELDS = ['event_type', ...CONTACT_KEY_FIELDS, 'contact_id', 
 /** Largest serialised `properties` object (sandbox decision). */
 export const MAX_EVENT_PROPERTIES_BYTES = 64 * 1024;
 
+const unknownEventField = () => 'is not a known event field';
+
+/** The event's own fields, in the contract's order. */
+const EVENT_FIELD_CHECKS: readonly (readonly [string, ValueCheck])[] = [
+  ['properties', propertiesError],
+  ['occurred_at', (v) => (typeof v === 'string' && isRfc3339DateTime(v) ? undefined : 'must be an RFC 3339 date-time with offset')],
+  ['event_id', (v) => (isStringOfLength(v, 1, 255) ? undefined : 'must be a string of 1 to 255 characters')],
+];
+
+function propertiesError(p: unknown): string | undefined {
+  if (!isPlainObject(p)) return 'must be a JSON object';
+  if (Buffer.byteLength(stringifyJson(p)) > MAX_EVENT_PROPERTIES_BYTES) return 'must be at most 64 KiB serialised';
+  return undefined;
+}
+
 export function validateEventInput(input: unknown): ValidationResult<EventInput> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (!isPlainObject(input)) {
     return { ok: false, errors: [{ field: '(body)', message: 'must be a JSON object' }] };
   }
-  const body = input as Record<string, unknown>;
+  const body = input;
   const errors: FieldError[] = [];
   const out: Partial<EventInput> = {};
-  for (const key of Object.keys(body)) {
-    if (!(EVENT_FIELDS as readonly string[]).includes(key)) errors.push({ field: key, message: 'is not a known event field' });
-  }
-  if (typeof body.event_type === 'string' && body.event_type.length >= 1 && body.event_type.length <= 255) out.event_type = body.event_type;
+  checkKnownFields(body, EVENT_FIELDS, unknownEventField, errors);
+  if (isStringOfLength(body.event_type, 1, 255)) out.event_type = body.event_type;
   else
     errors.push({
       field: 'event_type',
       message: body.event_type === undefined ? 'is required' : 'must be a string of 1 to 255 characters',
     });
-
   checkEmailAndPhone(body, out, errors);
   if (body.contact_id !== undefined) {
-    if (typeof body.contact_id === 'string' && body.contact_id.length > 0 && body.contact_id.length <= 255)
-      out.contact_id = body.contact_id;
+    if (isStringOfLength(body.contact_id, 1, 255)) out.contact_id = body.contact_id;
     else errors.push({ field: 'contact_id', message: 'must be a non-empty string' });
   }
   if (body.email === undefined && body.phone === undefined && body.contact_id === undefined) {
     errors.push({ field: 'email', message: 'one of email, phone or contact_id is required' });
   }
-  if (body.properties !== undefined) {
-    const p = body.properties;
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) errors.push({ field: 'properties', message: 'must be a JSON object' });
-    else if (Buffer.byteLength(stringifyJson(p)) > MAX_EVENT_PROPERTIES_BYTES)
-      errors.push({ field: 'properties', message: 'must be at most 64 KiB serialised' });
-    else out.properties = p as Record<string, unknown>;
-  }
-  if (body.occurred_at !== undefined) {
-    if (typeof body.occurred_at === 'string' && isRfc3339DateTime(body.occurred_at)) out.occurred_at = body.occurred_at;
-    else errors.push({ field: 'occurred_at', message: 'must be an RFC 3339 date-time with offset' });
-  }
-  if (body.event_id !== undefined) {
-    if (typeof body.event_id === 'string' && body.event_id.length >= 1 && body.event_id.length <= 255) out.event_id = body.event_id;
-    else errors.push({ field: 'event_id', message: 'must be a string of 1 to 255 characters' });
-  }
+  copyCheckedFields(body, EVENT_FIELD_CHECKS, out as Record<string, unknown>, errors);
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: out as EventInput };
 }

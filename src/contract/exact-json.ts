@@ -11,6 +11,7 @@
  * writes can be taken for one.
  */
 import { randomBytes } from 'node:crypto';
+import { afterJsonString } from './json-scan.js';
 
 const NONCE = randomBytes(12).toString('hex');
 /** The placeholder's start: a NUL (never unescaped in JSON text) and the nonce. */
@@ -73,19 +74,21 @@ function inexactNumbers(text: string): { start: number; end: number }[] {
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // A string: skip to its closing quote, past escapes.
-      i += 1;
-      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
-      i += 1;
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    if (c === 0x22) i = afterJsonString(text, i);
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const start = i;
-      i += 1;
-      while (i < text.length && /[-+.0-9eE]/.test(text[i] as string)) i += 1;
+      i = numberEnd(text, i + 1);
       if (!isExactDouble(text.slice(start, i))) found.push({ start, end: i });
     } else i += 1;
   }
   return found;
+}
+
+/** Where the number token going on at `i` ends. */
+function numberEnd(text: string, i: number): number {
+  let end = i;
+  while (end < text.length && /[-+.0-9eE]/.test(text[end] as string)) end += 1;
+  return end;
 }
 
 /**

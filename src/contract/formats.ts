@@ -99,25 +99,39 @@ function isDateOnlyAt(value: string): boolean {
  * character by character, without a match array: the importer checks every row's date twice.
  */
 export function isRfc3339DateTime(value: string): boolean {
-  const len = value.length;
-  if (len < 20 || !isDateOnlyAt(value)) return false;
+  if (value.length < 20 || !isDateOnlyAt(value) || !isTimeAt(value)) return false;
+  const i = afterFraction(value, 19);
+  if (i < 0) return false;
+  const z = value.charCodeAt(i);
+  if (z === 90 /* Z */ || z === 122 /* z */) return i + 1 === value.length;
+  return isOffsetAt(value, i);
+}
+
+/** `Thh:mm:ss` (or `t`, or a space, before it) at 10: hours 0-23, minutes 0-59, seconds 0-60. */
+function isTimeAt(value: string): boolean {
   const t = value.charCodeAt(10);
   if (t !== 84 /* T */ && t !== 116 /* t */ && t !== 32 /* space */) return false;
   if (value.charCodeAt(13) !== 58 /* : */ || value.charCodeAt(16) !== 58) return false;
   const h = digitsAt(value, 11, 13);
   const mi = digitsAt(value, 14, 16);
   const sec = digitsAt(value, 17, 19);
-  if (h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60) return false;
-  let i = 19;
-  if (value.charCodeAt(i) === 46 /* . */) {
-    const start = ++i;
-    while (i < len && i - start < 9 && digitsAt(value, i, i + 1) >= 0) i++;
-    if (i === start) return false;
-  }
-  const z = value.charCodeAt(i);
-  if (z === 90 /* Z */ || z === 122 /* z */) return i + 1 === len;
-  if (z !== 43 /* + */ && z !== 45 /* - */) return false;
-  if (i + 6 !== len || value.charCodeAt(i + 3) !== 58) return false;
+  return h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && sec >= 0 && sec <= 60;
+}
+
+/** Past the seconds' fraction (`.` and 1 to 9 digits) at `i`, if any; -1 for a `.` without digits. */
+function afterFraction(value: string, i: number): number {
+  if (value.charCodeAt(i) !== 46 /* . */) return i;
+  const start = i + 1;
+  let end = start;
+  while (end < value.length && end - start < 9 && digitsAt(value, end, end + 1) >= 0) end++;
+  return end === start ? -1 : end;
+}
+
+/** `±hh:mm` ending the text at `i`: hours 0-23, minutes 0-59. */
+function isOffsetAt(value: string, i: number): boolean {
+  const sign = value.charCodeAt(i);
+  if (sign !== 43 /* + */ && sign !== 45 /* - */) return false;
+  if (i + 6 !== value.length || value.charCodeAt(i + 3) !== 58) return false;
   const oh = digitsAt(value, i + 1, i + 3);
   const om = digitsAt(value, i + 4, i + 6);
   return oh >= 0 && oh <= 23 && om >= 0 && om <= 59;
@@ -183,19 +197,8 @@ function isCanonicalDecimal(text: string, decimals: number): boolean {
  * strings; a JSON number is taken through its shortest decimal representation.
  */
 export function parseDecimal(value: unknown, decimals: number): { ok: true; value: string } | { ok: false; message: string } {
-  let text: string;
-  if (value instanceof ExactNumber) {
-    text = value.text;
-    if (/e/i.test(text)) return { ok: false, message: 'must be a plain decimal, not an exponent' };
-  } else if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return { ok: false, message: 'must be a finite number' };
-    text = String(value);
-    if (/e/i.test(text)) return { ok: false, message: 'must be a plain decimal, not an exponent' };
-  } else if (typeof value === 'string') {
-    text = value.trim();
-  } else {
-    return { ok: false, message: 'must be a decimal number or a string like "49.90"' };
-  }
+  const text = decimalText(value);
+  if (typeof text !== 'string') return text;
   if (isCanonicalDecimal(text, decimals)) return { ok: true, value: text };
   if (text.startsWith('-')) return { ok: false, message: 'must be zero or more' };
   const m = DECIMAL.exec(text);
@@ -210,6 +213,18 @@ export function parseDecimal(value: unknown, decimals: number): { ok: true; valu
   }
   const padded = frac.padEnd(decimals, '0');
   return { ok: true, value: decimals > 0 ? `${intPart}.${padded}` : intPart };
+}
+
+/** The decimal's text as written (a string trimmed, a number's shortest form), or why it is none. */
+function decimalText(value: unknown): string | { ok: false; message: string } {
+  if (typeof value === 'string') return value.trim();
+  let text: string;
+  if (value instanceof ExactNumber) text = value.text;
+  else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return { ok: false, message: 'must be a finite number' };
+    text = String(value);
+  } else return { ok: false, message: 'must be a decimal number or a string like "49.90"' };
+  return /e/i.test(text) ? { ok: false, message: 'must be a plain decimal, not an exponent' } : text;
 }
 
 /** Adds two canonical decimal strings exactly (for order statistics). */

@@ -1,9 +1,16 @@
+import { afterJsonString } from './json-scan.js';
+
 /**
  * How deep a JSON document may nest: the service refuses a value nested more than 64 levels deep
  * (the sandbox's rule, open-points "Body validation"); the CLI refuses such a line before sending,
  * without parsing it (a line 10,000 levels deep must not exhaust a stack anywhere).
  */
 export const MAX_JSON_DEPTH = 64;
+
+/** White space, `,` and `:`: what stands between values. */
+function isBetweenValues(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2c || c === 0x3a;
+}
 
 /**
  * True when some value of the JSON text sits more than `max` levels deep (the top-level value is
@@ -12,33 +19,22 @@ export const MAX_JSON_DEPTH = 64;
  */
 export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
   let open = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
+    if (c === 0x5d || c === 0x7d) {
+      open--; // ] }
+      i++;
       continue;
     }
-    switch (c) {
-      case 0x20:
-      case 0x09:
-      case 0x0a:
-      case 0x0d:
-      case 0x2c: // ,
-      case 0x3a: // :
-        continue;
-      case 0x5d: // ]
-      case 0x7d: // }
-        open--;
-        continue;
-      default:
-        // The start of a value (or key) inside `open` containers: it sits at level `open`.
-        if (open > max) return true;
-        if (c === 0x5b || c === 0x7b) open++;
-        else if (c === 0x22) inString = true;
+    if (isBetweenValues(c)) {
+      i++;
+      continue;
     }
+    // The start of a value (or key) inside `open` containers: it sits at level `open`.
+    if (open > max) return true;
+    if (c === 0x5b || c === 0x7b) open++;
+    i = c === 0x22 ? afterJsonString(text, i) : i + 1;
   }
   return false;
 }

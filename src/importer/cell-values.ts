@@ -219,12 +219,15 @@ function unsignedMoney(v: string, delimiter: string, currency: string | undefine
     const n = normalizeDecimalText(v, delimiter);
     return n instanceof Error ? v : n;
   }
+  return otherCurrency(v, means, currency) ?? amount;
+}
+
+/** An amount marked with a currency (`means`: what its mark may stand for) that is not the row's. */
+function otherCurrency(v: string, means: readonly string[], currency: string | undefined): Error | undefined {
   const rowCurrency = currency === undefined ? undefined : normalizeCurrency(currency);
-  if (rowCurrency !== undefined && !means.includes(rowCurrency)) {
-    const stands = means.length === 1 ? means[0] : `one of ${means.slice(0, 6).join(', ')}${means.length > 6 ? ', …' : ''}`;
-    return new Error(`${JSON.stringify(v.slice(0, 40))} is in ${stands}, but the row's currency is ${rowCurrency}`);
-  }
-  return amount;
+  if (rowCurrency === undefined || means.includes(rowCurrency)) return undefined;
+  const stands = means.length === 1 ? means[0] : `one of ${means.slice(0, 6).join(', ')}${means.length > 6 ? ', …' : ''}`;
+  return new Error(`${JSON.stringify(v.slice(0, 40))} is in ${stands}, but the row's currency is ${rowCurrency}`);
 }
 
 /**
@@ -270,6 +273,33 @@ function badDate(value: string): Error {
 }
 
 /**
+ * A numeric day/month date (`03/04/2024`, `3/4/2024 14:30`) read in `dateOrder`: the date alone
+ * (`YYYY-MM-DD`), or the date-time rewritten with ISO date for the rest of normalizeOrderDate.
+ */
+function fromNumericDate(value: string, numeric: RegExpExecArray, dateOrder: DateOrder | undefined): string | Error {
+  if (!dateOrder)
+    return new Error(
+      `${JSON.stringify(value.slice(0, 40))} is ambiguous (day/month or month/day): give --date-order MDY or DMY, or write the date as YYYY-MM-DD`,
+    );
+  const [a, b, year, hh, mm, ss, frac, rest] = numeric.slice(1) as Array<string | undefined>;
+  const [month, day] = dateOrder === 'MDY' ? [a as string, b as string] : [b as string, a as string];
+  const date = `${year}-${pad(month)}-${pad(day)}`;
+  if (hh !== undefined) return `${date}T${pad(hh)}:${mm}:${ss ?? '00'}${frac ?? ''}${rest ? ` ${rest}` : ''}`;
+  if (rest) return badDate(value);
+  if (!isDateOnly(date)) return new Error(`${JSON.stringify(value.slice(0, 40))} is not a calendar date (read as ${dateOrder})`);
+  return date;
+}
+
+/** A date-time without offset (NAIVE_DATE_TIME's match) given the offset of `zone` at that time. */
+function inZone(naive: RegExpExecArray, zone: ZoneReader): string {
+  const time = `${naive[2]}${naive[3] ?? ':00'}`;
+  if (zone.name === 'UTC') return `${naive[1]}T${time}Z`;
+  const [y, mo, d] = (naive[1] as string).split('-').map(Number) as [number, number, number];
+  const [h, mi, s] = time.split(':').map((x) => Number.parseInt(x, 10)) as [number, number, number];
+  return `${naive[1]}T${time}${zone.offsetAt(y, mo, d, h, mi, s)}`;
+}
+
+/**
  * An order date to RFC 3339: a date alone stays `YYYY-MM-DD` (the service takes it as midnight
  * UTC); a date-time without offset is taken in `reading.zone` (UTC by default); an offset is kept as written (`-0400`,
  * ` -04:00` become `-04:00`; never shifted to this machine's zone); a space between date and time
@@ -277,7 +307,7 @@ function badDate(value: string): Error {
  * `dateOrder`; without one they are ambiguous and refused.
  */
 export function normalizeOrderDate(value: string, reading?: DateOrder | DateReading): string | Error {
-  let v = value.trim();
+  const v = value.trim();
   const r: DateReading = typeof reading === 'string' ? { order: reading } : (reading ?? {});
   if (r.format) return r.format.read(v, r.zone ?? UTC_ZONE);
   if (isDateOnly(v)) return v;
@@ -286,36 +316,22 @@ export function normalizeOrderDate(value: string, reading?: DateOrder | DateRead
     return new Error(
       `${JSON.stringify(value.slice(0, 40))} looks like an Excel serial date (${describeExcelSerial(v)}): give --date-format excel to read such numbers, or export the column as dates`,
     );
-  const dateOrder = r.order;
+  return fromDateTimeText(value, v, r);
+}
+
+/** normalizeOrderDate of a date-time as written (`v`: the value trimmed): numeric, loose offset, naive, or named month. */
+function fromDateTimeText(value: string, text: string, r: DateReading): string | Error {
+  let v = text;
   const numeric = NUMERIC_DATE.exec(v);
   if (numeric) {
-    if (!dateOrder)
-      return new Error(
-        `${JSON.stringify(value.slice(0, 40))} is ambiguous (day/month or month/day): give --date-order MDY or DMY, or write the date as YYYY-MM-DD`,
-      );
-    const [a, b, year, hh, mm, ss, frac, rest] = numeric.slice(1) as Array<string | undefined>;
-    const [month, day] = dateOrder === 'MDY' ? [a as string, b as string] : [b as string, a as string];
-    const date = `${year}-${pad(month)}-${pad(day)}`;
-    if (hh === undefined) {
-      if (rest) return badDate(value);
-      if (!isDateOnly(date)) return new Error(`${JSON.stringify(value.slice(0, 40))} is not a calendar date (read as ${dateOrder})`);
-      return date;
-    }
-    v = `${date}T${pad(hh)}:${mm}:${ss ?? '00'}${frac ?? ''}${rest ? ` ${rest}` : ''}`;
+    const read = fromNumericDate(value, numeric, r.order);
+    if (read instanceof Error || isDateOnly(read)) return read;
+    v = read;
   }
   const loose = LOOSE_OFFSET.exec(v);
   if (loose) v = `${loose[1]}${loose[4] !== undefined ? 'Z' : `${loose[2]}:${loose[3]}`}`;
   const naive = NAIVE_DATE_TIME.exec(v);
-  if (naive) {
-    const time = `${naive[2]}${naive[3] ?? ':00'}`;
-    const zone = r.zone ?? UTC_ZONE;
-    if (zone.name === 'UTC') v = `${naive[1]}T${time}Z`;
-    else {
-      const [y, mo, d] = (naive[1] as string).split('-').map(Number) as [number, number, number];
-      const [h, mi, s] = time.split(':').map((x) => Number.parseInt(x, 10)) as [number, number, number];
-      v = `${naive[1]}T${time}${zone.offsetAt(y, mo, d, h, mi, s)}`;
-    }
-  }
+  if (naive) v = inZone(naive, r.zone ?? UTC_ZONE);
   v = v.replace(/^(\d{4}-\d{2}-\d{2}) /, '$1T');
   // A time without seconds before an offset (2024-03-01T14:30+02:00).
   v = v.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/i, '$1:00$2');

@@ -98,6 +98,39 @@ function consentFromYesNo(
   return b === false && noMeans === 'unsubscribed' ? 'unsubscribed' : undefined;
 }
 
+/** Each consent and the yes/no column that stands for it in a shop's export. */
+const CONSENT_COLUMNS = [
+  ['email_consent', 'accepts_email_marketing'],
+  ['sms_consent', 'accepts_sms_marketing'],
+] as const;
+
+/**
+ * A consent from its own column (a consent value) or else from its yes/no column; a "no" that
+ * means nothing (kept as it is) is noted in `noKept`.
+ */
+function readConsent(
+  field: (typeof CONSENT_COLUMNS)[number][0],
+  yesNo: (typeof CONSENT_COLUMNS)[number][1],
+  cell: (f: ContactCsvField) => string | undefined,
+  noMeans: ContactRowOptions['noMeans'],
+  body: Record<string, unknown>,
+  errors: FieldError[],
+  noKept: Array<'email' | 'sms'>,
+): void {
+  const explicit = cell(field);
+  if (explicit !== undefined) {
+    const value = explicit.toLowerCase();
+    const why = consentWriteError(field, value);
+    if (why) errors.push({ field, message: why });
+    else body[field] = value;
+    return;
+  }
+  const v = cell(yesNo);
+  const consent = v === undefined ? undefined : consentFromYesNo(yesNo, v, noMeans, errors);
+  if (consent !== undefined) body[field] = consent;
+  else if (v !== undefined && parseBoolean(v) === false) noKept.push(field === 'email_consent' ? 'email' : 'sms');
+}
+
 /** Reads one row into a contact write; every problem names its field. */
 export function readContactRow(cells: readonly string[], layout: ContactLayout, opts: ContactRowOptions): ContactRow {
   const cell = (f: ContactCsvField): string | undefined => cellOf(cells, layout, f)?.trim();
@@ -118,24 +151,19 @@ export function readContactRow(cells: readonly string[], layout: ContactLayout, 
     const v = cell(f);
     if (v !== undefined) body[f] = v;
   }
-  for (const [field, yesNo] of [
-    ['email_consent', 'accepts_email_marketing'],
-    ['sms_consent', 'accepts_sms_marketing'],
-  ] as const) {
-    const explicit = cell(field);
-    if (explicit !== undefined) {
-      const value = explicit.toLowerCase();
-      const why = consentWriteError(field, value);
-      if (why) errors.push({ field, message: why });
-      else body[field] = value;
-      continue;
-    }
-    const v = cell(yesNo);
-    const consent = v === undefined ? undefined : consentFromYesNo(yesNo, v, opts.noMeans, errors);
-    if (consent !== undefined) body[field] = consent;
-    else if (v !== undefined && parseBoolean(v) === false) noKept.push(field === 'email_consent' ? 'email' : 'sms');
-  }
+  for (const [field, yesNo] of CONSENT_COLUMNS) readConsent(field, yesNo, cell, opts.noMeans, body, errors, noKept);
   body.send_welcome_sms = opts.welcomeSms;
+  return checkedContactRow(body, errors, noKept, email, phone);
+}
+
+/** The row's write checked against the contract; its errors and the contract's in one problem. */
+function checkedContactRow(
+  body: Record<string, unknown>,
+  errors: FieldError[],
+  noKept: Array<'email' | 'sms'>,
+  email: string | undefined,
+  phone: string,
+): ContactRow {
   const shownEmail = typeof body.email === 'string' ? body.email.toLowerCase() : (email ?? '');
   const checked = validateContactWrite(body, 'create');
   if (checked.ok && errors.length === 0) {

@@ -47,9 +47,33 @@ function instant(date: string): number {
 }
 
 /** Collects the summary one valid order at a time (memory: the preview and one entry per currency). */
+interface CurrencyTotal {
+  orders: number;
+  scale: number;
+  sum: bigint;
+  min: string;
+  max: string;
+}
+
+/** Adds an order's total to its currency's sum, count, least and greatest. */
+function addTotal(totals: Map<string, CurrencyTotal>, currency: string, t: string): void {
+  const entry = totals.get(currency);
+  if (!entry) {
+    totals.set(currency, { orders: 1, scale: scaleOf(t), sum: minor(t, scaleOf(t)), min: t, max: t });
+    return;
+  }
+  const scale = Math.max(entry.scale, scaleOf(t));
+  if (scale > entry.scale) entry.sum *= 10n ** BigInt(scale - entry.scale);
+  entry.scale = scale;
+  entry.sum += minor(t, scale);
+  entry.orders++;
+  if (minor(t, scale) < minor(entry.min, scale)) entry.min = t;
+  if (minor(t, scale) > minor(entry.max, scale)) entry.max = t;
+}
+
 export function createValuesSummary(): { add(order: ValidOrder): void; result(): ValuesSummary } {
   const preview: ValidOrder[] = [];
-  const totals = new Map<string, { orders: number; scale: number; sum: bigint; min: string; max: string }>();
+  const totals = new Map<string, CurrencyTotal>();
   let first: { at: number; value: string } | undefined;
   let last: { at: number; value: string } | undefined;
   let phones = 0;
@@ -59,18 +83,7 @@ export function createValuesSummary(): { add(order: ValidOrder): void; result():
       orders++;
       if (preview.length < PREVIEW_ROWS) preview.push(order);
       if (order.phone !== undefined) phones++;
-      const t = order.total;
-      const entry = totals.get(order.currency);
-      if (!entry) totals.set(order.currency, { orders: 1, scale: scaleOf(t), sum: minor(t, scaleOf(t)), min: t, max: t });
-      else {
-        const scale = Math.max(entry.scale, scaleOf(t));
-        if (scale > entry.scale) entry.sum *= 10n ** BigInt(scale - entry.scale);
-        entry.scale = scale;
-        entry.sum += minor(t, scale);
-        entry.orders++;
-        if (minor(t, scale) < minor(entry.min, scale)) entry.min = t;
-        if (minor(t, scale) > minor(entry.max, scale)) entry.max = t;
-      }
+      addTotal(totals, order.currency, order.total);
       const at = instant(order.order_date);
       if (!first || at < first.at) first = { at, value: order.order_date };
       if (!last || at > last.at) last = { at, value: order.order_date };

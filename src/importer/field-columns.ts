@@ -105,6 +105,92 @@ export function findColumn(header: readonly string[], column: string, field: str
   return matches[0] ?? -1;
 }
 
+/**
+ * The columns a --map or a preset names for a field that the header has, in the order named;
+ * none for an optional choice the file lacks; an InputError for a required one.
+ */
+function chosenColumns(header: readonly string[], field: string, given: string | ColumnChoice): number[] {
+  const choice = typeof given === 'string' ? { columns: [given], from: '--map' } : given;
+  const found = choice.columns.map((c) => findColumn(header, c, field)).filter((i) => i !== -1);
+  if (found.length > 0 || choice.optional) return found;
+  const what =
+    choice.columns.length > 1
+      ? `any of the columns ${choice.columns.map((c) => JSON.stringify(c)).join(', ')}`
+      : `a column ${JSON.stringify(choice.columns[0])}`;
+  throw new InputError(
+    `${choice.from === '--map' ? `--map ${field}=${choice.columns[0]}` : `${choice.from}: ${field}`}: the file has no ${what.replace(/^a column/, 'column')}`,
+    `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
+  );
+}
+
+/** Where each field comes from, for the mapping shown: its columns by name, or its constant. */
+function fieldSources<F extends string>(
+  header: readonly string[],
+  fields: readonly F[],
+  index: FieldLayout<F>['index'],
+  fallbacks: FieldLayout<F>['fallbacks'],
+  fixed: FieldLayout<F>['constants'],
+): FieldLayout<F>['sources'] {
+  const sources: FieldLayout<F>['sources'] = [];
+  for (const field of fields) {
+    const i = index[field];
+    if (i === undefined) continue;
+    const value = fixed[field];
+    if (value !== undefined) {
+      sources.push({ field, columns: [], value });
+      continue;
+    }
+    const more = fallbacks[field] ?? [];
+    sources.push({ field, columns: [i, ...more].map((j) => header[j] as string) });
+  }
+  return sources;
+}
+
+/** The fields not chosen yet whose name a free column of the header reads as (one column each, or an error). */
+function guessedColumns<F extends string>(
+  header: readonly string[],
+  byKey: ReadonlyMap<string, F>,
+  index: FieldLayout<F>['index'],
+  used: ReadonlySet<number>,
+): Map<F, number> {
+  const candidates = new Map<F, number[]>();
+  header.forEach((h, i) => {
+    const name = byKey.get(columnKey(h));
+    if (name !== undefined && index[name] === undefined && !used.has(i)) {
+      candidates.set(name, [...(candidates.get(name) ?? []), i]);
+    }
+  });
+  const guessed = new Map<F, number>();
+  for (const [name, columns] of candidates) {
+    // Two columns that both read as this field: taking the first silently could import the wrong one.
+    if (columns.length > 1) throw ambiguous(header, name, columns);
+    guessed.set(name, columns[0] as number);
+  }
+  return guessed;
+}
+
+function missingColumns(
+  missing: string[],
+  header: readonly string[],
+  delimiter: string,
+  used: ReadonlySet<number>,
+  aliases: FieldSpec<string>['aliases'],
+): MissingColumnsError {
+  const shown =
+    header.length === 1
+      ? `one column ${JSON.stringify(header[0]?.slice(0, 80))}`
+      : `columns ${header.map((h) => JSON.stringify(h)).join(', ')}`;
+  const d = delimiter === '\t' ? 'tab' : JSON.stringify(delimiter);
+  return new MissingColumnsError(
+    `the CSV header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (read ${shown} with delimiter ${d})`,
+    header.length === 1
+      ? 'is the delimiter right? give it with --delimiter'
+      : `name the columns after the fields, or map them: ${suggestMaps(missing, header, used, aliases)}`,
+    missing,
+    [...used],
+  );
+}
+
 /** resolveColumns for any kind of row: the fields and required columns come from `spec`. */
 export function resolveFieldColumns<F extends string>(
   header: readonly string[],
@@ -127,67 +213,22 @@ export function resolveFieldColumns<F extends string>(
   }
   for (const [field, given] of choices) {
     if (constants.has(field)) continue;
-    const choice = typeof given === 'string' ? { columns: [given], from: '--map' } : given;
-    const found = choice.columns.map((c) => findColumn(header, c, field)).filter((i) => i !== -1);
-    if (found.length === 0 && choice.optional) continue;
-    if (found.length === 0) {
-      const what =
-        choice.columns.length > 1
-          ? `any of the columns ${choice.columns.map((c) => JSON.stringify(c)).join(', ')}`
-          : `a column ${JSON.stringify(choice.columns[0])}`;
-      throw new InputError(
-        `${choice.from === '--map' ? `--map ${field}=${choice.columns[0]}` : `${choice.from}: ${field}`}: the file has no ${what.replace(/^a column/, 'column')}`,
-        `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
-      );
-    }
+    const found = chosenColumns(header, field, given);
+    if (found.length === 0) continue;
     index[field as F] = found[0];
     if (found.length > 1) fallbacks[field as F] = found.slice(1);
     for (const i of found) used.add(i);
   }
-  const candidates = new Map<string, number[]>();
-  header.forEach((h, i) => {
-    const name = byKey.get(columnKey(h));
-    if (name !== undefined && index[name] === undefined && !used.has(i)) {
-      candidates.set(name, [...(candidates.get(name) ?? []), i]);
-    }
-  });
-  for (const [name, columns] of candidates) {
-    // Two columns that both read as this field: taking the first silently could import the wrong one.
-    if (columns.length > 1) throw ambiguous(header, name, columns);
-    index[name as F] = columns[0] as number;
-    used.add(columns[0] as number);
+  for (const [name, column] of guessedColumns(header, byKey, index, used)) {
+    index[name as F] = column;
+    used.add(column);
   }
   const countryIndexes = countryColumns.map((c) => findColumn(header, c, '(phone country)')).filter((i) => i !== -1 && !used.has(i));
   for (const i of countryIndexes) used.add(i);
   const missing = spec.missing(index);
-  if (missing.length > 0) {
-    const shown =
-      header.length === 1
-        ? `one column ${JSON.stringify(header[0]?.slice(0, 80))}`
-        : `columns ${header.map((h) => JSON.stringify(h)).join(', ')}`;
-    const d = delimiter === '\t' ? 'tab' : JSON.stringify(delimiter);
-    throw new MissingColumnsError(
-      `the CSV header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (read ${shown} with delimiter ${d})`,
-      header.length === 1
-        ? 'is the delimiter right? give it with --delimiter'
-        : `name the columns after the fields, or map them: ${suggestMaps(missing, header, used, spec.aliases)}`,
-      missing,
-      [...used],
-    );
-  }
+  if (missing.length > 0) throw missingColumns(missing, header, delimiter, used, spec.aliases);
   const ignored = header.filter((_, i) => !used.has(i));
-  const sources: FieldLayout<F>['sources'] = [];
-  for (const field of spec.fields) {
-    const i = index[field];
-    if (i === undefined) continue;
-    const value = fixed[field];
-    if (value !== undefined) {
-      sources.push({ field, columns: [], value });
-      continue;
-    }
-    const more = fallbacks[field] ?? [];
-    sources.push({ field, columns: [i, ...more].map((j) => header[j] as string) });
-  }
+  const sources = fieldSources(header, spec.fields, index, fallbacks, fixed);
   if (countryIndexes.length > 0) sources.push({ field: '(phone country)', columns: countryIndexes.map((j) => header[j] as string) });
   return { index, fallbacks, countryIndexes, ignored, sources, constants: fixed };
 }

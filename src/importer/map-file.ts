@@ -121,6 +121,17 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
   return parseMapDoc(mapFileDoc(text, origin), origin, schema);
 }
 
+/** Refuses a key a mapping file (or, unless `preset`, a user's file) does not have. */
+function checkKeys(d: Record<string, unknown>, preset: boolean, fail: (m: string, h?: string) => never): void {
+  for (const key of Object.keys(d)) {
+    if ((KEYS as readonly string[]).includes(key) || (preset && (PRESET_KEYS as readonly string[]).includes(key))) continue;
+    fail(
+      `unknown key ${JSON.stringify(key)}`,
+      (PRESET_KEYS as readonly string[]).includes(key) ? `"${key}" is for the presets shipped with svc` : `known keys: ${KEYS.join(', ')}`,
+    );
+  }
+}
+
 /**
  * Checks a mapping file's object. A preset (`preset`: true) may also say it `cannot` be imported
  * (then `columns` may be absent) and cite its `sources`; its `variants` are read by presets/family.ts.
@@ -129,13 +140,7 @@ export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: 
   const fail = (message: string, hint?: string): never => {
     throw new InputError(`${origin}: ${message}`, hint);
   };
-  for (const key of Object.keys(d)) {
-    if ((KEYS as readonly string[]).includes(key) || (preset && (PRESET_KEYS as readonly string[]).includes(key))) continue;
-    fail(
-      `unknown key ${JSON.stringify(key)}`,
-      (PRESET_KEYS as readonly string[]).includes(key) ? `"${key}" is for the presets shipped with svc` : `known keys: ${KEYS.join(', ')}`,
-    );
-  }
+  checkKeys(d, preset, fail);
   if (d.kind !== schema.kind) fail(`"kind" must be ${JSON.stringify(schema.kind)}, got ${JSON.stringify(d.kind)}`);
   for (const key of ['name', 'description'] as const) {
     if (d[key] !== undefined && typeof d[key] !== 'string') fail(`"${key}" must be a string`);
@@ -224,21 +229,24 @@ function readCannot(v: unknown, fail: (m: string, h?: string) => never): { remed
   return { remedy: c.remedy.trim() };
 }
 
+/** `set`: field → the value every row gets. */
+function readSet(value: unknown, out: MapFile, schema: MappingSchema, fail: (m: string, h?: string) => never): void {
+  const set = value as Record<string, unknown> | null;
+  if (typeof set !== 'object' || set === null || Array.isArray(set))
+    fail('"set" must be an object of field → value', 'e.g. "set": { "currency": "EUR" }');
+  if (!schema.settable || schema.settable.length === 0)
+    fail(`"set" is for orders mapping files (${schema.kind} take their values from columns)`);
+  for (const [field, value] of Object.entries(set as Record<string, unknown>)) {
+    if (!(schema.settable ?? []).includes(field))
+      fail(`"set" cannot give the field ${JSON.stringify(field)}`, `fields it can give: ${(schema.settable ?? []).join(', ')}`);
+    if (typeof value !== 'string' || value.trim() === '') fail(`"set.${field}" must be a non-empty string`);
+    out.set.set(field, (value as string).trim());
+  }
+}
+
 /** The keys that give values rather than columns: `set`, `date_format`, `timezone`, `line_items_column`, `currency_from_symbol`. */
 function readExtras(d: Record<string, unknown>, out: MapFile, schema: MappingSchema, fail: (m: string, h?: string) => never): void {
-  if (d.set !== undefined) {
-    const set = d.set as Record<string, unknown> | null;
-    if (typeof set !== 'object' || set === null || Array.isArray(set))
-      fail('"set" must be an object of field → value', 'e.g. "set": { "currency": "EUR" }');
-    if (!schema.settable || schema.settable.length === 0)
-      fail(`"set" is for orders mapping files (${schema.kind} take their values from columns)`);
-    for (const [field, value] of Object.entries(set as Record<string, unknown>)) {
-      if (!(schema.settable ?? []).includes(field))
-        fail(`"set" cannot give the field ${JSON.stringify(field)}`, `fields it can give: ${(schema.settable ?? []).join(', ')}`);
-      if (typeof value !== 'string' || value.trim() === '') fail(`"set.${field}" must be a non-empty string`);
-      out.set.set(field, (value as string).trim());
-    }
-  }
+  if (d.set !== undefined) readSet(d.set, out, schema, fail);
   for (const [key, prop] of [
     ['date_format', 'dateFormat'],
     ['timezone', 'timezone'],

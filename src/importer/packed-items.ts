@@ -76,17 +76,24 @@ export function itemOf(
   if (sku !== undefined) item.sku = sku;
   if (name !== undefined) item.name = name;
   if (quantity !== undefined) item.quantity = /^\d+$/.test(quantity) ? Number(quantity) : quantity;
-  if (price !== undefined) {
-    const p = parseAmount(price, delimiter, currency);
-    if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
-    else item.price = p;
-  } else if (total !== undefined && typeof item.quantity === 'number' && item.quantity >= 1) {
-    const t = parseAmount(total, delimiter, currency);
-    const p = t instanceof Error ? t : unitPrice(t, item.quantity);
-    if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
-    else item.price = p;
-  }
+  const p = itemPrice(price, total, item.quantity, delimiter, currency);
+  if (p instanceof Error) errors.push({ field: `line_items[${at}].price`, message: p.message });
+  else if (p !== undefined) item.price = p;
   return item;
+}
+
+/** The unit price: the price, else the line total divided by a whole quantity; undefined when neither is there. */
+function itemPrice(
+  price: string | undefined,
+  total: string | undefined,
+  quantity: unknown,
+  delimiter: string,
+  currency: string | undefined,
+): string | Error | undefined {
+  if (price !== undefined) return parseAmount(price, delimiter, currency);
+  if (total === undefined || typeof quantity !== 'number' || quantity < 1) return undefined;
+  const t = parseAmount(total, delimiter, currency);
+  return t instanceof Error ? t : unitPrice(t, quantity);
 }
 
 /** A line total divided by the quantity, exactly (never through a float), or an Error. */

@@ -33,6 +33,21 @@ export interface IdsPlan {
 /** What can be a contact id (commands/contacts/bulk.ts rejects the rest before sending). */
 export const ID_OK = /^[^\s/?#]+$/;
 
+/** The verb applied to a known contact that may be written: the row's outcome and the contact's new state. */
+function applyIdVerb(row: PlannedIdRow, c: KnownContact, verb: IdsVerb, state: Map<string, KnownContact | null>): void {
+  row.emailFrom = c.email_consent;
+  if (verb === 'delete') {
+    row.outcome = 'done';
+    row.emailTo = 'deleted';
+    state.set(row.id, null);
+    return;
+  }
+  row.outcome = c.email_consent === 'suppressed' ? 'unsuppressed' : 'done';
+  row.emailTo = 'unsubscribed';
+  if (row.outcome === 'unsuppressed') row.message = 'merchant suppression lifted, then unsubscribed';
+  state.set(row.id, { ...c, email_consent: 'unsubscribed' });
+}
+
 export function planIds(
   lines: ReadonlyArray<{ line: number; id: string }>,
   byId: ReadonlyMap<string, KnownContact | null>,
@@ -54,17 +69,7 @@ export function planIds(
       row.outcome = 'answered_422';
       row.message = 'compliance-suppressed: any write answers 422';
     } else {
-      row.emailFrom = c.email_consent;
-      if (verb === 'delete') {
-        row.outcome = 'done';
-        row.emailTo = 'deleted';
-        state.set(id, null);
-      } else {
-        row.outcome = c.email_consent === 'suppressed' ? 'unsuppressed' : 'done';
-        row.emailTo = 'unsubscribed';
-        if (row.outcome === 'unsuppressed') row.message = 'merchant suppression lifted, then unsubscribed';
-        state.set(id, { ...c, email_consent: 'unsubscribed' });
-      }
+      applyIdVerb(row, c, verb, state);
       table.add(row.emailFrom, row.emailTo, line);
     }
     tally(outcomes[row.outcome], line);
