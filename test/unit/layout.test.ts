@@ -52,16 +52,34 @@ describe('layout: process.exit', () => {
   });
 });
 
-describe('layout: file size', () => {
-  // Issue 11's rule: no source file over 400 lines unless it is data. None is data today; a data
-  // file (schemas, presets) that must be longer is named here with its reason.
-  const DATA_FILES: Record<string, string> = {};
-  it('no source file under src/ is over 400 lines', () => {
-    const long = sourceFiles()
-      .filter((file) => DATA_FILES[file] === undefined)
-      .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').trimEnd().split('\n').length }))
-      .filter(({ lines }) => lines > 400)
-      .map(({ file, lines }) => `${file}: ${lines} lines`);
-    expect(long, 'split the file along what its parts do').toEqual([]);
+describe('layout: readable functions', () => {
+  // Functions, not files, are what a reader must hold in their head: biome's function-length and
+  // cognitive-complexity rules are errors for src/ (biome.json's override; `npm run lint`). A file
+  // may be long when it is one cohesive thing. Tests are lists of cases (a describe callback grows
+  // with them): the rules are for the product's code.
+  it('biome.json turns both rules on as errors for src/, at 80 lines and the default complexity', () => {
+    const biome = JSON.parse(readFileSync(join(root, 'biome.json'), 'utf8')) as {
+      overrides?: { includes?: string[]; linter?: { rules?: { complexity?: Record<string, unknown> } } }[];
+    };
+    const forSrc = biome.overrides?.find((o) => o.includes?.includes('src/**'))?.linter?.rules?.complexity;
+    expect(forSrc).toEqual({
+      noExcessiveLinesPerFunction: { level: 'error', options: { maxLines: 80 } },
+      noExcessiveCognitiveComplexity: 'error',
+    });
+  });
+
+  it('every suppression of them in src/ says why in words', () => {
+    const unexplained = sourceFiles().flatMap((file) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: `${file}:${i + 1}` }))
+        .filter(({ line }) => /biome-ignore[^:]*lint\/complexity\/noExcessive/.test(line))
+        .filter(
+          ({ line }) =>
+            (/:\s*(.*)$/.exec(line.replace(/^.*?lint\/complexity\/\w+/, ''))?.[1] ?? '').split(/\s+/).filter(Boolean).length < 4,
+        )
+        .map(({ at }) => at),
+    );
+    expect(unexplained, 'a suppression names its reason: `// biome-ignore lint/complexity/…: why, in words`').toEqual([]);
   });
 });
