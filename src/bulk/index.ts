@@ -63,7 +63,6 @@ export { type BulkProgress, type BulkRunResult, type OutcomeLines, rowsPerSecond
 // The sources.
 export { type CsvSource, openCsv } from './sources/csv-source.js';
 export { describeInvalid, findInvalidUtf8, InputDecoder, type InputEncoding, parseEncoding } from './sources/decode.js';
-export { withoutFooter } from './sources/footer-lines.js';
 export { type IdLine, lineEndOf, parseIdLines } from './sources/id-source.js';
 export { countDataLines } from './sources/line-count.js';
 export { readLineBatches } from './sources/ndjson-source.js';

@@ -58,7 +58,7 @@ export interface MapFile {
   currencyFromSymbol: boolean;
   /** A row with no line-item name and no SKU is its order's summary row (eBay): it adds no line item. */
   summaryRows: boolean;
-  /** Lines at the end that are not records (`"footer_pattern"`, a regular expression): footer-lines.ts. */
+  /** Lines at the end that are not records (`"footer_pattern"`, a regular expression): CsvSource.dropFooter. */
   footerPattern?: RegExp;
   /** Fields whose columns the export may lack (`"optional_columns"`): absent, the field is not read. */
   optional: Set<string>;

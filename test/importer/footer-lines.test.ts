@@ -1,12 +1,11 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openCsv } from '../../src/bulk/sources/csv-source.js';
-import { withoutFooter } from '../../src/bulk/sources/footer-lines.js';
 
 const EBAY_FOOTER = /^\d+\s*(,\s*)?record\(s\) downloaded|^seller id\s*:/i;
 
 async function rows(text: string, pattern = EBAY_FOOTER) {
-  const source = withoutFooter(await openCsv(Readable.from([text]), { name: 't.csv' }), pattern);
+  const source = (await openCsv(Readable.from([text]), { name: 't.csv' })).dropFooter(pattern);
   const out: Array<[string, number, string]> = [];
   for await (const item of source.items) out.push([item.kind, item.line, item.kind === 'row' ? item.cells.join('|') : item.code]);
   return out;
@@ -28,8 +27,31 @@ describe('footer lines of an export', () => {
     expect(got[1]).toEqual(['error', 3, 'ragged_row']);
   });
 
-  it('without a pattern the source is untouched', async () => {
+  it('without a pattern the same lines are read as any line is', async () => {
+    const text = 'a,b,c\n1,2,3\nSeller ID : shop_1\n';
+    const source = await openCsv(Readable.from([text]), { name: 't.csv' });
+    expect(source.dropFooter(undefined)).toBe(source);
+    const got: Array<[string, number]> = [];
+    for await (const item of source.items) got.push([item.kind, item.line]);
+    expect(got).toEqual([
+      ['row', 2],
+      ['error', 3],
+    ]);
+  });
+
+  it('a pattern given at open time and one given after the header are one mechanism: trailing delimiters do not hide a footer', async () => {
+    const text = 'a,b,c\n1,2,3\nSeller ID : shop_1,,\n';
+    const pattern = /^seller id\s*:[^,]*$/i;
+    const opened = await openCsv(Readable.from([text]), { name: 't.csv', footerPattern: pattern });
+    const kinds: string[] = [];
+    for await (const item of opened.items) kinds.push(item.kind);
+    expect(kinds).toEqual(['row']);
+    expect(await rows(text, pattern)).toEqual([['row', 2, '1|2|3']]);
+  });
+
+  it('the footer is declared before the rows are read', async () => {
     const source = await openCsv(Readable.from(['a\n1\n']), { name: 't.csv' });
-    expect(withoutFooter(source, undefined)).toBe(source);
+    for await (const _ of source.items);
+    expect(() => source.dropFooter(EBAY_FOOTER)).toThrow(/before its rows are read/);
   });
 });

@@ -36,4 +36,10 @@ export interface CsvSource {
   items: AsyncIterable<CsvItem>;
   /** Bytes read from the input so far (for progress and ETA). */
   bytesRead(): number;
+  /**
+   * Declares the lines at the end that are not records, once the header has told which export
+   * this is (CsvShape.footerPattern says how they are matched). Call before reading the rows;
+   * `undefined` changes nothing. Returns the source itself.
+   */
+  dropFooter(pattern: RegExp | undefined): CsvSource;
 }

@@ -48,9 +48,10 @@ export interface RowsContext {
 }
 
 type Invalid = InputDecoder['invalid'][number];
+type InvalidIn = (first: number, last: number) => Invalid | undefined;
 
 /** A record as a row, or the error item saying why it is not one (null: a blank line). */
-function rowOf(r: ParsedRecord, ctx: RowsContext, invalidIn: (first: number, last: number) => Invalid | undefined): CsvItem | null {
+function rowOf(r: ParsedRecord, ctx: RowsContext, invalidIn: InvalidIn): CsvItem | null {
   const { header, delimiter } = ctx;
   const width = header.header.length;
   const bad = ctx.decoder.invalid.length > 0 ? invalidIn(r.line, r.lastLine) : undefined;
@@ -72,42 +73,69 @@ function rowOf(r: ParsedRecord, ctx: RowsContext, invalidIn: (first: number, las
   return { kind: 'row', line: r.line, cells };
 }
 
-/** The rows after the header, in batches and one by one (either, once). */
-export function rowsOf(ctx: RowsContext): Pick<CsvSource, 'batches' | 'items'> {
-  const { queue, decoder } = ctx;
-  /** The first invalid place on lines first..last, dropping those before (the decoder runs ahead of the parser). */
-  const invalidIn = (first: number, last: number) => {
-    let found: Invalid | undefined;
-    while (decoder.invalid.length > 0 && (decoder.invalid[0]?.line ?? 0) <= last) {
-      const bad = decoder.invalid.shift();
-      if (bad !== undefined && bad.line >= first) found ??= bad;
+/**
+ * Footer lines (CsvShape.footerPattern): a row whose text matches is held back until a record
+ * after it says it was data after all (it is then handed out in its place), or the end of the
+ * input drops it.
+ */
+class Footer {
+  pattern: RegExp | undefined;
+  /** The footer candidates held back. */
+  held: CsvItem[] = [];
+  private trailing: RegExp;
+
+  constructor(
+    pattern: RegExp | undefined,
+    private readonly delimiter: string,
+  ) {
+    this.pattern = pattern;
+    this.trailing = new RegExp(`(${delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})+$`);
+  }
+
+  /** The line as the pattern sees it: its cells joined by the delimiter, trailing delimiters dropped, trimmed. */
+  matches(cells: string[]): boolean {
+    const text = cells.join(this.delimiter).replace(this.trailing, '').trim();
+    return text !== '' && (this.pattern as RegExp).test(text);
+  }
+}
+
+/** The batch's records as items, footer candidates held back in `footer` (see Footer). */
+function itemsOf(got: ParsedItem[], ctx: RowsContext, footer: Footer, invalidIn: InvalidIn): CsvItem[] {
+  const out: CsvItem[] = [];
+  for (const item of got) {
+    const row = item.kind === 'problem' ? problemItem(item) : rowOf(item, ctx, invalidIn);
+    if (row === null) continue;
+    if (footer.pattern !== undefined && row.cells !== undefined && footer.matches(row.cells)) {
+      footer.held.push(row);
+      continue;
     }
-    return found;
-  };
+    if (footer.held.length > 0) out.push(...footer.held.splice(0));
+    out.push(row);
+  }
+  return out;
+}
+
+/** The first invalid place on lines first..last, dropping those before (the decoder runs ahead of the parser). */
+function firstInvalid(decoder: InputDecoder, first: number, last: number): Invalid | undefined {
+  let found: Invalid | undefined;
+  while (decoder.invalid.length > 0 && (decoder.invalid[0]?.line ?? 0) <= last) {
+    const bad = decoder.invalid.shift();
+    if (bad !== undefined && bad.line >= first) found ??= bad;
+  }
+  return found;
+}
+
+/** The rows after the header, in batches and one by one (either, once), and the setter of their footer pattern. */
+export function rowsOf(ctx: RowsContext): Pick<CsvSource, 'batches' | 'items'> & { dropFooter(pattern: RegExp | undefined): void } {
+  const { queue, decoder } = ctx;
+  const invalidIn: InvalidIn = (first, last) => firstInvalid(decoder, first, last);
   invalidIn(0, ctx.header.line);
-  /** Footer candidates held back until a record after them, or the end, says what they are. */
-  const footer: CsvItem[] = [];
-  const isFooter = (r: ParsedRecord) => ctx.footer?.test(r.record.join(ctx.delimiter).trim()) === true;
+  const footer = new Footer(ctx.footer, ctx.delimiter);
 
   async function* batches(): AsyncGenerator<CsvItem[]> {
     try {
-      for (;;) {
-        const got = await queue.take(BATCH_ROWS);
-        if (got === null) break;
-        const out: CsvItem[] = [];
-        for (const item of got) {
-          if (item.kind === 'problem') {
-            out.push(...footer.splice(0), problemItem(item));
-            continue;
-          }
-          const row = rowOf(item, ctx, invalidIn);
-          if (row === null) continue;
-          if (isFooter(item)) {
-            footer.push(row);
-            continue;
-          }
-          out.push(...footer.splice(0), row);
-        }
+      for (let got = await queue.take(BATCH_ROWS); got !== null; got = await queue.take(BATCH_ROWS)) {
+        const out = itemsOf(got, ctx, footer, invalidIn);
         if (out.length > 0) yield out;
       }
       await ctx.feed;
@@ -134,6 +162,10 @@ export function rowsOf(ctx: RowsContext): Pick<CsvSource, 'batches' | 'items'> {
           for await (const batch of all) yield* batch;
         })();
       },
+    },
+    dropFooter: (pattern) => {
+      if (taken) throw new Error('the footer of a CSV source is declared before its rows are read');
+      if (pattern !== undefined) footer.pattern = pattern;
     },
   };
 }

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { InputError } from '../../importer/errors.js';
 import { rejectsTrailer } from '../rejects.js';
 import type { CsvSource } from './csv-item.js';
-import { CsvRecordReader, MAX_RECORD_CHARS, MAX_RECORD_TEXT, type ParsedItem } from './csv-reader.js';
+import { CsvRecordReader, MAX_RECORD_CHARS, MAX_RECORD_TEXT, type ParsedItem, type ParsedRecord } from './csv-reader.js';
 import { type Header, rowsOf } from './csv-rows.js';
 import { describeInvalid, InputDecoder, type InputEncoding } from './decode.js';
 import type { MixedLineEnd } from './line-ends.js';
@@ -40,8 +40,10 @@ export interface CsvShape {
   headerDescription?: string;
   /**
    * Lines at the end that are not records (eBay's `12 record(s) downloaded`): a record whose cells,
-   * joined by the delimiter and trimmed, match it and that only blank lines or other such lines
-   * follow. A matching line with a record after it is read as any line is.
+   * joined by the delimiter, trailing delimiters dropped and trimmed, match it and that only blank
+   * lines or other such lines follow. A matching line with a record after it is read as any line
+   * is. Also given after the header is read, with CsvSource.dropFooter (a map file's
+   * `footer_pattern`).
    */
   footerPattern?: RegExp;
 }
@@ -233,58 +235,74 @@ async function openStream(input: Readable, opts: OpenCsvOptions, release: () => 
     reader.stop();
     input.destroy();
   };
-  const header = await readHeader(queue, opts, decoder, stopAll, empty, feed);
-  const source = rowsOf({ queue, header, decoder, delimiter, footer: opts.footerPattern, feed, release, stopAll });
-  return {
+  const header = await readHeader({ queue, opts, decoder, stopAll, empty, feed });
+  const rows = rowsOf({ queue, header, decoder, delimiter, footer: opts.footerPattern, feed, release, stopAll });
+  const source: CsvSource = {
     header: header.header,
     headerCells: header.headerCells,
     bom: bomBytes > 0,
     lineEnd: lineEnds?.expected === 'CRLF' ? '\r\n' : (lineEnd ?? '\n'), // a rejects file ends its lines as the input's header
     delimiter,
     encoding,
-    batches: source.batches,
-    items: source.items,
+    batches: rows.batches,
+    items: rows.items,
     bytesRead: () => bytes,
+    dropFooter: (pattern) => {
+      rows.dropFooter(pattern);
+      return source;
+    },
   };
+  return source;
+}
+
+/** Where readHeader reads, and how it stops the reading when the header cannot be read. */
+interface HeaderRead {
+  queue: RecordQueue;
+  opts: OpenCsvOptions;
+  decoder: InputDecoder;
+  stopAll: () => void;
+  empty: () => Error;
+  feed: Promise<void>;
 }
 
 /** The header record: the first non-blank one after the skipped lines that matches (CsvShape). */
-async function readHeader(
-  queue: RecordQueue,
-  opts: OpenCsvOptions,
-  decoder: InputDecoder,
-  stopAll: () => void,
-  empty: () => Error,
-  feed: Promise<void>,
-): Promise<Header> {
-  const skip = opts.skipLinesBeforeHeader ?? 0;
+async function readHeader(h: HeaderRead): Promise<Header> {
+  const { opts } = h;
   let passed = 0;
   for (;;) {
-    const got = await queue.take(1);
-    const item = got?.[0];
-    if (item === undefined) {
-      await feed;
-      if (passed > 0 && opts.headerMatch)
-        throw new InputError(`${opts.name}: no line is the header${opts.headerDescription ? ` (${opts.headerDescription})` : ''}`);
-      throw empty();
-    }
+    const item = (await h.queue.take(1))?.[0];
+    if (item === undefined) throw await noHeader(h, passed);
     if (item.kind === 'problem') {
-      stopAll();
+      h.stopAll();
       throw headerProblem(opts.name, item);
     }
-    if (item.lastLine <= skip || item.record.every((c) => c.trim() === '')) continue;
+    if (item.lastLine <= (opts.skipLinesBeforeHeader ?? 0) || item.record.every((c) => c.trim() === '')) continue;
     passed++;
     if (opts.headerMatch && !opts.headerMatch(item.record.map((c) => c.trim()))) continue;
-    const bad = decoder.invalid[0];
-    if (bad !== undefined && bad.line <= item.lastLine) {
-      stopAll();
-      throw new InputError(`${opts.name}: ${describeInvalid(bad, 'the header line')}`);
-    }
-    // A rejects file imported again: its own trailing columns are not the data's.
-    const trailer = rejectsTrailer(item.record);
-    const headerCells = trailer > 0 ? item.record.slice(0, -trailer) : item.record;
-    return { header: headerCells.map((h) => h.trim()), headerCells, trailer, line: item.lastLine };
+    return headerOf(h, item);
   }
+}
+
+/** The error for an input that ends before its header (once the reading has ended). */
+async function noHeader(h: HeaderRead, passed: number): Promise<Error> {
+  await h.feed;
+  const { opts } = h;
+  if (passed > 0 && opts.headerMatch)
+    return new InputError(`${opts.name}: no line is the header${opts.headerDescription ? ` (${opts.headerDescription})` : ''}`);
+  return h.empty();
+}
+
+/** The header found, unless its line holds bytes invalid in the encoding. */
+function headerOf(h: HeaderRead, item: ParsedRecord): Header {
+  const bad = h.decoder.invalid[0];
+  if (bad !== undefined && bad.line <= item.lastLine) {
+    h.stopAll();
+    throw new InputError(`${h.opts.name}: ${describeInvalid(bad, 'the header line')}`);
+  }
+  // A rejects file imported again: its own trailing columns are not the data's.
+  const trailer = rejectsTrailer(item.record);
+  const headerCells = trailer > 0 ? item.record.slice(0, -trailer) : item.record;
+  return { header: headerCells.map((c) => c.trim()), headerCells, trailer, line: item.lastLine };
 }
 
 function headerProblem(name: string, problem: ParsedItem & { kind: 'problem' }): InputError {

@@ -43,39 +43,52 @@ export function describeInvalid(bad: InvalidBytes, what = 'line'): string {
 
 const EMPTY = Buffer.alloc(0);
 
+/** Bytes of the UTF-8 sequence a lead byte starts (2–4), 0 for a byte that cannot lead one. */
+function leadLength(b: number): number {
+  if (b < 0xc2 || b > 0xf4) return 0;
+  return b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+}
+
 /** Bytes at the end of `buf` that begin a UTF-8 sequence the next chunk may complete (0–3). */
 function incompleteTail(buf: Buffer): number {
   for (let k = 1; k <= 3 && k <= buf.length; k++) {
     const b = buf[buf.length - k] as number;
     if (b < 0x80) return 0;
-    if (b >= 0xc2 && b <= 0xf4) {
-      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
-      return need > k ? k : 0;
-    }
-    if (b > 0xbf) return 0;
+    // A continuation byte: the lead may be before it.
+    if (b <= 0xbf) continue;
+    const need = leadLength(b);
+    return need > k ? k : 0;
   }
   return 0;
+}
+
+/** Whether buf[i] is a continuation byte in lo..hi (the second byte of some sequences is narrower). */
+function cont(buf: Uint8Array, i: number, lo = 0x80, hi = 0xbf): boolean {
+  return i < buf.length && (buf[i] as number) >= lo && (buf[i] as number) <= hi;
+}
+
+/** Whether the bytes after the second continue a sequence of `length` bytes led at i. */
+function restContinues(buf: Uint8Array, i: number, length: number): boolean {
+  return length === 2 || (cont(buf, i + 2) && (length === 3 || cont(buf, i + 3)));
+}
+
+/** The length of the valid sequence led by the byte b (>= 0x80) at i, 0 when it is invalid (Unicode table 3-7). */
+function validLength(buf: Uint8Array, i: number, b: number): number {
+  const length = leadLength(b);
+  if (length === 0) return 0;
+  // The second byte's range, by the lead byte: E0 A0–BF, ED 80–9F, F0 90–BF, F4 80–8F.
+  const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+  const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+  return cont(buf, i + 1, lo, hi) && restContinues(buf, i, length) ? length : 0;
 }
 
 /** Offsets (within `buf`) of every byte that starts an invalid UTF-8 sequence (Unicode table 3-7). */
 export function invalidUtf8Offsets(buf: Uint8Array): number[] {
   const bad: number[] = [];
-  const cont = (i: number, lo = 0x80, hi = 0xbf) => i < buf.length && (buf[i] as number) >= lo && (buf[i] as number) <= hi;
   let i = 0;
   while (i < buf.length) {
     const b = buf[i] as number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let n = 0;
-    if (b >= 0xc2 && b <= 0xdf) n = cont(i + 1) ? 2 : 0;
-    else if (b === 0xe0) n = cont(i + 1, 0xa0) && cont(i + 2) ? 3 : 0;
-    else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) n = cont(i + 1) && cont(i + 2) ? 3 : 0;
-    else if (b === 0xed) n = cont(i + 1, 0x80, 0x9f) && cont(i + 2) ? 3 : 0;
-    else if (b === 0xf0) n = cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    else if (b >= 0xf1 && b <= 0xf3) n = cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    else if (b === 0xf4) n = cont(i + 1, 0x80, 0x8f) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    const n = b < 0x80 ? 1 : validLength(buf, i, b);
     if (n === 0) {
       bad.push(i);
       i++;

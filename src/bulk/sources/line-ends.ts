@@ -89,6 +89,7 @@ export async function findMixedLineEnd(path: string, signal?: AbortSignal): Prom
 }
 
 /** The slow pass, from the start: line ends outside quoted cells, with physical line numbers. */
+// biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one pass over every byte of the file, a state machine (quoted or not, a quote just closed, a CR whose LF may be in the next chunk) that must carry its state across chunks; split into calls per byte it would cost a call per byte of the file
 async function scanQuoted(
   fh: Awaited<ReturnType<typeof open>>,
   buf: Buffer,

@@ -27,6 +27,82 @@ export async function* readLines(stream: Readable, encoding?: InputEncoding): As
   for await (const batch of readLineBatches(stream, encoding)) yield* batch;
 }
 
+/** What readLineBatches counts and notes as it reads (see there). */
+type ReadNotes = { bytes: number; lineEnd?: '\n' | '\r\n' };
+
+/**
+ * Cuts decoded text into lines: the text after the last newline waits for the next chunk (only
+ * its first 200 characters once it passes MAX_LINE_CHARS).
+ */
+class LineSplitter {
+  private partial = '';
+  private oversize = false;
+  private line = 0;
+  private first = true;
+
+  constructor(
+    private readonly decoder: InputDecoder,
+    private readonly read: ReadNotes | undefined,
+  ) {}
+
+  /** The lines the text ends. */
+  split(text: string): RawLine[] {
+    const out: RawLine[] = [];
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      out.push(this.finish(this.oversize ? this.partial : this.partial + text.slice(start, nl)));
+      this.partial = '';
+      start = nl + 1;
+    }
+    if (!this.oversize) this.keep(text.slice(start));
+    return out;
+  }
+
+  /** The last line (one without a newline), if any. */
+  end(): RawLine | undefined {
+    this.partial += this.decoder.end();
+    return this.partial.length > 0 || this.oversize ? this.finish(this.partial) : undefined;
+  }
+
+  private keep(rest: string): void {
+    this.partial += rest;
+    if (this.partial.length > MAX_LINE_CHARS) {
+      this.partial = this.partial.slice(0, 200);
+      this.oversize = true;
+    }
+  }
+
+  private finish(text: string): RawLine {
+    this.line++;
+    const line = this.line;
+    const cr = text.endsWith('\r');
+    if (this.read && this.read.lineEnd === undefined) this.read.lineEnd = cr ? '\r\n' : '\n';
+    const t = this.withoutBom(cr ? text.slice(0, -1) : text);
+    const out: RawLine = this.oversize || t.length > MAX_LINE_CHARS ? { line, text: t.slice(0, 200), oversize: true } : { line, text: t };
+    this.oversize = false;
+    const invalid = this.invalidOn(line);
+    if (invalid !== undefined) out.invalid = invalid;
+    return out;
+  }
+
+  private withoutBom(t: string): string {
+    if (!this.first) return t;
+    this.first = false;
+    return t.charCodeAt(0) === 0xfeff ? t.slice(1) : t;
+  }
+
+  /** Why the line holds invalid bytes, if it does (the decoder runs ahead of the lines: places on earlier lines were on lines already given). */
+  private invalidOn(line: number): string | undefined {
+    const invalid = this.decoder.invalid;
+    let found: string | undefined;
+    while (invalid.length > 0 && (invalid[0]?.line ?? 0) <= line) {
+      const bad = invalid.shift();
+      if (bad?.line === line) found = describeInvalid(bad);
+    }
+    return found;
+  }
+}
+
 /**
  * The same lines, as one array per chunk read (a 64 KiB read of a file holds a few hundred
  * events): a bulk sender then awaits once per chunk, not once per line. Memory stays bounded by
@@ -39,54 +115,16 @@ export async function* readLineBatches(
    * Counts the bytes read so far (for the share of the input read in the progress line), and
    * notes the first line's end (a rejects file ends its lines the same way).
    */
-  read?: { bytes: number; lineEnd?: '\n' | '\r\n' },
+  read?: ReadNotes,
 ): AsyncGenerator<RawLine[]> {
   const decoder = new InputDecoder(encoding);
-  let partial = '';
-  let oversize = false;
-  let line = 0;
-  let first = true;
-  const finish = (text: string): RawLine => {
-    line++;
-    const cr = text.endsWith('\r');
-    let t = cr ? text.slice(0, -1) : text;
-    if (read && read.lineEnd === undefined) read.lineEnd = cr ? '\r\n' : '\n';
-    if (first) {
-      if (t.charCodeAt(0) === 0xfeff) t = t.slice(1);
-      first = false;
-    }
-    const out: RawLine = oversize || t.length > MAX_LINE_CHARS ? { line, text: t.slice(0, 200), oversize: true } : { line, text: t };
-    oversize = false;
-    // The decoder runs ahead of the lines: places on earlier lines were on lines already given.
-    while (decoder.invalid.length > 0 && (decoder.invalid[0]?.line ?? 0) <= line) {
-      const bad = decoder.invalid.shift();
-      if (bad?.line === line) out.invalid = describeInvalid(bad);
-    }
-    return out;
-  };
+  const lines = new LineSplitter(decoder, read);
   for await (const chunk of stream) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     if (read) read.bytes += bytes.length;
-    const text = decoder.write(bytes);
-    const out: RawLine[] = [];
-    let start = 0;
-    let nl = text.indexOf('\n', start);
-    while (nl !== -1) {
-      const piece = text.slice(start, nl);
-      out.push(finish(oversize ? partial : partial + piece));
-      partial = '';
-      start = nl + 1;
-      nl = text.indexOf('\n', start);
-    }
+    const out = lines.split(decoder.write(bytes));
     if (out.length > 0) yield out;
-    if (!oversize) {
-      partial += text.slice(start);
-      if (partial.length > MAX_LINE_CHARS) {
-        partial = partial.slice(0, 200);
-        oversize = true;
-      }
-    }
   }
-  partial += decoder.end();
-  if (partial.length > 0 || oversize) yield [finish(partial)];
+  const last = lines.end();
+  if (last !== undefined) yield [last];
 }

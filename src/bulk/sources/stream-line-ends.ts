@@ -47,26 +47,33 @@ export class StreamLineEnds {
     if (delimiter?.length === 1) this.cellStarts.add(delimiter.charCodeAt(0));
   }
 
+  /** Settles a CR that ended the text before with this text's first character; where this text's own characters start (1: after the LF of a CRLF). */
+  private takePending(text: string): number {
+    if (this.quotedCrPending) {
+      this.quotedCrPending = false;
+      if (text.charCodeAt(0) !== 10) this.lines++;
+      return 0;
+    }
+    if (!this.crPending) return 0;
+    this.crPending = false;
+    // A CRLF whose LF starts this text.
+    if (text.charCodeAt(0) === 10) {
+      this.noteEnd('CRLF');
+      return 1;
+    }
+    this.noteEnd('CR');
+    return 0;
+  }
+
   /** `text` with its line ends outside quotes as LF (a CR at its end is turned at once: no line waits for the next). */
+  // biome-ignore lint/complexity/noExcessiveCognitiveComplexity: one pass over the characters of every chunk that holds a quote, a state machine (quoted or not, a quote just closed, a CR pending) whose states share the loop's indexes; split into calls per character it would cost a call per character of the import
   write(text: string): string {
     if (text === '') return text;
     const fast = this.fast(text);
     if (fast !== undefined) return fast;
     let out = '';
-    let from = 0;
-    let i = 0;
-    // A CRLF whose LF starts this text.
-    if (this.crPending) {
-      this.crPending = false;
-      if (text.charCodeAt(0) === 10) {
-        this.noteEnd('CRLF');
-        from = i = 1;
-      } else this.noteEnd('CR');
-    }
-    if (this.quotedCrPending) {
-      this.quotedCrPending = false;
-      if (text.charCodeAt(0) !== 10) this.lines++;
-    }
+    let from = this.takePending(text);
+    let i = from;
     // Where the last quote that may close a cell is (-1: the text before ended with it).
     let closedAt = this.quoteClosedAt === -1 ? -1 : -2;
     this.quoteClosedAt = -2;
@@ -122,26 +129,31 @@ export class StreamLineEnds {
    */
   private fast(text: string): string | undefined {
     if (this.crPending || this.quotedCrPending || this.inQuote || this.quoteClosedAt === -1 || text.indexOf('"') !== -1) return undefined;
-    const n = text.length;
-    const cr = text.indexOf('\r');
-    if (cr === -1) {
-      // LF only: unchanged; counted (each one checked only while they could still differ).
-      const check = this.mixed === undefined && this.expected !== 'LF';
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-        if (check && this.mixed === undefined) this.noteEnd('LF');
-        else this.lines++;
-      }
-      this.prev = text.charCodeAt(n - 1);
-      return text;
+    if (text.indexOf('\r') === -1) return this.lfOnly(text);
+    // CRLF only (and not cut after a CR).
+    if (this.expected !== 'CRLF' || text.charCodeAt(text.length - 1) === 13) return undefined;
+    return this.crlfOnly(text);
+  }
+
+  /** A text whose line ends are all LF: unchanged; counted (each one checked only while they could still differ). */
+  private lfOnly(text: string): string {
+    const check = this.mixed === undefined && this.expected !== 'LF';
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+      if (check && this.mixed === undefined) this.noteEnd('LF');
+      else this.lines++;
     }
-    // CRLF only (and not cut after a CR): each pair one line end.
-    if (this.expected !== 'CRLF' || text.charCodeAt(n - 1) === 13) return undefined;
+    this.prev = text.charCodeAt(text.length - 1);
+    return text;
+  }
+
+  /** A text with a CR, in a CRLF input: each CRLF one line end, as LF; undefined when one end is not a CRLF. */
+  private crlfOnly(text: string): string | undefined {
     let lines = 0;
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
       if (i === 0 || text.charCodeAt(i - 1) !== 13) return undefined;
       lines++;
     }
-    for (let i = cr; i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return undefined;
+    for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return undefined;
     this.lines += lines;
     this.prev = 10;
     return text.replaceAll('\r\n', '\n');

@@ -18,7 +18,6 @@ import {
   type ReportWriter,
   readOrderBatches,
   sizeYoungGeneration,
-  withoutFooter,
 } from '../../bulk/index.js';
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
@@ -112,7 +111,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
   const fileName = input.fromStdin ? 'stdin' : file;
   const mapFile = mappingForHeader(fileName, opened.header, choice, ORDER_MAPPING_SCHEMA);
   // eBay's `N record(s) downloaded` and `Seller ID : …` end the file without being rows.
-  const source = withoutFooter(opened, mapFile?.footerPattern);
+  const source = opened.dropFooter(mapFile?.footerPattern);
   const { dateOrder, dates, constants: givenConstants } = loadImportMapping(opts, mapFile);
   defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
   const asked = await orderLayoutAsking({
@@ -147,7 +146,7 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
       ctx.now(),
       {
         resumable: input.resumable,
-        reopen: async () => withoutFooter(await openImportCsv(input, env, source.delimiter), mapFile?.footerPattern),
+        reopen: async () => (await openImportCsv(input, env, source.delimiter)).dropFooter(mapFile?.footerPattern),
       },
       source,
       (s) => readOrderBatches(s, layout, mapping),
