@@ -18,7 +18,7 @@ import { countOutcome, emptyRunSummary, OUTCOMES, type Outcome, type RowResult, 
 import { RecentRate } from './rate-window.js';
 import type { RejectsWriter } from './rejects.js';
 import type { ReportWriter } from './report.js';
-import { createScheduler, type SchedulerStats } from './scheduler.js';
+import { createScheduler, type Scheduler, type SchedulerStats, type WorkerContext } from './scheduler.js';
 import { rejectedRow, type WorkItem } from './work-item.js';
 
 export { type RowProblem, rejectedRow, type WorkItem } from './work-item.js';
@@ -185,71 +185,94 @@ async function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal): 
 /** Rejected, failed and unmatched rows kept for the end-of-run message (the report has all of them). */
 const MAX_PROBLEMS_KEPT = 10;
 
-/** Creates a run; `progress` can be read while `run()` works. */
-export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
-  opts: BulkRunOptions<W, O>,
-): { progress: BulkProgress<O>; run(): Promise<BulkRunResult<O>> } {
-  const summary = emptyRunSummary<O>(opts.outcomes ?? (OUTCOMES as unknown as readonly O[]));
-  const stop = new AbortController();
-  const signal = AbortSignal.any([opts.signal, stop.signal]);
-  // Every request in flight listens to it (the default limit of 10 would warn at concurrency > 10).
-  setMaxListeners(0, signal);
-  let fatal: unknown;
-  let lines = 0;
-  let startedAt: number | undefined;
-  let endedAt: number | undefined;
-  const recentRate = new RecentRate();
-  let inputEnded = false;
-  let outageStop: unknown;
-  // A start mark that could not be written (possiblySent verbs): the run stops, nothing more is sent.
-  let markFailure: unknown;
-  /** A start mark that could not be written stops the run (one handler for every row). */
-  const markFailed = (err: unknown): never => {
-    markFailure ??= err;
-    stop.abort();
-    throw err;
-  };
-  const gate = new OutageGate({
-    maxOutageMs: DEFAULT_MAX_OUTAGE_MS,
-    ...opts.outage,
-    onExceeded(err) {
-      outageStop ??= err;
-      stop.abort();
-    },
-  });
-  const progress: BulkProgress<O> = {
-    summary,
-    lines: { rejected: [], failed: [], unconfirmed: [], unmatched: [] },
-    rateLimited: 0,
-    requests: 0,
-    scheduler: () => scheduler.stats(),
-    elapsedMs: () => (startedAt === undefined ? 0 : (endedAt ?? performance.now()) - startedAt),
-    sentRate: () => recentRate.at(summary.rows - summary.resumed, endedAt ?? performance.now(), scheduler.stats().windowMs),
-    rowsRead: 0,
-    lastLine: 0,
-    inputDone: false,
-    outage: () => gate.state(),
-  };
-  if (opts.countLines) summary.lines = 0;
+/** Outcomes whose lines a user must look at (BulkProgress.lines). */
+function isListed(o: string): o is keyof OutcomeLines {
+  return o === 'rejected' || o === 'failed' || o === 'unconfirmed' || o === 'unmatched';
+}
 
-  const problems: RowResult<O>[] = [];
-  let failedMaybeApplied = 0;
-  const redact = opts.redact;
-  const finish = (r: RowResult<O>, work: W, fromJournal: boolean) => {
-    if (redact !== undefined) {
-      if (r.message !== undefined) r.message = redact(r.message);
-      if (r.errorField !== undefined) r.errorField = redact(r.errorField);
+/** Outcomes kept for the end-of-run message (BulkRunResult.problems). */
+function isProblem(o: string): boolean {
+  return o === 'rejected' || o === 'failed' || o === 'unmatched';
+}
+
+/**
+ * One run: the rows read, sent through the scheduler, and finished into the summary and the
+ * outputs. Its handlers are made once per run, never per row.
+ */
+class BulkRun<W extends WorkItem, O extends string> {
+  readonly summary: RunSummary<O>;
+  readonly progress: BulkProgress<O>;
+  private readonly stop = new AbortController();
+  private readonly signal: AbortSignal;
+  private readonly gate: OutageGate;
+  private readonly scheduler: Scheduler<W, RowResult<O>>;
+  private readonly recentRate = new RecentRate();
+  private readonly problems: RowResult<O>[] = [];
+  private fatal: unknown;
+  private lines = 0;
+  private startedAt: number | undefined;
+  private endedAt: number | undefined;
+  private inputEnded = false;
+  private outageStop: unknown;
+  // A start mark that could not be written (possiblySent verbs): the run stops, nothing more is sent.
+  private markFailure: unknown;
+  private failedMaybeApplied = 0;
+
+  constructor(private readonly opts: BulkRunOptions<W, O>) {
+    const summary = emptyRunSummary<O>(opts.outcomes ?? (OUTCOMES as unknown as readonly O[]));
+    this.summary = summary;
+    this.signal = AbortSignal.any([opts.signal, this.stop.signal]);
+    // Every request in flight listens to it (the default limit of 10 would warn at concurrency > 10).
+    setMaxListeners(0, this.signal);
+    this.gate = new OutageGate({
+      maxOutageMs: DEFAULT_MAX_OUTAGE_MS,
+      ...opts.outage,
+      onExceeded: (err) => {
+        this.outageStop ??= err;
+        this.stop.abort();
+      },
+    });
+    const now = () => this.endedAt ?? performance.now();
+    this.progress = {
+      summary,
+      lines: { rejected: [], failed: [], unconfirmed: [], unmatched: [] },
+      rateLimited: 0,
+      requests: 0,
+      scheduler: () => this.scheduler.stats(),
+      elapsedMs: () => (this.startedAt === undefined ? 0 : now() - this.startedAt),
+      sentRate: () => this.recentRate.at(summary.rows - summary.resumed, now(), this.scheduler.stats().windowMs),
+      rowsRead: 0,
+      lastLine: 0,
+      inputDone: false,
+      outage: () => this.gate.state(),
+    };
+    if (opts.countLines) summary.lines = 0;
+    const exact = opts.possiblySent || opts.exactMarks;
+    this.scheduler = createScheduler<W, RowResult<O>>((work, ctx) => this.send(work, ctx), {
+      concurrency: opts.concurrency,
+      keyOf: opts.keyOf,
+      signal: this.signal,
+      beforeStart: exact ? undefined : (w) => opts.journal?.markStarted(w.seq),
+    });
+  }
+
+  /** A row's end: counted, listed, and written to the journal, the report and the rejects file. */
+  private finish(r: RowResult<O>, work: W, fromJournal: boolean): void {
+    const { opts, summary } = this;
+    if (opts.redact !== undefined) {
+      if (r.message !== undefined) r.message = opts.redact(r.message);
+      if (r.errorField !== undefined) r.errorField = opts.redact(r.errorField);
     }
     countOutcome(summary, r.outcome);
     const o: string = r.outcome;
-    if (o === 'rejected' || o === 'failed' || o === 'unconfirmed' || o === 'unmatched') progress.lines[o].push(r.line);
+    if (isListed(o)) this.progress.lines[o].push(r.line);
     opts.tally?.(r, work);
-    if ((o === 'rejected' || o === 'failed' || o === 'unmatched') && problems.length < MAX_PROBLEMS_KEPT) problems.push(r);
-    if (o === 'failed' && r.maybeApplied) failedMaybeApplied++;
-    lines += work.lines;
-    if (summary.lines !== undefined) summary.lines = lines;
+    if (isProblem(o) && this.problems.length < MAX_PROBLEMS_KEPT) this.problems.push(r);
+    if (o === 'failed' && r.maybeApplied) this.failedMaybeApplied++;
+    this.lines += work.lines;
+    if (summary.lines !== undefined) summary.lines = this.lines;
     if (fromJournal) summary.resumed++;
-    else recentRate.first(performance.now());
+    else this.recentRate.first(performance.now());
     // The journal first: it is what --resume trusts; a report that cannot be written must not
     // keep a finished row out of it.
     try {
@@ -258,82 +281,114 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       opts.report?.add(r);
       opts.rejects?.add(r, work.original);
     }
+  }
+
+  /** What a row's request may use (SendContext): its retries feed the run's counts and pace. */
+  private sendContext(ctx: WorkerContext): SendContext {
+    const { progress, gate } = this;
+    let maybeApplied = false;
+    return {
+      signal: ctx.signal,
+      onRetry(info) {
+        progress.requests++;
+        const rateLimited = info.status !== undefined && statusKind(info.status) === 'rate_limited';
+        if (rateLimited) progress.rateLimited++;
+        if (info.error === 'refused' || info.error === 'dns') gate.noticeUnreachable(info);
+        // Only a rate limit (429) slows the whole run down. A 503 is one request the service
+        // did not process: that request waits for its Retry-After in its own slot; throttling
+        // every slot on it collapsed a run with 10% 503s to about one row per second.
+        if (rateLimited) ctx.throttle(info.delayMs);
+      },
+      onRateHeaders: ctx.rateHeaders,
+      reach: (request, repeatable) => {
+        // The gate sends the request afresh after an outage: the client's own note that an
+        // earlier attempt may have been applied would be lost with the attempt that failed.
+        const noted = () =>
+          request().catch((err: unknown) => {
+            if (classifyError(err).maybeApplied) maybeApplied = true;
+            throw err;
+          });
+        return gate.call(noted, ctx.signal, repeatable ?? true);
+      },
+      mayHaveApplied: () => maybeApplied,
+    };
+  }
+
+  /** The scheduler's send: the row's start mark first when the verb wants it exact, then its request. */
+  private send(work: W, ctx: WorkerContext): Promise<RowResult<O>> {
+    const { opts } = this;
+    const sendCtx = this.sendContext(ctx);
+    const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
+    let sent: Promise<RowResult<O>>;
+    if (exact) {
+      let marked: void | Promise<void>;
+      try {
+        marked = exact.markStartedExact(work.seq);
+      } catch (err) {
+        marked = Promise.reject(err);
+      }
+      sent = marked ? marked.then(() => opts.send(work, sendCtx), this.markFailed) : opts.send(work, sendCtx);
+    } else sent = opts.send(work, sendCtx);
+    // then() rather than an async function: one frame less per row.
+    return sent.then(this.answered, this.threw);
+  }
+
+  /** A start mark that could not be written stops the run (one handler for every row). */
+  private readonly markFailed = (err: unknown): never => {
+    this.markFailure ??= err;
+    this.stop.abort();
+    throw err;
   };
 
-  const scheduler = createScheduler<W, RowResult<O>>(
-    (work, ctx) => {
-      let maybeApplied = false;
-      const sendCtx: SendContext = {
-        signal: ctx.signal,
-        onRetry(info) {
-          progress.requests++;
-          if (info.status !== undefined && statusKind(info.status) === 'rate_limited') progress.rateLimited++;
-          if (info.error === 'refused' || info.error === 'dns') gate.noticeUnreachable(info);
-          // Only a rate limit (429) slows the whole run down. A 503 is one request the service
-          // did not process: that request waits for its Retry-After in its own slot; throttling
-          // every slot on it collapsed a run with 10% 503s to about one row per second.
-          if (info.status !== undefined && statusKind(info.status) === 'rate_limited') ctx.throttle(info.delayMs);
-        },
-        onRateHeaders: ctx.rateHeaders,
-        reach: (request, repeatable) => {
-          // The gate sends the request afresh after an outage: the client's own note that an
-          // earlier attempt may have been applied would be lost with the attempt that failed.
-          const noted = () =>
-            request().catch((err: unknown) => {
-              if (classifyError(err).maybeApplied) maybeApplied = true;
-              throw err;
-            });
-          return gate.call(noted, ctx.signal, repeatable ?? true);
-        },
-        mayHaveApplied: () => maybeApplied,
-      };
-      const exact = (opts.possiblySent || opts.exactMarks) && opts.journal;
-      let sent: Promise<RowResult<O>>;
-      if (exact) {
-        let marked: void | Promise<void>;
-        try {
-          marked = exact.markStartedExact(work.seq);
-        } catch (err) {
-          marked = Promise.reject(err);
-        }
-        sent = marked ? marked.then(() => opts.send(work, sendCtx), markFailed) : opts.send(work, sendCtx);
-      } else sent = opts.send(work, sendCtx);
-      // then() rather than an async function: one frame less per row.
-      return sent.then(
-        (result) => {
-          progress.requests++;
-          if (result.status !== undefined && statusKind(result.status) === 'rate_limited') progress.rateLimited++;
-          return result;
-        },
-        (err: unknown) => {
-          progress.requests++;
-          if (!signal.aborted && isFatalForRun(err)) {
-            fatal ??= err;
-            stop.abort();
-          }
-          throw err;
-        },
-      );
-    },
-    {
-      concurrency: opts.concurrency,
-      keyOf: opts.keyOf,
-      signal,
-      beforeStart: opts.possiblySent || opts.exactMarks ? undefined : (w) => opts.journal?.markStarted(w.seq),
-    },
-  );
+  private readonly answered = (result: RowResult<O>): RowResult<O> => {
+    this.progress.requests++;
+    if (result.status !== undefined && statusKind(result.status) === 'rate_limited') this.progress.rateLimited++;
+    return result;
+  };
 
-  /** An earlier run's row is sent again when it failed, or is `unmatched` and the verb may resend (not events). */
-  const sendAgain = (outcome: string) => outcome === 'failed' || (outcome === 'unmatched' && !opts.possiblySent);
+  private readonly threw = (err: unknown): never => {
+    this.progress.requests++;
+    if (!this.signal.aborted && isFatalForRun(err)) {
+      this.fatal ??= err;
+      this.stop.abort();
+    }
+    throw err;
+  };
 
-  async function* sendable(): AsyncGenerator<W[]> {
-    const rows = opts.rows[Symbol.asyncIterator]();
+  /**
+   * Finishes a row that is not sent: one an earlier run finished (unless it is to be sent again),
+   * one already rejected, or one this verb must not send twice. False: the row is to be sent.
+   */
+  private settledWithoutSending(work: W): boolean {
+    const { opts } = this;
+    const previous = opts.resume?.done.get(work.seq);
+    // An earlier run's row is sent again when it failed, or is `unmatched` and the verb may resend (not events).
+    if (previous && !(previous.outcome === 'failed' || (previous.outcome === 'unmatched' && !opts.possiblySent))) {
+      opts.resume?.done.delete(work.seq);
+      this.finish(previous as RowResult<O>, work, true);
+      return true;
+    }
+    if (work.problem) {
+      this.finish(rejectedRow(work, work.problem) as RowResult<O>, work, false);
+      return true;
+    }
+    if (!previous && opts.possiblySent && opts.resume && work.seq <= opts.resume.maybeSentUpTo) {
+      this.finish(opts.possiblySent(work), work, false);
+      return true;
+    }
+    return false;
+  }
+
+  /** The rows to send, a batch at a time; the others are finished on the way. */
+  private async *sendable(): AsyncGenerator<W[]> {
+    const rows = this.opts.rows[Symbol.asyncIterator]();
+    const progress = this.progress;
     for (;;) {
       // A source waiting for input (a terminal, a slow pipe) must not keep Ctrl-C waiting.
-      const next = await nextOrAbort(rows, signal);
+      const next = await nextOrAbort(rows, this.signal);
       if (next === undefined) return;
       if (next.done) {
-        inputEnded = true;
+        this.inputEnded = true;
         progress.inputDone = true;
         return;
       }
@@ -341,33 +396,20 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
       progress.lastLine = next.value[next.value.length - 1]?.line ?? progress.lastLine;
       const out: W[] = [];
       for (const work of next.value) {
-        const previous = opts.resume?.done.get(work.seq);
-        if (previous && !sendAgain(previous.outcome)) {
-          opts.resume?.done.delete(work.seq);
-          finish(previous as RowResult<O>, work, true);
-          continue;
-        }
-        if (work.problem) {
-          finish(rejectedRow(work, work.problem) as RowResult<O>, work, false);
-          continue;
-        }
-        if (!previous && opts.possiblySent && opts.resume && work.seq <= opts.resume.maybeSentUpTo) {
-          finish(opts.possiblySent(work), work, false);
-          continue;
-        }
-        out.push(work);
+        if (!this.settledWithoutSending(work)) out.push(work);
       }
       if (out.length > 0) yield out;
     }
   }
 
-  async function run(): Promise<BulkRunResult<O>> {
+  async run(): Promise<BulkRunResult<O>> {
+    const { opts } = this;
     let failure: unknown;
-    startedAt = performance.now();
-    await scheduler
-      .runBatches(sendable(), (work, settled) => {
-        if (settled.ok) finish(settled.value, work, false);
-        else if (opts.fatalResult && isFatalForRun(settled.error)) finish(opts.fatalResult(work, settled.error), work, false);
+    this.startedAt = performance.now();
+    await this.scheduler
+      .runBatches(this.sendable(), (work, settled) => {
+        if (settled.ok) this.finish(settled.value, work, false);
+        else if (opts.fatalResult && isFatalForRun(settled.error)) this.finish(opts.fatalResult(work, settled.error), work, false);
         // Otherwise a rejected promise means an abort (Ctrl-C or a fatal error): the row is not finished.
       })
       .catch((err: unknown) => {
@@ -376,25 +418,31 @@ export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
     await opts.journal?.flush().catch((err: unknown) => {
       failure ??= err;
     });
-    endedAt = performance.now();
+    this.endedAt = performance.now();
     // An outage longer than --max-outage stopped the run: its rows in flight are not finished.
-    if (outageStop !== undefined) failure ??= outageStop;
-    if (markFailure !== undefined) failure ??= markFailure;
-    const stats = scheduler.stats();
-    problems.sort((a, b) => a.seq - b.seq);
+    if (this.outageStop !== undefined) failure ??= this.outageStop;
+    if (this.markFailure !== undefined) failure ??= this.markFailure;
+    const stats = this.scheduler.stats();
+    this.problems.sort((a, b) => a.seq - b.seq);
     return {
-      summary,
+      summary: this.summary,
       interrupted: opts.signal.aborted,
-      inputEnded,
-      fatal,
+      inputEnded: this.inputEnded,
+      fatal: this.fatal,
       failure,
       stats,
-      rateLimited: progress.rateLimited,
-      requests: progress.requests,
-      problems,
-      failedMaybeApplied,
+      rateLimited: this.progress.rateLimited,
+      requests: this.progress.requests,
+      problems: this.problems,
+      failedMaybeApplied: this.failedMaybeApplied,
     };
   }
+}
 
-  return { progress, run };
+/** Creates a run; `progress` can be read while `run()` works. */
+export function createBulkRun<W extends WorkItem, O extends string = Outcome>(
+  opts: BulkRunOptions<W, O>,
+): { progress: BulkProgress<O>; run(): Promise<BulkRunResult<O>> } {
+  const run = new BulkRun<W, O>(opts);
+  return { progress: run.progress, run: () => run.run() };
 }

@@ -51,6 +51,50 @@ export interface ContactSummary extends Summary {
   smsUnknown: number;
 }
 
+/** A row the source could not read: what its cells say of the person, and the source's problem. */
+function unreadableWork(
+  item: CsvItem & { kind: 'error' },
+  seq: number,
+  layout: ContactLayout,
+  opts: ContactRowOptions,
+  keepOriginal: boolean,
+): ContactWork {
+  const guess = item.cells ? readContactRow(item.cells, layout, opts) : { email: '', phone: '' };
+  const work: ContactWork = {
+    seq,
+    line: item.line,
+    lines: 1,
+    id: guess.email || guess.phone,
+    email: guess.email,
+    phone: guess.phone,
+    ids: [guess.email, guess.phone, ''],
+    problem: { code: item.code, message: item.message },
+  };
+  if (keepOriginal && item.cells) work.original = { cells: [item.cells] };
+  return work;
+}
+
+/** A read row as a contact write, or as the mapping's problem with it. */
+function rowWork(
+  item: CsvItem & { kind: 'row' },
+  seq: number,
+  layout: ContactLayout,
+  opts: ContactRowOptions,
+  keepOriginal: boolean,
+): ContactWork {
+  const row = readContactRow(item.cells, layout, opts);
+  const work: ContactWork = { seq, line: item.line, lines: 1, id: row.email || row.phone, email: row.email, phone: row.phone };
+  if (keepOriginal) work.original = { cells: [item.cells] };
+  if (row.write) {
+    work.write = row.write;
+    if (row.noKept) work.noKept = row.noKept;
+  } else {
+    work.problem = row.problem;
+    work.ids = [row.email, row.phone, ''];
+  }
+  return work;
+}
+
 /** The rows of a CSV source as contact writes, a batch at a time. */
 export async function* readContactBatches(
   source: CsvSource,
@@ -63,32 +107,9 @@ export async function* readContactBatches(
   for await (const batch of source.batches as AsyncIterable<CsvItem[]>) {
     const out: ContactWork[] = [];
     for (const item of batch) {
-      if (item.kind === 'error') {
-        const guess = item.cells ? readContactRow(item.cells, layout, opts) : { email: '', phone: '' };
-        out.push({
-          seq: ++seq,
-          line: item.line,
-          lines: 1,
-          id: guess.email || guess.phone,
-          email: guess.email,
-          phone: guess.phone,
-          ids: [guess.email, guess.phone, ''],
-          problem: { code: item.code, message: item.message },
-          ...(keepOriginal && item.cells ? { original: { cells: [item.cells] } } : {}),
-        });
-        continue;
-      }
-      const row = readContactRow(item.cells, layout, opts);
-      const work: ContactWork = { seq: ++seq, line: item.line, lines: 1, id: row.email || row.phone, email: row.email, phone: row.phone };
-      if (keepOriginal) work.original = { cells: [item.cells] };
-      if (row.write) {
-        work.write = row.write;
-        if (row.noKept) work.noKept = row.noKept;
-      } else {
-        work.problem = row.problem;
-        work.ids = [row.email, row.phone, ''];
-      }
-      out.push(work);
+      out.push(
+        item.kind === 'error' ? unreadableWork(item, ++seq, layout, opts, keepOriginal) : rowWork(item, ++seq, layout, opts, keepOriginal),
+      );
     }
     if (out.length > 0) yield out;
   }
@@ -145,101 +166,138 @@ function result(
   return r;
 }
 
+/** What a row's send needs of the run: the client, the answers chosen, and the resumed prefix. */
+interface ContactSendContext {
+  client: ApiClient;
+  ifExists: IfExists;
+  welcomeSms: boolean;
+  /** Rows up to this seq may have been sent by the interrupted run resumed. */
+  maybeSentUpTo: number;
+}
+
+const MAY_HAVE_CREATED = 'an earlier attempt ended without an answer and may have created it';
+
+/** The SMS marks of a write that moved (true), did not move (false) or may have moved (undefined) the contact into `subscribed`. */
+function smsMarks(write: ContactWrite, moved: boolean | undefined, welcomeSms: boolean): readonly string[] {
+  if (write.sms_consent !== 'subscribed' || moved === false) return NO_MARKS;
+  if (moved === undefined) return [SMS_UNKNOWN];
+  return welcomeSms ? [SMS_SUBSCRIBED, WELCOME_SMS] : [SMS_SUBSCRIBED];
+}
+
+/** `--if-exists skip` or `fail` on a contact that exists (409): nothing is written. */
+function leaveExisting(work: ContactWork, err: ApiError, ifExists: 'skip' | 'fail', uncertain: boolean): RowResult<Outcome> {
+  const id = err.id as string;
+  if (uncertain) {
+    return result(work, 'unconfirmed', {
+      status: 409,
+      contactId: id,
+      message: `exists (${MAY_HAVE_CREATED}); not changed (--if-exists ${ifExists})`,
+    });
+  }
+  if (ifExists === 'skip') {
+    return result(work, 'skipped', { status: 409, contactId: id, message: 'already exists; not changed (--if-exists skip)' });
+  }
+  return result(work, 'rejected', {
+    status: 409,
+    contactId: id,
+    errorCode: err.code,
+    message: `contact ${id} already exists (--if-exists fail)`,
+  });
+}
+
+/** `--if-exists update` on a contact that exists (409): PATCH it, and tell whether that moved its SMS consent. */
+async function updateExisting(
+  ctx: ContactSendContext,
+  work: ContactWork,
+  id: string,
+  call: CallOptions,
+  uncertain: boolean,
+  reach: SendContext['reach'],
+): Promise<RowResult<Outcome>> {
+  const write = work.write as ContactWrite;
+  // The SMS state before the PATCH tells whether it moves the contact into `subscribed`.
+  let before: Contact | undefined;
+  if (write.sms_consent === 'subscribed') before = await reach(() => ctx.client.getContact(id, call)).catch(() => undefined);
+  const patched = await reach(() => ctx.client.patchContact(id, write, call));
+  const after = patched.body;
+  let moved: boolean | undefined =
+    before === undefined ? undefined : before.sms_consent !== 'subscribed' && after.sms_consent === 'subscribed';
+  if (uncertain && moved === false) moved = undefined; // the lost first attempt may have made the move
+  const marks = smsMarks(write, moved, ctx.welcomeSms);
+  if (uncertain)
+    return result(work, 'unconfirmed', { status: patched.status, contactId: id, message: `updated; ${MAY_HAVE_CREATED}`, marks });
+  return result(work, 'updated', { status: patched.status, contactId: id, marks });
+}
+
+/** The service's 2xx to a create: 201 created it; 200 lifted a merchant suppression and applied the values. */
+function createdResult(
+  ctx: ContactSendContext,
+  work: ContactWork,
+  created: Awaited<ReturnType<ApiClient['createContact']>>,
+  sentBefore: boolean,
+  run: SendContext,
+): RowResult<Outcome> {
+  const write = work.write as ContactWrite;
+  // Read from the answer's bytes when it can be (no parse of every answer).
+  const contactId = created.stringField?.('id') ?? created.body.id;
+  // 201 proves this request created it (a contact created earlier would answer 409).
+  if (statusKind(created.status) === 'created')
+    return result(work, 'created', { status: 201, contactId, marks: smsMarks(write, true, ctx.welcomeSms) });
+  // 200: a merchant-suppressed contact, unsuppressed and updated (open-points), whatever --if-exists says.
+  const marks = smsMarks(write, undefined, ctx.welcomeSms);
+  if (created.uncertain || sentBefore || run.mayHaveApplied())
+    return result(work, 'unconfirmed', {
+      status: created.status,
+      contactId,
+      message: 'answered 200 (a merchant suppression lifted) after an attempt that may have created it',
+      marks,
+    });
+  return result(work, 'updated', {
+    status: created.status,
+    contactId,
+    message: 'merchant suppression lifted and values applied',
+    marks,
+  });
+}
+
+/** Creates one contact, answering a 409 as `--if-exists` says; a row's error becomes its outcome. */
+async function sendContact(ctx: ContactSendContext, work: ContactWork, run: SendContext): Promise<RowResult<Outcome>> {
+  const call: CallOptions = {
+    signal: run.signal,
+    onRetry: run.onRetry,
+    onRateHeaders: run.onRateHeaders,
+    repeatable: true,
+    patienceMs: Number.POSITIVE_INFINITY,
+  };
+  const sentBefore = work.seq <= ctx.maybeSentUpTo;
+  try {
+    let created: Awaited<ReturnType<ApiClient['createContact']>>;
+    try {
+      created = await run.reach(() => ctx.client.createContact(work.write as ContactWrite, call));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.kind === 'conflict' && err.id)) throw err;
+      const uncertain = err.uncertain || sentBefore || run.mayHaveApplied();
+      if (ctx.ifExists !== 'update') return leaveExisting(work, err, ctx.ifExists, uncertain);
+      return await updateExisting(ctx, work, err.id, call, uncertain, run.reach);
+    }
+    return createdResult(ctx, work, created, sentBefore, run);
+  } catch (err) {
+    if (run.signal.aborted || isFatalForRun(err)) throw err;
+    const { outcome, ...rest } = classifyUpsertError(err);
+    return result(work, outcome, { ...rest, contactId: err instanceof ApiError ? err.id : undefined });
+  }
+}
+
 /** Creates an import run on the bulk engine; `progress` can be read while `run()` works. */
 export function createContactImport(opts: ContactImportOptions): { progress: ContactImportProgress; run(): Promise<BulkRunResult> } {
-  const maybeSentUpTo = opts.resume?.maybeSentUpTo ?? 0;
-  const counts = { smsSubscribed: 0, welcomeSms: 0, smsUnknown: 0 };
-
-  /** The SMS marks of a write that moved (true), did not move (false) or may have moved (undefined) the contact into `subscribed`. */
-  const smsMarks = (write: ContactWrite, moved: boolean | undefined): readonly string[] => {
-    if (write.sms_consent !== 'subscribed' || moved === false) return NO_MARKS;
-    if (moved === undefined) return [SMS_UNKNOWN];
-    return opts.welcomeSms ? [SMS_SUBSCRIBED, WELCOME_SMS] : [SMS_SUBSCRIBED];
+  const ctx: ContactSendContext = {
+    client: opts.client,
+    ifExists: opts.ifExists,
+    welcomeSms: opts.welcomeSms,
+    maybeSentUpTo: opts.resume?.maybeSentUpTo ?? 0,
   };
-
-  async function existing(
-    work: ContactWork,
-    err: ApiError,
-    call: CallOptions,
-    uncertain: boolean,
-    reach: SendContext['reach'],
-  ): Promise<RowResult<Outcome>> {
-    const id = err.id as string;
-    const write = work.write as ContactWrite;
-    const why = 'an earlier attempt ended without an answer and may have created it';
-    if (opts.ifExists === 'skip') {
-      return uncertain
-        ? result(work, 'unconfirmed', { status: 409, contactId: id, message: `exists (${why}); not changed (--if-exists skip)` })
-        : result(work, 'skipped', { status: 409, contactId: id, message: 'already exists; not changed (--if-exists skip)' });
-    }
-    if (opts.ifExists === 'fail') {
-      return uncertain
-        ? result(work, 'unconfirmed', { status: 409, contactId: id, message: `exists (${why}); not changed (--if-exists fail)` })
-        : result(work, 'rejected', {
-            status: 409,
-            contactId: id,
-            errorCode: err.code,
-            message: `contact ${id} already exists (--if-exists fail)`,
-          });
-    }
-    // The SMS state before the PATCH tells whether it moves the contact into `subscribed`.
-    let before: Contact | undefined;
-    if (write.sms_consent === 'subscribed') before = await reach(() => opts.client.getContact(id, call)).catch(() => undefined);
-    const patched = await reach(() => opts.client.patchContact(id, write, call));
-    const after = patched.body;
-    let moved: boolean | undefined =
-      before === undefined ? undefined : before.sms_consent !== 'subscribed' && after.sms_consent === 'subscribed';
-    if (uncertain && moved === false) moved = undefined; // the lost first attempt may have made the move
-    const marks = smsMarks(write, moved);
-    if (uncertain) return result(work, 'unconfirmed', { status: patched.status, contactId: id, message: `updated; ${why}`, marks });
-    return result(work, 'updated', { status: patched.status, contactId: id, marks });
-  }
-
-  async function send(work: ContactWork, ctx: SendContext): Promise<RowResult<Outcome>> {
-    const call: CallOptions = {
-      signal: ctx.signal,
-      onRetry: ctx.onRetry,
-      onRateHeaders: ctx.onRateHeaders,
-      repeatable: true,
-      patienceMs: Number.POSITIVE_INFINITY,
-    };
-    const write = work.write as ContactWrite;
-    const sentBefore = work.seq <= maybeSentUpTo;
-    try {
-      let created: Awaited<ReturnType<ApiClient['createContact']>>;
-      try {
-        created = await ctx.reach(() => opts.client.createContact(write, call));
-      } catch (err) {
-        if (err instanceof ApiError && err.kind === 'conflict' && err.id)
-          return await existing(work, err, call, err.uncertain || sentBefore || ctx.mayHaveApplied(), ctx.reach);
-        throw err;
-      }
-      // Read from the answer's bytes when it can be (no parse of every answer).
-      const contactId = created.stringField?.('id') ?? created.body.id;
-      // 201 proves this request created it (a contact created earlier would answer 409).
-      if (statusKind(created.status) === 'created')
-        return result(work, 'created', { status: 201, contactId, marks: smsMarks(write, true) });
-      // 200: a merchant-suppressed contact, unsuppressed and updated (open-points), whatever --if-exists says.
-      const marks = smsMarks(write, undefined);
-      if (created.uncertain || sentBefore || ctx.mayHaveApplied())
-        return result(work, 'unconfirmed', {
-          status: created.status,
-          contactId,
-          message: 'answered 200 (a merchant suppression lifted) after an attempt that may have created it',
-          marks,
-        });
-      return result(work, 'updated', {
-        status: created.status,
-        contactId,
-        message: 'merchant suppression lifted and values applied',
-        marks,
-      });
-    } catch (err) {
-      if (ctx.signal.aborted || isFatalForRun(err)) throw err;
-      const { outcome, ...rest } = classifyUpsertError(err);
-      return result(work, outcome, { ...rest, contactId: err instanceof ApiError ? err.id : undefined });
-    }
-  }
+  const counts = { smsSubscribed: 0, welcomeSms: 0, smsUnknown: 0 };
+  const send = (work: ContactWork, run: SendContext) => sendContact(ctx, work, run);
 
   const job = createBulkRun<ContactWork>({
     ...wiringOf(opts),

@@ -46,12 +46,8 @@ function describe(errors: FieldError[]): string {
   return errors.map((e) => (e.message.startsWith('one of ') ? e.message : `${e.field} ${e.message}`)).join('; ');
 }
 
-/**
- * Parses and validates one NDJSON line as an event body. Local phone numbers are normalised to
- * E.164 first (with `defaultCountry` and `normalizePhone`; without the latter such a line answers
- * `needs_phone`). Blank lines are skipped, not counted.
- */
-export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine {
+/** What the line's raw text already says (too long, not UTF-8, blank, too deep), before parsing. */
+function screenLine(raw: RawLine): ParsedLine | undefined {
   if (raw.oversize) {
     return { kind: 'invalid', code: 'payload_too_large', message: `the line is longer than ${MAX_LINE_CHARS} characters` };
   }
@@ -61,17 +57,49 @@ export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine
   if (jsonTooDeep(raw.text)) {
     return { kind: 'invalid', code: 'invalid_request', message: `the event is nested more than ${MAX_JSON_DEPTH} levels deep` };
   }
+  return undefined;
+}
+
+function invalidJson(err: unknown, text: string): ParsedLine {
+  const reason = err instanceof Error ? err.message : String(err);
+  // A file saved with bare CR line ends (classic Mac) reads as one line holding every event:
+  // NDJSON lines end in LF or CRLF, and a CR is JSON whitespace, so it is said, not split on.
+  const cr = /\r(?!\n)/.test(text)
+    ? "; the line holds bare carriage returns (CR): NDJSON lines end in LF or CRLF, convert the file's line ends (tr '\\r' '\\n')"
+    : '';
+  return { kind: 'invalid', code: 'invalid_json', message: `not valid JSON (${reason})${cr}` };
+}
+
+function eventTypeOf(value: unknown): string | undefined {
+  const type = typeof value === 'object' && value !== null ? (value as { event_type?: unknown }).event_type : undefined;
+  return typeof type === 'string' ? type : undefined;
+}
+
+/**
+ * The body's phone in E.164 when it must be normalised (a string), nothing to do (undefined), or
+ * why it cannot be (`needs_phone` without a normaliser, or an invalid number).
+ */
+function normalisedPhone(body: Record<string, unknown>, opts: LineOptions): string | ParsedLine | undefined {
+  if (typeof body.phone !== 'string' || isE164(body.phone)) return undefined;
+  if (!opts.normalizePhone) return { kind: 'needs_phone' };
+  const phone = opts.normalizePhone(body.phone, opts.defaultCountry);
+  if (phone.ok) return phone.e164;
+  return { kind: 'invalid', code: 'invalid_request', message: `phone ${phone.message}`, eventType: eventTypeOf(body), field: 'phone' };
+}
+
+/**
+ * Parses and validates one NDJSON line as an event body. Local phone numbers are normalised to
+ * E.164 first (with `defaultCountry` and `normalizePhone`; without the latter such a line answers
+ * `needs_phone`). Blank lines are skipped, not counted.
+ */
+export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine {
+  const screened = screenLine(raw);
+  if (screened !== undefined) return screened;
   let value: unknown;
   try {
     value = parseJson(raw.text);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    // A file saved with bare CR line ends (classic Mac) reads as one line holding every event:
-    // NDJSON lines end in LF or CRLF, and a CR is JSON whitespace, so it is said, not split on.
-    const cr = /\r(?!\n)/.test(raw.text)
-      ? "; the line holds bare carriage returns (CR): NDJSON lines end in LF or CRLF, convert the file's line ends (tr '\\r' '\\n')"
-      : '';
-    return { kind: 'invalid', code: 'invalid_json', message: `not valid JSON (${reason})${cr}` };
+    return invalidJson(err, raw.text);
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     let body = value as Record<string, unknown>;
@@ -80,21 +108,19 @@ export function parseEventLine(raw: RawLine, opts: LineOptions = {}): ParsedLine
       const { _error, ...rest } = body;
       value = body = rest;
     }
-    if (typeof body.phone === 'string' && !isE164(body.phone)) {
-      if (!opts.normalizePhone) return { kind: 'needs_phone' };
-      const phone = opts.normalizePhone(body.phone, opts.defaultCountry);
-      const eventType = typeof body.event_type === 'string' ? body.event_type : undefined;
-      if (!phone.ok) return { kind: 'invalid', code: 'invalid_request', message: `phone ${phone.message}`, eventType, field: 'phone' };
-      value = { ...body, phone: phone.e164 };
-    }
+    const phone = normalisedPhone(body, opts);
+    if (typeof phone === 'object') return phone;
+    if (phone !== undefined) value = { ...body, phone };
   }
   const result = validateEventInput(value);
   if (!result.ok) {
-    const eventType =
-      typeof value === 'object' && value !== null && typeof (value as { event_type?: unknown }).event_type === 'string'
-        ? ((value as { event_type: string }).event_type as string)
-        : undefined;
-    return { kind: 'invalid', code: 'invalid_request', message: describe(result.errors), eventType, field: result.errors[0]?.field };
+    return {
+      kind: 'invalid',
+      code: 'invalid_request',
+      message: describe(result.errors),
+      eventType: eventTypeOf(value),
+      field: result.errors[0]?.field,
+    };
   }
   return { kind: 'event', event: result.value };
 }

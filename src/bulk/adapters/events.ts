@@ -18,7 +18,7 @@ import type { RejectsWriter } from '../rejects.js';
 import type { ReportWriter } from '../report.js';
 import { type BulkProgress, createBulkRun, type RunWiring, type WorkItem, wiringOf } from '../run.js';
 import type { RawLine } from '../sources/ndjson-source.js';
-import { type LineOptions, loadNormalizePhone, parseEventLine } from './event-lines.js';
+import { type LineOptions, loadNormalizePhone, type ParsedLine, parseEventLine } from './event-lines.js';
 import { classifyFatalError, classifySendError, EVENT_OUTCOMES, type EventOutcome, type LineResult } from './event-outcome.js';
 
 /** The one client call the events adapter needs (ApiClient satisfies it). */
@@ -61,6 +61,21 @@ export interface EventWork extends WorkItem {
   event?: EventInput;
 }
 
+/** A counted line as the engine's row: its event, or why it has none. */
+function eventWork(
+  raw: RawLine,
+  parsed: Exclude<ParsedLine, { kind: 'blank' | 'needs_phone' }>,
+  seq: number,
+  keepOriginal: boolean,
+): EventWork {
+  const work: EventWork = { seq, line: raw.line, lines: 1, id: '', raw };
+  // An oversized line is kept only in part: it cannot be written back.
+  if (keepOriginal && !raw.oversize) work.original = { text: raw.text };
+  if (parsed.kind === 'event') work.event = parsed.event;
+  else work.problem = { code: parsed.code, message: parsed.message, field: parsed.field };
+  return work;
+}
+
 /** The counted lines of the input as the engine's rows, a batch (one chunk read) at a time. */
 async function* readEventBatches(
   lines: AsyncIterable<RawLine[]>,
@@ -80,12 +95,7 @@ async function* readEventBatches(
         parsed = parseEventLine(raw, lineOptions);
       }
       if (parsed.kind === 'blank' || parsed.kind === 'needs_phone') continue;
-      const work: EventWork = { seq: ++seq, line: raw.line, lines: 1, id: '', raw };
-      // An oversized line is kept only in part: it cannot be written back.
-      if (keepOriginal && !raw.oversize) work.original = { text: raw.text };
-      if (parsed.kind === 'event') work.event = parsed.event;
-      else work.problem = { code: parsed.code, message: parsed.message, field: parsed.field };
-      out.push(work);
+      out.push(eventWork(raw, parsed, ++seq, keepOriginal));
     }
     if (out.length > 0) yield out;
   }

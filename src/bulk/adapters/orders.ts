@@ -34,35 +34,100 @@ export interface OrderWork extends WorkItem {
 
 export const DEFAULT_CONCURRENCY = 16;
 
+/** The rows of one order read so far (one row, or consecutive rows sharing its key). */
+interface OrderGroup {
+  line: number;
+  lineNumbers: number[];
+  records?: string[][];
+  fields: ReturnType<typeof readOrderFields>;
+  id: string;
+  items: Array<Record<string, unknown>>;
+}
+
 /**
- * Turns CSV items into orders, a batch of rows at a time: with line item columns, consecutive
- * rows of one order_id form one order (an order can span batches).
+ * Groups CSV items into orders, one item at a time: with line item columns, consecutive rows of
+ * one order key form one order, finished when a row of another order (or the end) comes.
  */
-export async function* readOrderBatches(
-  source: CsvSource,
-  layout: ColumnLayout,
-  opts: MappingOptions,
-  /** Keep each order's original cells (WorkItem.original) for a rejects file. */
-  keepOriginal = false,
-): AsyncGenerator<OrderWork[]> {
-  let seq = 0;
-  // The order's key as its fields read it: the first of its columns with a value (SkyVerge's
-  // order_number is empty without a numbering plugin; order_id then keys the order).
-  const idOf = (cells: readonly string[] | undefined) => (cells === undefined ? '' : (cellOf(cells, layout, 'order_id')?.trim() ?? ''));
+class OrderGrouper {
+  private seq = 0;
+  private group: OrderGroup | undefined;
 
-  type Group = {
-    line: number;
-    lineNumbers: number[];
-    records?: string[][];
-    fields: ReturnType<typeof readOrderFields>;
-    id: string;
-    items: Array<Record<string, unknown>>;
-  };
-  let group: Group | undefined;
+  constructor(
+    private readonly layout: ColumnLayout,
+    private readonly opts: MappingOptions,
+    private readonly keepOriginal: boolean,
+  ) {}
 
-  const finishGroup = (g: Group): OrderWork => {
+  /** Reads one item; the orders it finishes go to `out`. */
+  add(item: CsvItem, out: OrderWork[]): void {
+    if (item.kind === 'error') {
+      this.flush(out);
+      out.push(this.unreadable(item));
+      return;
+    }
+    const id = this.keyOf(item.cells);
+    if (!this.layout.hasLineItems) {
+      out.push(this.finish(this.start(item.line, item.cells, id, false)));
+      return;
+    }
+    const group = this.group;
+    if (group && id !== '' && id === group.id) {
+      group.lineNumbers.push(item.line);
+      group.records?.push(item.cells);
+      const f = group.fields;
+      const lineItem = readLineItem(item.cells, this.layout, this.opts.delimiter, f.body.currency, f.errors, group.items.length);
+      if (lineItem) group.items.push(lineItem);
+      return;
+    }
+    this.flush(out);
+    this.group = this.start(item.line, item.cells, id, true);
+  }
+
+  /** Finishes the order being read, if any, into `out`. */
+  flush(out: OrderWork[]): void {
+    if (this.group === undefined) return;
+    out.push(this.finish(this.group));
+    this.group = undefined;
+  }
+
+  /**
+   * The order's key as its fields read it: the first of its columns with a value (SkyVerge's
+   * order_number is empty without a numbering plugin; order_id then keys the order).
+   */
+  private keyOf(cells: readonly string[] | undefined): string {
+    return cells === undefined ? '' : (cellOf(cells, this.layout, 'order_id')?.trim() ?? '');
+  }
+
+  private start(line: number, cells: string[], id: string, withLineItem: boolean): OrderGroup {
+    const fields = readOrderFields(cells, this.layout, this.opts);
+    const lineItem = withLineItem
+      ? readLineItem(cells, this.layout, this.opts.delimiter, fields.body.currency, fields.errors, 0)
+      : undefined;
+    return {
+      line,
+      lineNumbers: [line],
+      records: this.keepOriginal ? [cells] : undefined,
+      fields,
+      id,
+      items: lineItem ? [lineItem] : [],
+    };
+  }
+
+  private unreadable(item: CsvItem & { kind: 'error' }): OrderWork {
+    const work: OrderWork = {
+      seq: ++this.seq,
+      line: item.line,
+      lines: 1,
+      id: this.keyOf(item.cells),
+      problem: { code: item.code, message: item.message },
+    };
+    if (this.keepOriginal && item.cells) work.original = { cells: [item.cells] };
+    return work;
+  }
+
+  private finish(g: OrderGroup): OrderWork {
     const built = buildOrder(g.fields, g.items.length > 0 ? g.items : undefined);
-    const work: OrderWork = { seq: ++seq, line: g.line, lines: g.lineNumbers.length, id: g.id };
+    const work: OrderWork = { seq: ++this.seq, line: g.line, lines: g.lineNumbers.length, id: g.id };
     if (g.records) work.original = { cells: g.records };
     if (built.ok) work.order = built.order;
     else {
@@ -74,65 +139,29 @@ export async function* readOrderBatches(
       work.problem = { code: 'invalid_row', message, field: built.errors[0]?.field };
     }
     return work;
-  };
+  }
+}
 
+/**
+ * Turns CSV items into orders, a batch of rows at a time: with line item columns, consecutive
+ * rows of one order_id form one order (an order can span batches).
+ */
+export async function* readOrderBatches(
+  source: CsvSource,
+  layout: ColumnLayout,
+  opts: MappingOptions,
+  /** Keep each order's original cells (WorkItem.original) for a rejects file. */
+  keepOriginal = false,
+): AsyncGenerator<OrderWork[]> {
+  const grouper = new OrderGrouper(layout, opts, keepOriginal);
   for await (const batch of source.batches as AsyncIterable<CsvItem[]>) {
     const out: OrderWork[] = [];
-    for (const item of batch) {
-      if (item.kind === 'error') {
-        if (group) {
-          out.push(finishGroup(group));
-          group = undefined;
-        }
-        const work: OrderWork = {
-          seq: ++seq,
-          line: item.line,
-          lines: 1,
-          id: idOf(item.cells),
-          problem: { code: item.code, message: item.message },
-        };
-        if (keepOriginal && item.cells) work.original = { cells: [item.cells] };
-        out.push(work);
-        continue;
-      }
-      const id = idOf(item.cells);
-      if (!layout.hasLineItems) {
-        const fields = readOrderFields(item.cells, layout, opts);
-        out.push(
-          finishGroup({
-            line: item.line,
-            lineNumbers: [item.line],
-            records: keepOriginal ? [item.cells] : undefined,
-            fields,
-            id,
-            items: [],
-          }),
-        );
-        continue;
-      }
-      if (group && id !== '' && id === group.id) {
-        group.lineNumbers.push(item.line);
-        group.records?.push(item.cells);
-        const f = group.fields;
-        const lineItem = readLineItem(item.cells, layout, opts.delimiter, f.body.currency, f.errors, group.items.length);
-        if (lineItem) group.items.push(lineItem);
-        continue;
-      }
-      if (group) out.push(finishGroup(group));
-      const fields = readOrderFields(item.cells, layout, opts);
-      const lineItem = readLineItem(item.cells, layout, opts.delimiter, fields.body.currency, fields.errors, 0);
-      group = {
-        line: item.line,
-        lineNumbers: [item.line],
-        records: keepOriginal ? [item.cells] : undefined,
-        fields,
-        id,
-        items: lineItem ? [lineItem] : [],
-      };
-    }
+    for (const item of batch) grouper.add(item, out);
     if (out.length > 0) yield out;
   }
-  if (group) yield [finishGroup(group)];
+  const last: OrderWork[] = [];
+  grouper.flush(last);
+  if (last.length > 0) yield last;
 }
 
 export interface ImportProgress extends BulkProgress {

@@ -97,13 +97,29 @@ const IDS_FILE_LIMIT = 64 * 1024 * 1024;
  */
 export async function readIds(ctx: Context, file: string, opts: IdsFileOptions = {}, kind?: string): Promise<IdList> {
   checkRejectsOptions(opts);
-  const env = jobEnv(ctx);
+  const fromStdin = file === '-';
+  const journalPath = checkIdsPaths(jobEnv(ctx), file, opts, kind);
+  const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
+  const bytes = await readIdsBytes(ctx, file);
+  const decoder = new InputDecoder(encoding);
+  const text = decoder.write(bytes) + decoder.end();
+  const bad = decoder.invalid[0];
+  // A mangled id would not be found (or, worse, be another contact's): refuse the file.
+  if (bad) throw new InputError(`--ids-file ${fromStdin ? 'stdin' : file}: ${describeInvalid(bad)}`);
+  // No ids (a pipeline that matched nobody) is nothing to do, as with `xargs -r`: see finishEmpty.
+  return { file, fromStdin, ids: parseIdLines(text), encoding, lineEnd: lineEndOf(text), journalPath };
+}
+
+/**
+ * The journal's path of a run that sends (`kind`), once no output is the ids file (or a link to
+ * it) and --resume and --journal are checked; before anything is read or written.
+ */
+function checkIdsPaths(env: ReturnType<typeof jobEnv>, file: string, opts: IdsFileOptions, kind: string | undefined): string | undefined {
   const fromStdin = file === '-';
   const { journalPath } =
     kind !== undefined && (fromStdin || existsSync(file))
       ? journalOf(file, fromStdin, '--ids-file', opts, env, kind)
       : { journalPath: undefined };
-  // Before anything is read or written: no output may be the ids file (or a link to it).
   checkJobPaths(
     env,
     fromStdin ? undefined : { what: '--ids-file', path: file },
@@ -113,10 +129,14 @@ export async function readIds(ctx: Context, file: string, opts: IdsFileOptions =
     ],
     { path: journalPath, given: opts.journal },
   );
-  const encoding = opts.encoding === undefined ? 'utf-8' : parseEncoding(opts.encoding);
-  let bytes: Buffer;
+  return journalPath;
+}
+
+/** The bytes of the ids file (or stdin), with a usage error naming it when it cannot be read or is too large. */
+async function readIdsBytes(ctx: Context, file: string): Promise<Buffer> {
+  const fromStdin = file === '-';
   try {
-    bytes = await readOptionInput(file, ctx.io.stdin, IDS_FILE_LIMIT, ctx.signal);
+    return await readOptionInput(file, ctx.io.stdin, IDS_FILE_LIMIT, ctx.signal);
   } catch (err) {
     if (isAbortError(err)) throw err;
     const name = fromStdin ? 'stdin' : file;
@@ -129,13 +149,6 @@ export async function readIds(ctx: Context, file: string, opts: IdsFileOptions =
     const code = (err as { code?: string }).code;
     throw new UsageError(`cannot read --ids-file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
-  const decoder = new InputDecoder(encoding);
-  const text = decoder.write(bytes) + decoder.end();
-  const bad = decoder.invalid[0];
-  // A mangled id would not be found (or, worse, be another contact's): refuse the file.
-  if (bad) throw new InputError(`--ids-file ${fromStdin ? 'stdin' : file}: ${describeInvalid(bad)}`);
-  // No ids (a pipeline that matched nobody) is nothing to do, as with `xargs -r`: see finishEmpty.
-  return { file, fromStdin, ids: parseIdLines(text), encoding, lineEnd: lineEndOf(text), journalPath };
 }
 
 /** The command that runs the verb on another id list (a fixed rejects file), or continues this one. */
@@ -264,6 +277,18 @@ export async function finishEmpty(ctx: Context, file: string, opts: { doneWord: 
   return 0;
 }
 
+/** The first 20 ids not done, one line each, and how many more the report lists. */
+function printProblemIds(
+  ctx: Context,
+  problems: Array<{ line: number; id: string; outcome: string; status?: number; message?: string }>,
+  reportPath: string | undefined,
+): void {
+  for (const r of problems.slice(0, 20))
+    ctx.out.info(`line ${r.line}: ${r.id}: ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}${r.message ? `: ${r.message}` : ''}`);
+  if (problems.length > 20)
+    ctx.out.info(`… and ${problems.length - 20} more${reportPath ? ` (see ${reportPath})` : ' (use --report FILE for all)'}`);
+}
+
 /**
  * The summary (JSON on stdout with --json, the ids not done and a line on stderr otherwise): the
  * verb's counts, then `resumed` (beside them, as every bulk verb's) and the rejects file's fields.
@@ -287,10 +312,7 @@ function printIdsSummary(
     ctx.out.json(opts.note ? { ...summary, ...opts.note.fields } : summary);
     return;
   }
-  for (const r of problems.slice(0, 20))
-    ctx.out.info(`line ${r.line}: ${r.id}: ${r.outcome}${r.status ? ` (HTTP ${r.status})` : ''}${r.message ? `: ${r.message}` : ''}`);
-  if (problems.length > 20)
-    ctx.out.info(`… and ${problems.length - 20} more${reportPath ? ` (see ${reportPath})` : ' (use --report FILE for all)'}`);
+  printProblemIds(ctx, problems, reportPath);
   const resumed = summary.resumed ? `  resumed ${summary.resumed}` : '';
   ctx.out.info(
     `rows ${summary.rows}  ${doneWord} ${summary[doneWord]}  not_found ${summary.not_found}  rejected ${summary.rejected}  failed ${summary.failed}${resumed}${reportPath ? `  (report: ${reportPath})` : ''}`,

@@ -28,7 +28,13 @@ import {
 import type { Context } from '../../context.js';
 import { normalizeCountry } from '../../contract/phone.js';
 import { UsageError } from '../../errors.js';
-import { CONTACT_ALIASES, CONTACT_MAPPING_SCHEMA, type ContactRowOptions, resolveContactColumns } from '../../importer/contact-mapping.js';
+import {
+  CONTACT_ALIASES,
+  CONTACT_MAPPING_SCHEMA,
+  type ContactLayout,
+  type ContactRowOptions,
+  resolveContactColumns,
+} from '../../importer/contact-mapping.js';
 import { parseDelimiter } from '../../importer/delimiter.js';
 import { type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, parseMaps } from '../../importer/mapping.js';
@@ -103,11 +109,34 @@ function openReportOf(path: string | undefined): ReportWriter<string> | undefine
   return path ? openReport(path, { idColumn: CONTACT_REPORT_COLUMNS }) : undefined;
 }
 
-export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
+/** What the flags say once checked, before the file is opened. */
+interface CheckedFlags {
+  env: ReturnType<typeof jobEnv>;
+  input: ReturnType<typeof checkImportInput>;
+  choice: Awaited<ReturnType<typeof chooseContactMapping>>;
+  delimiter: string | undefined;
+  maps: ReturnType<typeof parseMaps>;
+  sets: Map<string, string>;
+  defaultCountry: ContactRowOptions['defaultCountry'];
+  ifExists: IfExists;
+}
+
+/** The file opened and read as contacts: its source, mapping, layout and rows. */
+interface OpenedContacts {
+  source: Awaited<ReturnType<typeof openImportCsv>>;
+  mapFile: MapFile | undefined;
+  constants: Map<string, string>;
+  rowOptions: ContactRowOptions;
+  layout: ContactLayout;
+  choices: Map<string, string | ColumnChoice>;
+  rows: ReturnType<typeof readContactBatches>;
+}
+
+/** Every flag that can be checked before the file is opened, and the outputs against the input. */
+async function checkFlags(args: string[], opts: ContactImportOptions, ctx: Context): Promise<CheckedFlags> {
   checkPlanFlags(opts, args[0]);
   const env = jobEnv(ctx);
   const input = checkImportInput(args[0], opts, env, 'contacts', 'svc contacts import subscribers.csv');
-  const { file, resumable, encoding } = input;
   const choice = await chooseContactMapping(opts, ctx.signal);
   const known = choice.mapFile ?? choice.family?.base;
   const delimiter = opts.delimiter === undefined ? known?.delimiter : parseDelimiter(opts.delimiter);
@@ -121,24 +150,28 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         `--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(opts.defaultCountry)}`,
       );
   }
-  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  const ifExists = opts.ifExists ?? 'update';
   await checkImportOutputs(input, opts, env);
-  sizeYoungGeneration();
+  return { env, input, choice, delimiter, maps, sets, defaultCountry, ifExists: opts.ifExists ?? 'update' };
+}
 
-  const source = await openImportCsv(input, env, delimiter);
+/** A mapping file's choices first; --map replaces a field's. */
+function choicesOf(mapFile: MapFile | undefined, maps: ReadonlyMap<string, string>): Map<string, string | ColumnChoice> {
+  const choices = new Map<string, string | ColumnChoice>();
+  for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
+  for (const [field, column] of maps) choices.set(field, column);
+  return choices;
+}
+
+/** Opens the file and works out its mapping (asked on a terminal when it lacks an e-mail or phone column). */
+async function openContacts(flags: CheckedFlags, opts: ContactImportOptions, ctx: Context): Promise<OpenedContacts> {
+  const { input, env } = flags;
+  const file = input.file;
+  const source = await openImportCsv(input, env, flags.delimiter);
   // Without --preset or --map-file, the header says which export it is (a tie stops, exit 2).
-  const mapFile = contactMappingForHeader(input.fromStdin ? 'stdin' : file, source.header, choice);
-  const constants = contactConstants(mapFile, sets);
-  defaultCountry ??= mapFile?.defaultCountry;
+  const mapFile = contactMappingForHeader(input.fromStdin ? 'stdin' : file, source.header, flags.choice);
+  const constants = contactConstants(mapFile, flags.sets);
+  const defaultCountry = flags.defaultCountry ?? mapFile?.defaultCountry;
   const rowOptions: ContactRowOptions = { defaultCountry, noMeans: noMeans(opts), welcomeSms: opts.welcomeSms === true };
-  // A mapping file's choices first; --map replaces a field's.
-  const choicesOf = (m: ReadonlyMap<string, string>) => {
-    const choices = new Map<string, string | ColumnChoice>();
-    for (const [field, choice] of mapFileChoices(mapFile)) choices.set(field, choice);
-    for (const [field, column] of m) choices.set(field, column);
-    return choices;
-  };
   // On a terminal, a header without an e-mail or phone column is asked about (mapping-questions.ts).
   const answers = await layoutWithQuestions({
     ctx,
@@ -148,10 +181,10 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     delimiter: source.delimiter,
     fields: CONTACT_QUESTIONS,
     aliases: CONTACT_ALIASES,
-    maps,
+    maps: flags.maps,
     sets: new Map(),
     mapFileInUse: mapFile !== undefined,
-    layout: (m) => resolveContactColumns(source.header, choicesOf(m), source.delimiter, mapFile?.countryColumns, constants),
+    layout: (m) => resolveContactColumns(source.header, choicesOf(mapFile, m), source.delimiter, mapFile?.countryColumns, constants),
     reuse: (how) =>
       commandFor(
         file,
@@ -163,29 +196,19 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
   });
   const layout = answers.layout;
   if (answers.asked) opts.map = [...answers.maps].map(([f, c]) => `${f}=${c}`);
-  const choices = choicesOf(answers.maps);
   if (layout.ignored.length > 0 && !mapFile?.ignoreUnmapped)
     ctx.log.warn(
       `ignoring column${layout.ignored.length > 1 ? 's' : ''} ${layout.ignored.map((c) => JSON.stringify(c)).join(', ')} (not contact fields)`,
     );
   const rows = readContactBatches(source, layout, rowOptions, opts.rejects !== undefined);
-  const totalBytes = resumable ? statSync(file).size : undefined;
-  const preset = describePreset(mapFile);
-  if (preset && opts.plan) ctx.out.info(preset);
+  return { source, mapFile, constants, rowOptions, layout, choices: choicesOf(mapFile, answers.maps), rows };
+}
 
-  if (opts.plan) return runContactsPlan(ctx, rows, { ...opts, ifExists, welcomeSms: rowOptions.welcomeSms });
-  if (opts.dryRun) {
-    ctx.out.info(describeContactMapping(layout, mapFile, sets));
-    return dryRunImport({
-      ctx,
-      opts,
-      source,
-      openReport: () => openReportOf(opts.report),
-      check: (report, rejects) => dryRunContacts(rows, report, rejects),
-      print: (result) => printDryRun(ctx, result, opts.report, contactMappingJson(layout, mapFile)),
-    });
-  }
-
+/** The real run: credentials, scope and the unsuppress guard before the journal, then the bulk job. */
+async function sendContacts(flags: CheckedFlags, contacts: OpenedContacts, opts: ContactImportOptions, ctx: Context): Promise<number> {
+  const { input, env, ifExists } = flags;
+  const { source, mapFile, constants, rowOptions, layout } = contacts;
+  const totalBytes = input.resumable ? statSync(input.file).size : undefined;
   // Credentials and scope before the journal: a run that cannot send must not leave one behind.
   const client = await ctx.client();
   await client.ensureScope('createContact');
@@ -209,7 +232,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     identity: {
       kind: 'contacts',
       options: {
-        columns: [...choices]
+        columns: [...contacts.choices]
           .map(([f, c]) => [f, typeof c === 'string' ? [c] : c.columns])
           .sort(([a], [b]) => String(a).localeCompare(String(b))),
         country_columns: mapFile?.countryColumns ?? [],
@@ -217,9 +240,9 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         if_exists: ifExists,
         welcome_sms: rowOptions.welcomeSms,
         no_means: rowOptions.noMeans,
-        default_country: defaultCountry ?? null,
+        default_country: rowOptions.defaultCountry ?? null,
         delimiter: source.delimiter,
-        ...(encoding !== undefined ? { encoding } : {}),
+        ...(input.encoding !== undefined ? { encoding: input.encoding } : {}),
       },
     },
     openReport: () => openReportOf(opts.report),
@@ -230,7 +253,7 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
         client,
         ifExists,
         welcomeSms: rowOptions.welcomeSms,
-        concurrency,
+        concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
         signal: ctx.signal,
         outage: outageOptions(env, client, outputs.resume),
         ...outputs,
@@ -240,6 +263,29 @@ export async function run(args: string[], opts: ContactImportOptions, ctx: Conte
     command: (f, resume) => commandFor(f, opts, resume),
     printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, rowOptions.welcomeSms, reportPath, interrupted, note, mapFile),
   });
+}
+
+export async function run(args: string[], opts: ContactImportOptions, ctx: Context): Promise<number> {
+  const flags = await checkFlags(args, opts, ctx);
+  sizeYoungGeneration();
+  const contacts = await openContacts(flags, opts, ctx);
+  const preset = describePreset(contacts.mapFile);
+  if (preset && opts.plan) ctx.out.info(preset);
+  if (opts.plan)
+    return runContactsPlan(ctx, contacts.rows, { ...opts, ifExists: flags.ifExists, welcomeSms: contacts.rowOptions.welcomeSms });
+  if (opts.dryRun) {
+    const { source, layout, mapFile, rows } = contacts;
+    ctx.out.info(describeContactMapping(layout, mapFile, flags.sets));
+    return dryRunImport({
+      ctx,
+      opts,
+      source,
+      openReport: () => openReportOf(opts.report),
+      check: (report, rejects) => dryRunContacts(rows, report, rejects),
+      print: (result) => printDryRun(ctx, result, opts.report, contactMappingJson(layout, mapFile)),
+    });
+  }
+  return sendContacts(flags, contacts, opts, ctx);
 }
 
 function printSummary(

@@ -3,7 +3,7 @@
  * contract's summary (table on a TTY, JSON with --json), writes --report, keeps a resume journal.
  */
 import { statSync } from 'node:fs';
-import type { BulkProgress } from '../../bulk/index.js';
+import type { BulkProgress, CsvSource } from '../../bulk/index.js';
 import {
   checkImportInput,
   checkImportOutputs,
@@ -77,17 +77,40 @@ function commandFor(file: string, opts: ImportOptions, resume: boolean): string 
   return parts.join(' ');
 }
 
-export async function run(args: string[], opts: ImportOptions, ctx: Context): Promise<number> {
+/** What the flags say once checked, before the file is opened. */
+interface CheckedFlags {
+  env: ReturnType<typeof jobEnv>;
+  input: ReturnType<typeof checkImportInput>;
+  choice: Awaited<ReturnType<typeof chooseMapping>>;
+  delimiter: string | undefined;
+  maps: ReturnType<typeof parseMaps>;
+  defaultCountry: MappingOptions['defaultCountry'];
+}
+
+/** The file opened and read as orders: its source, mapping and layout, and the token to send with. */
+interface OpenedOrders {
+  source: CsvSource;
+  mapFile: MapFile | undefined;
+  layout: Awaited<ReturnType<typeof orderLayoutAsking>>['layout'];
+  constants: Awaited<ReturnType<typeof orderLayoutAsking>>['constants'];
+  maps: ReturnType<typeof parseMaps>;
+  dateOrder: ReturnType<typeof loadImportMapping>['dateOrder'];
+  dates: ReturnType<typeof loadImportMapping>['dates'];
+  mapping: MappingOptions;
+  integrationToken: string | undefined;
+}
+
+/** Every flag that can be checked before the file is opened, and the outputs against the input. */
+async function checkFlags(args: string[], opts: ImportOptions, ctx: Context): Promise<CheckedFlags> {
   if (args[0] === '-' && opts.integrationTokenStdin) {
     throw new UsageError('--integration-token-stdin cannot be used when the CSV comes from stdin', 'set SVC_INTEGRATION_TOKEN instead');
   }
   checkPlanFlags(opts, args[0]);
   const env = jobEnv(ctx);
   const input = checkImportInput(args[0], opts, env, 'orders', 'svc orders import orders.csv --initial-sync');
-  const { file, resumable, encoding } = input;
   const choice = await chooseMapping(opts, ctx.signal);
   const delimiter = opts.delimiter === undefined ? choiceDelimiter(choice) : parseDelimiter(opts.delimiter);
-  let maps = parseMaps(opts.map ?? []);
+  const maps = parseMaps(opts.map ?? []);
   // Flags are checked before the file is opened; the mapping's own options once its header is read.
   if (!choice.family && !choice.mapFile) loadImportMapping(opts, undefined);
   let defaultCountry: MappingOptions['defaultCountry'];
@@ -98,100 +121,107 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         `--default-country must be an ISO 3166 country code such as US or DE, got ${JSON.stringify(opts.defaultCountry)}`,
       );
   }
-  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   // Nothing is opened before every output is known not to be the input or another output.
   await checkImportOutputs(input, opts, env);
-  // A long import allocates fast and keeps little: a new space of 8 MiB (V8 starts at 1 MiB and
-  // may grow it to 16) halves the scavenges and lowers the peak RSS (bulk/heap.ts).
-  sizeYoungGeneration();
+  return { env, input, choice, delimiter, maps, defaultCountry };
+}
 
-  // Everything that can be checked before a request: the header (a file that cannot be imported
-  // says so first), the token source, the journal.
-  const opened = await openImportCsv(input, env, delimiter);
-  const fileName = input.fromStdin ? 'stdin' : file;
-  const mapFile = mappingForHeader(fileName, opened.header, choice, ORDER_MAPPING_SCHEMA);
+/**
+ * Everything that can be checked before a request: the header (a file that cannot be imported
+ * says so first), its mapping and layout (asked on a terminal), the token source.
+ */
+async function openOrders(flags: CheckedFlags, opts: ImportOptions, ctx: Context): Promise<OpenedOrders> {
+  const { input, env } = flags;
+  const opened = await openImportCsv(input, env, flags.delimiter);
+  const fileName = input.fromStdin ? 'stdin' : input.file;
+  const mapFile = mappingForHeader(fileName, opened.header, flags.choice, ORDER_MAPPING_SCHEMA);
   // eBay's `N record(s) downloaded` and `Seller ID : …` end the file without being rows.
   const source = opened.dropFooter(mapFile?.footerPattern);
   const { dateOrder, dates, constants: givenConstants } = loadImportMapping(opts, mapFile);
-  defaultCountry = mappingDefaultCountry(defaultCountry, mapFile);
+  const defaultCountry = mappingDefaultCountry(flags.defaultCountry, mapFile);
   const asked = await orderLayoutAsking({
     ctx,
     input,
     name: fileName,
     header: source.header,
     delimiter: source.delimiter,
-    maps,
+    maps: flags.maps,
     constants: givenConstants,
     mapFile,
     opts,
-    command: (o) => commandFor(file, { ...opts, ...o }, false),
+    command: (o) => commandFor(input.file, { ...opts, ...o }, false),
   });
   const { layout, constants } = asked;
-  maps = asked.maps;
   warnIgnored(ctx, layout, mapFile);
   const preset = describePreset(mapFile);
   if (preset && opts.plan) ctx.out.info(preset);
   const integrationToken = opts.dryRun || opts.plan ? undefined : await resolveIntegrationToken(ctx, opts.integrationTokenStdin === true);
   const mapping: MappingOptions = { delimiter: source.delimiter, defaultCountry, dateOrder, dates, initialSync: opts.initialSync === true };
-  const totalBytes = resumable ? statSync(file).size : undefined;
+  return { source, mapFile, layout, constants, maps: asked.maps, dateOrder, dates, mapping, integrationToken };
+}
 
-  if (opts.plan)
-    return runOrdersPlan(ctx, readOrderBatches(source, layout, mapping), { ...opts, initialSync: mapping.initialSync === true });
-  // A real run (the dry run's own steps below it).
-  if (!opts.dryRun) {
-    // Credentials and scope before the journal: a run that cannot send must not leave one behind
-    // (the next run would warn about an "unfinished import" that never started).
-    // Before any request: orders older than 30 days sent live need --initial-sync or --live.
-    const toSend = await guardHistoricalOrders(
-      ctx.now(),
-      {
-        resumable: input.resumable,
-        reopen: async () => (await openImportCsv(input, env, source.delimiter)).dropFooter(mapFile?.footerPattern),
-      },
-      source,
-      (s) => readOrderBatches(s, layout, mapping),
-      opts,
-    );
-    const client = await ctx.client();
-    await client.ensureScope('upsertOrder');
+/** The real run: the guards that need no journal, then the bulk job. */
+async function sendOrders(flags: CheckedFlags, orders: OpenedOrders, opts: ImportOptions, ctx: Context): Promise<number> {
+  const { input, env } = flags;
+  const { source, mapFile, layout, mapping } = orders;
+  const totalBytes = input.resumable ? statSync(input.file).size : undefined;
+  // Credentials and scope before the journal: a run that cannot send must not leave one behind
+  // (the next run would warn about an "unfinished import" that never started).
+  // Before any request: orders older than 30 days sent live need --initial-sync or --live.
+  const toSend = await guardHistoricalOrders(
+    ctx.now(),
+    {
+      resumable: input.resumable,
+      reopen: async () => (await openImportCsv(input, env, source.delimiter)).dropFooter(mapFile?.footerPattern),
+    },
+    source,
+    (s) => readOrderBatches(s, layout, mapping),
+    opts,
+  );
+  const client = await ctx.client();
+  await client.ensureScope('upsertOrder');
 
-    return runCsvImport({
-      ctx,
-      input,
-      opts,
-      source,
-      totalBytes,
-      identity: {
-        kind: 'orders',
-        options: {
-          initial_sync: opts.initialSync === true,
-          map: [...maps].sort(([a], [b]) => a.localeCompare(b)),
-          default_country: defaultCountry ?? null,
-          delimiter: source.delimiter,
-          ...(encoding !== undefined ? { encoding } : {}),
-          ...mappingIdentity(mapFile, dateOrder, dates, constants),
-        },
+  return runCsvImport({
+    ctx,
+    input,
+    opts,
+    source,
+    totalBytes,
+    identity: {
+      kind: 'orders',
+      options: {
+        initial_sync: opts.initialSync === true,
+        map: [...orders.maps].sort(([a], [b]) => a.localeCompare(b)),
+        default_country: mapping.defaultCountry ?? null,
+        delimiter: source.delimiter,
+        ...(input.encoding !== undefined ? { encoding: input.encoding } : {}),
+        ...mappingIdentity(mapFile, orders.dateOrder, orders.dates, orders.constants),
       },
-      openReport: () => openReportOf(opts.report),
-      start: (outputs) =>
-        createOrderImport({
-          source: toSend,
-          layout,
-          mapping,
-          client,
-          integrationToken,
-          concurrency,
-          signal: ctx.signal,
-          outage: outageOptions(env, client, outputs.resume),
-          onTwin: twinWarnings(ctx),
-          ...outputs,
-        }),
-      counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
-      command: (f, resume) => commandFor(f, opts, resume),
-      printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note, mapFile),
-    });
-  }
-  ctx.out.info(describeMapping(layout, mapFile, dateOrder, dates));
+    },
+    openReport: () => openReportOf(opts.report),
+    start: (outputs) =>
+      createOrderImport({
+        source: toSend,
+        layout,
+        mapping,
+        client,
+        integrationToken: orders.integrationToken,
+        concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+        signal: ctx.signal,
+        outage: outageOptions(env, client, outputs.resume),
+        onTwin: twinWarnings(ctx),
+        ...outputs,
+      }),
+    counts: (s) => `${s.created} created, ${s.updated} updated, ${s.unconfirmed} unconfirmed, ${s.rejected} rejected, ${s.failed} failed`,
+    command: (f, resume) => commandFor(f, opts, resume),
+    printSummary: (p, reportPath, interrupted, note) => printSummary(ctx, p, reportPath, interrupted, note, mapFile),
+  });
+}
+
+/** The dry run: every row read and checked, nothing sent. */
+function dryRunOrdersFile(orders: OpenedOrders, opts: ImportOptions, ctx: Context): Promise<number> {
+  const { source, mapFile, layout, mapping, dates } = orders;
+  ctx.out.info(describeMapping(layout, mapFile, orders.dateOrder, dates));
   return dryRunImport({
     ctx,
     opts,
@@ -204,6 +234,20 @@ export async function run(args: string[], opts: ImportOptions, ctx: Context): Pr
         mapping: mappingJson(layout, mapFile, dates),
       }),
   });
+}
+
+export async function run(args: string[], opts: ImportOptions, ctx: Context): Promise<number> {
+  const flags = await checkFlags(args, opts, ctx);
+  // A long import allocates fast and keeps little: a new space of 8 MiB (V8 starts at 1 MiB and
+  // may grow it to 16) halves the scavenges and lowers the peak RSS (bulk/heap.ts).
+  sizeYoungGeneration();
+  const orders = await openOrders(flags, opts, ctx);
+  if (opts.plan)
+    return runOrdersPlan(ctx, readOrderBatches(orders.source, orders.layout, orders.mapping), {
+      ...opts,
+      initialSync: orders.mapping.initialSync === true,
+    });
+  return opts.dryRun ? dryRunOrdersFile(orders, opts, ctx) : sendOrders(flags, orders, opts, ctx);
 }
 
 function printSummary(
