@@ -335,8 +335,15 @@ function writeInput(path, n, prefix) {
   return PRESET === 'shopify' ? writeShopifyCsv(path, n, prefix) : writeRows(path, n, prefix);
 }
 
-/** A contact export of n rows from its fixture (see CONTACT_FIXTURES): new e-mails and phones, the file's habits kept. */
+/**
+ * A contact export of n rows from its fixture (see CONTACT_FIXTURES): new e-mails and phones, the
+ * file's habits kept. Each file's phones start with their own digit: a later round's rows must be
+ * new contacts too (a phone of an earlier round would match that contact, and an update costs more
+ * requests than the one POST the reference sends).
+ */
+let contactExports = 0;
 async function writeContactExport(path, n, prefix) {
+  const lead = 1 + (contactExports++ % 9);
   const text = readFileSync(fileURLToPath(new URL(`../fixtures/${CONTACT_PRESET[1]}`, import.meta.url)), 'utf8');
   const bom = text.startsWith('\uFEFF');
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
@@ -347,7 +354,7 @@ async function writeContactExport(path, n, prefix) {
   out.write(`${bom ? '\uFEFF' : ''}${Papa.unparse([header], { quotes, newline })}${newline}`);
   for (let i = 0; i < n; i++) {
     const row = rows[i % rows.length].map((c) => c.replace(/([^\s@,;"]+)@/, `${prefix.toLowerCase()}${i}.$1@`));
-    for (const j of phones) if (row[j]) row[j] = `+49 30 9${String(i).padStart(7, '0')}`;
+    for (const j of phones) if (row[j]) row[j] = `+49 30 ${lead}${String(i).padStart(7, '0')}`;
     if (!out.write(`${Papa.unparse([row], { quotes, newline })}${newline}`)) await new Promise((r) => out.once('drain', r));
   }
   await new Promise((r) => out.end(r));
