@@ -224,6 +224,25 @@ export const COMMON_DATE_FORMATS = [
 export function parseDateFormat(pattern: string): DateFormat | Error {
   const p = pattern.trim();
   if (p.toLowerCase() === 'excel') return { pattern: 'excel', read: readExcelSerial };
+  const compiled = compilePattern(p);
+  if (compiled instanceof Error) return compiled;
+  const { order, re } = compiled;
+  const has = (...t: Token[]) => t.some((x) => order.includes(x));
+  if (!has('YYYY', 'YY') || !has('MMMM', 'MMM', 'MM', 'M') || !has('DD', 'D'))
+    return new Error(`--date-format ${JSON.stringify(p)} needs a year (YYYY or YY), a month (M, MM, MMM or MMMM) and a day (D or DD)`);
+  if (has('h', 'hh') && !has('A', 'a')) return new Error(`--date-format ${JSON.stringify(p)}: a 12-hour hour (h, hh) needs AM/PM (A)`);
+  return {
+    pattern: p,
+    read(value, zone) {
+      const m = re.exec(value);
+      if (!m) return new Error(`${JSON.stringify(value.slice(0, 40))} does not match --date-format ${JSON.stringify(p)}`);
+      return readMatch(value, m, order, zone);
+    },
+  };
+}
+
+/** The pattern's tokens in order, and the regular expression with a group for each. */
+function compilePattern(p: string): { order: Token[]; re: RegExp } | Error {
   const order: Token[] = [];
   let source = '';
   for (let i = 0; i < p.length; ) {
@@ -244,82 +263,80 @@ export function parseDateFormat(pattern: string): DateFormat | Error {
     else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     i++;
   }
-  const has = (...t: Token[]) => t.some((x) => order.includes(x));
-  if (!has('YYYY', 'YY') || !has('MMMM', 'MMM', 'MM', 'M') || !has('DD', 'D'))
-    return new Error(`--date-format ${JSON.stringify(p)} needs a year (YYYY or YY), a month (M, MM, MMM or MMMM) and a day (D or DD)`);
-  if (has('h', 'hh') && !has('A', 'a')) return new Error(`--date-format ${JSON.stringify(p)}: a 12-hour hour (h, hh) needs AM/PM (A)`);
-  const re = new RegExp(`^\\s*${source}\\s*$`, 'u');
-  return {
-    pattern: p,
-    read(value, zone) {
-      const m = re.exec(value);
-      if (!m) return new Error(`${JSON.stringify(value.slice(0, 40))} does not match --date-format ${JSON.stringify(p)}`);
-      let year = 0;
-      let month = 0;
-      let day = 0;
-      let hour: number | undefined;
-      let minute = 0;
-      let second = 0;
-      let frac = '';
-      let pm: boolean | undefined;
-      let offset: string | undefined;
-      order.forEach((t, k) => {
-        const v = m[k + 1] as string;
-        switch (t) {
-          case 'YYYY':
-            year = Number(v);
-            break;
-          case 'YY':
-            year = fullYear(v);
-            break;
-          case 'MMMM':
-          case 'MMM':
-            month = monthByName(v);
-            break;
-          case 'MM':
-          case 'M':
-            month = Number(v);
-            break;
-          case 'DD':
-          case 'D':
-            day = Number(v);
-            break;
-          case 'HH':
-          case 'H':
-          case 'hh':
-          case 'h':
-            hour = Number(v);
-            break;
-          case 'mm':
-          case 'm':
-            minute = Number(v);
-            break;
-          case 'ss':
-          case 's':
-            second = Number(v);
-            break;
-          case 'SSS':
-            frac = `.${v}`;
-            break;
-          case 'A':
-          case 'a':
-            pm = v[0]?.toLowerCase() === 'p';
-            break;
-          case 'Z':
-          case 'ZZ':
-            offset = /^(z|utc|gmt)$/i.test(v) ? 'Z' : `${v.slice(0, 3)}:${v.slice(-2)}`;
-            break;
-        }
-      });
-      if (month === 0)
-        return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English or German month names)`);
-      if (hour !== undefined && pm !== undefined) {
-        if (hour < 1 || hour > 12) return new Error(`${JSON.stringify(value.slice(0, 40))}: a 12-hour time has hours 1 to 12`);
-        hour = (hour % 12) + (pm ? 12 : 0);
-      }
-      return composeDate(value, { year, month, day, hour, minute, second, frac, offset }, zone);
-    },
-  };
+  return { order, re: new RegExp(`^\\s*${source}\\s*$`, 'u') };
+}
+
+/** The parts of a date a pattern's match gives, with AM/PM while it is read. */
+interface MatchParts extends DateParts {
+  pm?: boolean;
+}
+
+/** What each token's group sets (a table of plain functions: nothing is allocated per value read). */
+const TOKEN_READERS: Record<Token, (d: MatchParts, v: string) => void> = {
+  YYYY: (d, v) => {
+    d.year = Number(v);
+  },
+  YY: (d, v) => {
+    d.year = fullYear(v);
+  },
+  MMMM: setMonthByName,
+  MMM: setMonthByName,
+  MM: setMonth,
+  M: setMonth,
+  DD: setDay,
+  D: setDay,
+  HH: setHour,
+  H: setHour,
+  hh: setHour,
+  h: setHour,
+  mm: setMinute,
+  m: setMinute,
+  ss: setSecond,
+  s: setSecond,
+  SSS: (d, v) => {
+    d.frac = `.${v}`;
+  },
+  A: setMeridiem,
+  a: setMeridiem,
+  Z: setOffset,
+  ZZ: setOffset,
+};
+
+function setMonthByName(d: MatchParts, v: string): void {
+  d.month = monthByName(v);
+}
+function setMonth(d: MatchParts, v: string): void {
+  d.month = Number(v);
+}
+function setDay(d: MatchParts, v: string): void {
+  d.day = Number(v);
+}
+function setHour(d: MatchParts, v: string): void {
+  d.hour = Number(v);
+}
+function setMinute(d: MatchParts, v: string): void {
+  d.minute = Number(v);
+}
+function setSecond(d: MatchParts, v: string): void {
+  d.second = Number(v);
+}
+function setMeridiem(d: MatchParts, v: string): void {
+  d.pm = v[0]?.toLowerCase() === 'p';
+}
+function setOffset(d: MatchParts, v: string): void {
+  d.offset = /^(z|utc|gmt)$/i.test(v) ? 'Z' : `${v.slice(0, 3)}:${v.slice(-2)}`;
+}
+
+/** A pattern's match as RFC 3339: a month name it knows, a 12-hour time made 24-hour. */
+function readMatch(value: string, m: RegExpExecArray, order: readonly Token[], zone: ZoneReader): string | Error {
+  const d: MatchParts = { year: 0, month: 0, day: 0, minute: 0, second: 0, frac: '' };
+  for (let k = 0; k < order.length; k++) TOKEN_READERS[order[k] as Token](d, m[k + 1] as string);
+  if (d.month === 0) return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English or German month names)`);
+  if (d.hour !== undefined && d.pm !== undefined) {
+    if (d.hour < 1 || d.hour > 12) return new Error(`${JSON.stringify(value.slice(0, 40))}: a 12-hour time has hours 1 to 12`);
+    d.hour = (d.hour % 12) + (d.pm ? 12 : 0);
+  }
+  return composeDate(value, d, zone);
 }
 
 interface DateParts {
