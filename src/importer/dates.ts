@@ -271,66 +271,54 @@ interface MatchParts extends DateParts {
   pm?: boolean;
 }
 
-/** What each token's group sets (a table of plain functions: nothing is allocated per value read). */
-const TOKEN_READERS: Record<Token, (d: MatchParts, v: string) => void> = {
-  YYYY: (d, v) => {
-    d.year = Number(v);
-  },
-  YY: (d, v) => {
-    d.year = fullYear(v);
-  },
-  MMMM: setMonthByName,
-  MMM: setMonthByName,
-  MM: setMonth,
-  M: setMonth,
-  DD: setDay,
-  D: setDay,
-  HH: setHour,
-  H: setHour,
-  hh: setHour,
-  h: setHour,
-  mm: setMinute,
-  m: setMinute,
-  ss: setSecond,
-  s: setSecond,
-  SSS: (d, v) => {
-    d.frac = `.${v}`;
-  },
-  A: setMeridiem,
-  a: setMeridiem,
-  Z: setOffset,
-  ZZ: setOffset,
+/** The part a numeric token's group gives. */
+const NUMERIC_PART: Partial<Record<Token, 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second'>> = {
+  YYYY: 'year',
+  MM: 'month',
+  M: 'month',
+  DD: 'day',
+  D: 'day',
+  HH: 'hour',
+  H: 'hour',
+  hh: 'hour',
+  h: 'hour',
+  mm: 'minute',
+  m: 'minute',
+  ss: 'second',
+  s: 'second',
 };
 
-function setMonthByName(d: MatchParts, v: string): void {
-  d.month = monthByName(v);
-}
-function setMonth(d: MatchParts, v: string): void {
-  d.month = Number(v);
-}
-function setDay(d: MatchParts, v: string): void {
-  d.day = Number(v);
-}
-function setHour(d: MatchParts, v: string): void {
-  d.hour = Number(v);
-}
-function setMinute(d: MatchParts, v: string): void {
-  d.minute = Number(v);
-}
-function setSecond(d: MatchParts, v: string): void {
-  d.second = Number(v);
-}
-function setMeridiem(d: MatchParts, v: string): void {
-  d.pm = v[0]?.toLowerCase() === 'p';
-}
-function setOffset(d: MatchParts, v: string): void {
-  d.offset = /^(z|utc|gmt)$/i.test(v) ? 'Z' : `${v.slice(0, 3)}:${v.slice(-2)}`;
+/** What a token's group sets in `d`. */
+function readToken(d: MatchParts, t: Token, v: string): void {
+  const part = NUMERIC_PART[t];
+  if (part) {
+    d[part] = Number(v);
+    return;
+  }
+  switch (t) {
+    case 'YY':
+      d.year = fullYear(v);
+      break;
+    case 'MMMM':
+    case 'MMM':
+      d.month = monthByName(v);
+      break;
+    case 'SSS':
+      d.frac = `.${v}`;
+      break;
+    case 'A':
+    case 'a':
+      d.pm = v[0]?.toLowerCase() === 'p';
+      break;
+    default:
+      d.offset = /^(z|utc|gmt)$/i.test(v) ? 'Z' : `${v.slice(0, 3)}:${v.slice(-2)}`;
+  }
 }
 
 /** A pattern's match as RFC 3339: a month name it knows, a 12-hour time made 24-hour. */
 function readMatch(value: string, m: RegExpExecArray, order: readonly Token[], zone: ZoneReader): string | Error {
   const d: MatchParts = { year: 0, month: 0, day: 0, minute: 0, second: 0, frac: '' };
-  for (let k = 0; k < order.length; k++) TOKEN_READERS[order[k] as Token](d, m[k + 1] as string);
+  for (let k = 0; k < order.length; k++) readToken(d, order[k] as Token, m[k + 1] as string);
   if (d.month === 0) return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English or German month names)`);
   if (d.hour !== undefined && d.pm !== undefined) {
     if (d.hour < 1 || d.hour > 12) return new Error(`${JSON.stringify(value.slice(0, 40))}: a 12-hour time has hours 1 to 12`);

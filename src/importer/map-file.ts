@@ -170,7 +170,7 @@ export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: 
   if (typeof d.name === 'string') out.name = d.name;
   if (typeof d.description === 'string') out.description = d.description;
   const context: KeyContext = { out, schema, fail };
-  for (const [key, read] of KEY_READERS) if (d[key] !== undefined) read(d[key], context);
+  for (const [key, read] of KEY_READERS) if (d[key] !== undefined) read(d[key], context, key);
   return out;
 }
 
@@ -190,11 +190,14 @@ function readColumns(value: unknown, cannot: boolean, schema: MappingSchema, fai
   return columns;
 }
 
+/** Checks a key's value (`key` names it in errors) and reads it into the mapping. */
+type KeyReader = (value: unknown, c: KeyContext, key: string) => void;
+
 /**
  * How each key beyond kind, name, description and columns is checked and read, in the order they
  * are read: `optional_columns` after `columns`, `numbered_items` after `line_items_column`.
  */
-const KEY_READERS: ReadonlyArray<readonly [string, (value: unknown, c: KeyContext) => void]> = [
+const KEY_READERS: ReadonlyArray<readonly [string, KeyReader]> = [
   [
     'country_columns',
     (v, { out, fail }) => {
@@ -218,12 +221,7 @@ const KEY_READERS: ReadonlyArray<readonly [string, (value: unknown, c: KeyContex
       out.defaultCountry = cc;
     },
   ],
-  [
-    'ignore_unmapped',
-    (v, c) => {
-      c.out.ignoreUnmapped = readFlag(v, 'ignore_unmapped', c.fail);
-    },
-  ],
+  ['ignore_unmapped', flagInto('ignoreUnmapped')],
   [
     'detect',
     (v, c) => {
@@ -231,45 +229,30 @@ const KEY_READERS: ReadonlyArray<readonly [string, (value: unknown, c: KeyContex
     },
   ],
   ['set', readSet],
-  [
-    'date_format',
-    (v, c) => {
-      c.out.dateFormat = readText(v, 'date_format', c.fail);
-    },
-  ],
-  [
-    'timezone',
-    (v, c) => {
-      c.out.timezone = readText(v, 'timezone', c.fail);
-    },
-  ],
+  ['date_format', textInto('dateFormat')],
+  ['timezone', textInto('timezone')],
   ['optional_columns', readOptionalColumns],
   ['footer_pattern', readFooterPattern],
-  [
-    'summary_rows',
-    (v, c) => {
-      c.out.summaryRows = readFlag(v, 'summary_rows', c.fail);
-    },
-  ],
-  [
-    'currency_from_symbol',
-    (v, c) => {
-      c.out.currencyFromSymbol = readFlag(v, 'currency_from_symbol', c.fail);
-    },
-  ],
+  ['summary_rows', flagInto('summaryRows')],
+  ['currency_from_symbol', flagInto('currencyFromSymbol')],
   ['line_items_column', readPackedItemsKey],
   ['numbered_items', readNumberedItemsKey],
 ];
 
-function readFlag(v: unknown, key: string, fail: Fail): boolean {
-  if (typeof v !== 'boolean') fail(`"${key}" must be true or false`);
-  return v as boolean;
+/** A key that is true or false, read into `prop`. */
+function flagInto(prop: 'ignoreUnmapped' | 'summaryRows' | 'currencyFromSymbol'): KeyReader {
+  return (v, { out, fail }, key) => {
+    if (typeof v !== 'boolean') fail(`"${key}" must be true or false`);
+    out[prop] = v as boolean;
+  };
 }
 
-/** A non-empty string, trimmed. */
-function readText(v: unknown, key: string, fail: Fail): string {
-  if (typeof v !== 'string' || v.trim() === '') fail(`"${key}" must be a non-empty string`);
-  return (v as string).trim();
+/** A key that is a non-empty string, read trimmed into `prop`. */
+function textInto(prop: 'dateFormat' | 'timezone'): KeyReader {
+  return (v, { out, fail }, key) => {
+    if (typeof v !== 'string' || v.trim() === '') fail(`"${key}" must be a non-empty string`);
+    out[prop] = (v as string).trim();
+  };
 }
 
 function readDelimiterKey(v: unknown, { out, fail }: KeyContext): void {
