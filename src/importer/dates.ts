@@ -128,52 +128,8 @@ export function readNamedMonthDate(value: string, zone: ZoneReader): string | Er
   );
 }
 
-type Token =
-  | 'YYYY'
-  | 'YY'
-  | 'MMMM'
-  | 'MMM'
-  | 'MM'
-  | 'M'
-  | 'DD'
-  | 'D'
-  | 'HH'
-  | 'H'
-  | 'hh'
-  | 'h'
-  | 'mm'
-  | 'm'
-  | 'ss'
-  | 's'
-  | 'SSS'
-  | 'A'
-  | 'a'
-  | 'Z'
-  | 'ZZ';
-const TOKENS: readonly Token[] = [
-  'YYYY',
-  'MMMM',
-  'SSS',
-  'MMM',
-  'YY',
-  'MM',
-  'DD',
-  'HH',
-  'hh',
-  'mm',
-  'ss',
-  'ZZ',
-  'M',
-  'D',
-  'H',
-  'h',
-  'm',
-  's',
-  'A',
-  'a',
-  'Z',
-];
-const TOKEN_PATTERN: Record<Token, string> = {
+/** The pattern tokens and the group each reads. */
+const TOKEN_PATTERN = {
   YYYY: '(\\d{4})',
   YY: '(\\d{2})',
   MMMM: '(\\p{L}+)',
@@ -196,6 +152,9 @@ const TOKEN_PATTERN: Record<Token, string> = {
   Z: '([Zz]|UTC|GMT|[+-]\\d{2}:?\\d{2})',
   ZZ: '([Zz]|UTC|GMT|[+-]\\d{2}:?\\d{2})',
 };
+type Token = keyof typeof TOKEN_PATTERN;
+/** Longest first, so that `MMMM` is not read as `MM` twice. */
+const TOKENS = (Object.keys(TOKEN_PATTERN) as Token[]).sort((x, y) => y.length - x.length);
 
 /** A date pattern, compiled; `excel` for serial numbers. */
 export interface DateFormat {
