@@ -76,27 +76,6 @@ export interface MapFile {
   origin: string;
 }
 
-const KEYS = [
-  'kind',
-  'name',
-  'description',
-  'columns',
-  'country_columns',
-  'date_order',
-  'delimiter',
-  'default_country',
-  'ignore_unmapped',
-  'detect',
-  'set',
-  'date_format',
-  'timezone',
-  'line_items_column',
-  'currency_from_symbol',
-  'summary_rows',
-  'footer_pattern',
-  'optional_columns',
-  'numbered_items',
-] as const;
 /** Keys only a shipped preset may have (src/importer/presets/family.ts reads `variants`). */
 const PRESET_KEYS = ['cannot', 'sources', 'variants'] as const;
 
@@ -124,7 +103,7 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
 /** Refuses a key a mapping file (or, unless `preset`, a user's file) does not have. */
 function checkKeys(d: Record<string, unknown>, preset: boolean, fail: Fail): void {
   for (const key of Object.keys(d)) {
-    if ((KEYS as readonly string[]).includes(key) || (preset && (PRESET_KEYS as readonly string[]).includes(key))) continue;
+    if (KEYS.includes(key) || (preset && (PRESET_KEYS as readonly string[]).includes(key))) continue;
     fail(
       `unknown key ${JSON.stringify(key)}`,
       (PRESET_KEYS as readonly string[]).includes(key) ? `"${key}" is for the presets shipped with svc` : `known keys: ${KEYS.join(', ')}`,
@@ -238,6 +217,8 @@ const KEY_READERS: ReadonlyArray<readonly [string, KeyReader]> = [
   ['line_items_column', readPackedItemsKey],
   ['numbered_items', readNumberedItemsKey],
 ];
+/** Every key a mapping file may have (a preset's own: PRESET_KEYS). */
+const KEYS: readonly string[] = ['kind', 'name', 'description', 'columns', ...KEY_READERS.map(([key]) => key)];
 
 /** A key that is true or false, read into `prop`. */
 function flagInto(prop: 'ignoreUnmapped' | 'summaryRows' | 'currencyFromSymbol'): KeyReader {
