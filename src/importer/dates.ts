@@ -128,52 +128,8 @@ export function readNamedMonthDate(value: string, zone: ZoneReader): string | Er
   );
 }
 
-type Token =
-  | 'YYYY'
-  | 'YY'
-  | 'MMMM'
-  | 'MMM'
-  | 'MM'
-  | 'M'
-  | 'DD'
-  | 'D'
-  | 'HH'
-  | 'H'
-  | 'hh'
-  | 'h'
-  | 'mm'
-  | 'm'
-  | 'ss'
-  | 's'
-  | 'SSS'
-  | 'A'
-  | 'a'
-  | 'Z'
-  | 'ZZ';
-const TOKENS: readonly Token[] = [
-  'YYYY',
-  'MMMM',
-  'SSS',
-  'MMM',
-  'YY',
-  'MM',
-  'DD',
-  'HH',
-  'hh',
-  'mm',
-  'ss',
-  'ZZ',
-  'M',
-  'D',
-  'H',
-  'h',
-  'm',
-  's',
-  'A',
-  'a',
-  'Z',
-];
-const TOKEN_PATTERN: Record<Token, string> = {
+/** The pattern tokens and the group each reads. */
+const TOKEN_PATTERN = {
   YYYY: '(\\d{4})',
   YY: '(\\d{2})',
   MMMM: '(\\p{L}+)',
@@ -196,6 +152,9 @@ const TOKEN_PATTERN: Record<Token, string> = {
   Z: '([Zz]|UTC|GMT|[+-]\\d{2}:?\\d{2})',
   ZZ: '([Zz]|UTC|GMT|[+-]\\d{2}:?\\d{2})',
 };
+type Token = keyof typeof TOKEN_PATTERN;
+/** Longest first, so that `MMMM` is not read as `MM` twice. */
+const TOKENS = (Object.keys(TOKEN_PATTERN) as Token[]).sort((x, y) => y.length - x.length);
 
 /** A date pattern, compiled; `excel` for serial numbers. */
 export interface DateFormat {
@@ -224,6 +183,25 @@ export const COMMON_DATE_FORMATS = [
 export function parseDateFormat(pattern: string): DateFormat | Error {
   const p = pattern.trim();
   if (p.toLowerCase() === 'excel') return { pattern: 'excel', read: readExcelSerial };
+  const compiled = compilePattern(p);
+  if (compiled instanceof Error) return compiled;
+  const { order, re } = compiled;
+  const has = (...t: Token[]) => t.some((x) => order.includes(x));
+  if (!has('YYYY', 'YY') || !has('MMMM', 'MMM', 'MM', 'M') || !has('DD', 'D'))
+    return new Error(`--date-format ${JSON.stringify(p)} needs a year (YYYY or YY), a month (M, MM, MMM or MMMM) and a day (D or DD)`);
+  if (has('h', 'hh') && !has('A', 'a')) return new Error(`--date-format ${JSON.stringify(p)}: a 12-hour hour (h, hh) needs AM/PM (A)`);
+  return {
+    pattern: p,
+    read(value, zone) {
+      const m = re.exec(value);
+      if (!m) return new Error(`${JSON.stringify(value.slice(0, 40))} does not match --date-format ${JSON.stringify(p)}`);
+      return readMatch(value, m, order, zone);
+    },
+  };
+}
+
+/** The pattern's tokens in order, and the regular expression with a group for each. */
+function compilePattern(p: string): { order: Token[]; re: RegExp } | Error {
   const order: Token[] = [];
   let source = '';
   for (let i = 0; i < p.length; ) {
@@ -244,82 +222,68 @@ export function parseDateFormat(pattern: string): DateFormat | Error {
     else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     i++;
   }
-  const has = (...t: Token[]) => t.some((x) => order.includes(x));
-  if (!has('YYYY', 'YY') || !has('MMMM', 'MMM', 'MM', 'M') || !has('DD', 'D'))
-    return new Error(`--date-format ${JSON.stringify(p)} needs a year (YYYY or YY), a month (M, MM, MMM or MMMM) and a day (D or DD)`);
-  if (has('h', 'hh') && !has('A', 'a')) return new Error(`--date-format ${JSON.stringify(p)}: a 12-hour hour (h, hh) needs AM/PM (A)`);
-  const re = new RegExp(`^\\s*${source}\\s*$`, 'u');
-  return {
-    pattern: p,
-    read(value, zone) {
-      const m = re.exec(value);
-      if (!m) return new Error(`${JSON.stringify(value.slice(0, 40))} does not match --date-format ${JSON.stringify(p)}`);
-      let year = 0;
-      let month = 0;
-      let day = 0;
-      let hour: number | undefined;
-      let minute = 0;
-      let second = 0;
-      let frac = '';
-      let pm: boolean | undefined;
-      let offset: string | undefined;
-      order.forEach((t, k) => {
-        const v = m[k + 1] as string;
-        switch (t) {
-          case 'YYYY':
-            year = Number(v);
-            break;
-          case 'YY':
-            year = fullYear(v);
-            break;
-          case 'MMMM':
-          case 'MMM':
-            month = monthByName(v);
-            break;
-          case 'MM':
-          case 'M':
-            month = Number(v);
-            break;
-          case 'DD':
-          case 'D':
-            day = Number(v);
-            break;
-          case 'HH':
-          case 'H':
-          case 'hh':
-          case 'h':
-            hour = Number(v);
-            break;
-          case 'mm':
-          case 'm':
-            minute = Number(v);
-            break;
-          case 'ss':
-          case 's':
-            second = Number(v);
-            break;
-          case 'SSS':
-            frac = `.${v}`;
-            break;
-          case 'A':
-          case 'a':
-            pm = v[0]?.toLowerCase() === 'p';
-            break;
-          case 'Z':
-          case 'ZZ':
-            offset = /^(z|utc|gmt)$/i.test(v) ? 'Z' : `${v.slice(0, 3)}:${v.slice(-2)}`;
-            break;
-        }
-      });
-      if (month === 0)
-        return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English or German month names)`);
-      if (hour !== undefined && pm !== undefined) {
-        if (hour < 1 || hour > 12) return new Error(`${JSON.stringify(value.slice(0, 40))}: a 12-hour time has hours 1 to 12`);
-        hour = (hour % 12) + (pm ? 12 : 0);
-      }
-      return composeDate(value, { year, month, day, hour, minute, second, frac, offset }, zone);
-    },
-  };
+  return { order, re: new RegExp(`^\\s*${source}\\s*$`, 'u') };
+}
+
+/** The parts of a date a pattern's match gives, with AM/PM while it is read. */
+interface MatchParts extends DateParts {
+  pm?: boolean;
+}
+
+/** The part a numeric token's group gives. */
+const NUMERIC_PART: Partial<Record<Token, 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second'>> = {
+  YYYY: 'year',
+  MM: 'month',
+  M: 'month',
+  DD: 'day',
+  D: 'day',
+  HH: 'hour',
+  H: 'hour',
+  hh: 'hour',
+  h: 'hour',
+  mm: 'minute',
+  m: 'minute',
+  ss: 'second',
+  s: 'second',
+};
+
+/** What a token's group sets in `d`. */
+function readToken(d: MatchParts, t: Token, v: string): void {
+  const part = NUMERIC_PART[t];
+  if (part) {
+    d[part] = Number(v);
+    return;
+  }
+  switch (t) {
+    case 'YY':
+      d.year = fullYear(v);
+      break;
+    case 'MMMM':
+    case 'MMM':
+      d.month = monthByName(v);
+      break;
+    case 'SSS':
+      d.frac = `.${v}`;
+      break;
+    case 'A':
+    case 'a':
+      d.pm = v[0]?.toLowerCase() === 'p';
+      break;
+    default:
+      d.offset = /^(z|utc|gmt)$/i.test(v) ? 'Z' : `${v.slice(0, 3)}:${v.slice(-2)}`;
+  }
+}
+
+/** A pattern's match as RFC 3339: a month name it knows, a 12-hour time made 24-hour. */
+function readMatch(value: string, m: RegExpExecArray, order: readonly Token[], zone: ZoneReader): string | Error {
+  const d: MatchParts = { year: 0, month: 0, day: 0, minute: 0, second: 0, frac: '' };
+  for (let k = 0; k < order.length; k++) readToken(d, order[k] as Token, m[k + 1] as string);
+  if (d.month === 0) return new Error(`${JSON.stringify(value.slice(0, 40))}: no month is named like that (English or German month names)`);
+  if (d.hour !== undefined && d.pm !== undefined) {
+    if (d.hour < 1 || d.hour > 12) return new Error(`${JSON.stringify(value.slice(0, 40))}: a 12-hour time has hours 1 to 12`);
+    d.hour = (d.hour % 12) + (d.pm ? 12 : 0);
+  }
+  return composeDate(value, d, zone);
 }
 
 interface DateParts {

@@ -76,27 +76,6 @@ export interface MapFile {
   origin: string;
 }
 
-const KEYS = [
-  'kind',
-  'name',
-  'description',
-  'columns',
-  'country_columns',
-  'date_order',
-  'delimiter',
-  'default_country',
-  'ignore_unmapped',
-  'detect',
-  'set',
-  'date_format',
-  'timezone',
-  'line_items_column',
-  'currency_from_symbol',
-  'summary_rows',
-  'footer_pattern',
-  'optional_columns',
-  'numbered_items',
-] as const;
 /** Keys only a shipped preset may have (src/importer/presets/family.ts reads `variants`). */
 const PRESET_KEYS = ['cannot', 'sources', 'variants'] as const;
 
@@ -122,9 +101,9 @@ export function parseMapFile(text: string, origin: string, schema: MappingSchema
 }
 
 /** Refuses a key a mapping file (or, unless `preset`, a user's file) does not have. */
-function checkKeys(d: Record<string, unknown>, preset: boolean, fail: (m: string, h?: string) => never): void {
+function checkKeys(d: Record<string, unknown>, preset: boolean, fail: Fail): void {
   for (const key of Object.keys(d)) {
-    if ((KEYS as readonly string[]).includes(key) || (preset && (PRESET_KEYS as readonly string[]).includes(key))) continue;
+    if (KEYS.includes(key) || (preset && (PRESET_KEYS as readonly string[]).includes(key))) continue;
     fail(
       `unknown key ${JSON.stringify(key)}`,
       (PRESET_KEYS as readonly string[]).includes(key) ? `"${key}" is for the presets shipped with svc` : `known keys: ${KEYS.join(', ')}`,
@@ -132,12 +111,21 @@ function checkKeys(d: Record<string, unknown>, preset: boolean, fail: (m: string
   }
 }
 
+type Fail = (message: string, hint?: string) => never;
+
+/** What a key's reader writes into and checks against. */
+interface KeyContext {
+  out: MapFile;
+  schema: MappingSchema;
+  fail: Fail;
+}
+
 /**
  * Checks a mapping file's object. A preset (`preset`: true) may also say it `cannot` be imported
  * (then `columns` may be absent) and cite its `sources`; its `variants` are read by presets/family.ts.
  */
 export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: MappingSchema, preset = false): MapFile {
-  const fail = (message: string, hint?: string): never => {
+  const fail: Fail = (message, hint) => {
     throw new InputError(`${origin}: ${message}`, hint);
   };
   checkKeys(d, preset, fail);
@@ -146,20 +134,9 @@ export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: 
     if (d[key] !== undefined && typeof d[key] !== 'string') fail(`"${key}" must be a string`);
   }
   const cannot = preset ? readCannot(d.cannot, fail) : undefined;
-  const raw = d.columns ?? (cannot ? {} : undefined);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || (Object.keys(raw).length === 0 && !cannot))
-    fail('"columns" must be an object of field → column name (or a list of column names)', 'e.g. "columns": { "order_id": "Name" }');
-  const columns = new Map<string, string[]>();
-  for (const [field, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (!schema.fields.includes(field))
-      fail(`"columns" names an unknown ${schema.kind} field ${JSON.stringify(field)}`, `fields: ${schema.fields.join(', ')}`);
-    if (typeof value === 'string' && value.trim() !== '') columns.set(field, [value]);
-    else if (isStringList(value)) columns.set(field, value);
-    else fail(`"columns.${field}" must be a column name or a non-empty list of column names`);
-  }
   const out: MapFile = {
     kind: schema.kind,
-    columns,
+    columns: readColumns(d.columns, cannot !== undefined, schema, fail),
     countryColumns: [],
     ignoreUnmapped: false,
     origin,
@@ -171,54 +148,114 @@ export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: 
   if (cannot) out.cannot = cannot;
   if (typeof d.name === 'string') out.name = d.name;
   if (typeof d.description === 'string') out.description = d.description;
-  if (d.country_columns !== undefined) {
-    if (!isStringList(d.country_columns)) fail('"country_columns" must be a non-empty list of column names');
-    out.countryColumns = d.country_columns as string[];
-  }
-  if (d.date_order !== undefined) {
-    if (d.date_order !== 'MDY' && d.date_order !== 'DMY') fail(`"date_order" must be "MDY" or "DMY", got ${JSON.stringify(d.date_order)}`);
-    out.dateOrder = d.date_order as DateOrder;
-  }
-  if (d.delimiter !== undefined) {
-    if (typeof d.delimiter !== 'string') fail('"delimiter" must be a string such as "," or "tab"');
-    try {
-      out.delimiter = parseDelimiter(d.delimiter as string);
-    } catch (err) {
-      fail(`"delimiter": ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  if (d.default_country !== undefined) {
-    const cc = typeof d.default_country === 'string' ? normalizeCountry(d.default_country) : undefined;
-    if (!cc) fail(`"default_country" must be an ISO 3166 country code such as US, got ${JSON.stringify(d.default_country)}`);
-    out.defaultCountry = cc;
-  }
-  if (d.ignore_unmapped !== undefined) {
-    if (typeof d.ignore_unmapped !== 'boolean') fail('"ignore_unmapped" must be true or false');
-    out.ignoreUnmapped = d.ignore_unmapped as boolean;
-  }
-  if (d.detect !== undefined) {
-    const list = Array.isArray(d.detect) ? (d.detect as unknown[]) : [d.detect];
-    out.detect = list.map((entry) => {
-      const det = entry as Record<string, unknown> | null;
-      if (typeof det !== 'object' || det === null || Array.isArray(det) || Object.keys(det).some((k) => k !== 'header_includes'))
-        fail('"detect" must be { "header_includes": [column, …] } or a list of them');
-      if (!isStringList(det?.header_includes)) fail('"detect.header_includes" must be a non-empty list of column names');
-      return det?.header_includes as string[];
-    });
-  }
-  readExtras(d, out, schema, fail);
-  if (d.numbered_items !== undefined) {
-    if (!schema.packedItems) fail(`"numbered_items" is for orders mapping files`);
-    if (out.packedItems) fail('"numbered_items" and "line_items_column" do not go together: an export writes its items one way');
-    const spec = parseNumberedItems(d.numbered_items);
-    if (spec instanceof Error) fail(`"numbered_items": ${spec.message}`);
-    out.numberedItems = spec as NumberedItemsSpec;
-  }
+  const context: KeyContext = { out, schema, fail };
+  for (const [key, read] of KEY_READERS) if (d[key] !== undefined) read(d[key], context, key);
   return out;
 }
 
+/** `columns`: field → a column name or a list of them (may be absent or empty when the preset `cannot`). */
+function readColumns(value: unknown, cannot: boolean, schema: MappingSchema, fail: Fail): Map<string, string[]> {
+  const raw = value ?? (cannot ? {} : undefined);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || (Object.keys(raw).length === 0 && !cannot))
+    fail('"columns" must be an object of field → column name (or a list of column names)', 'e.g. "columns": { "order_id": "Name" }');
+  const columns = new Map<string, string[]>();
+  for (const [field, column] of Object.entries(raw as Record<string, unknown>)) {
+    if (!schema.fields.includes(field))
+      fail(`"columns" names an unknown ${schema.kind} field ${JSON.stringify(field)}`, `fields: ${schema.fields.join(', ')}`);
+    if (typeof column === 'string' && column.trim() !== '') columns.set(field, [column]);
+    else if (isStringList(column)) columns.set(field, column);
+    else fail(`"columns.${field}" must be a column name or a non-empty list of column names`);
+  }
+  return columns;
+}
+
+/** Checks a key's value (`key` names it in errors) and reads it into the mapping. */
+type KeyReader = (value: unknown, c: KeyContext, key: string) => void;
+
+/**
+ * How each key beyond kind, name, description and columns is checked and read, in the order they
+ * are read: `optional_columns` after `columns`, `numbered_items` after `line_items_column`.
+ */
+const KEY_READERS: ReadonlyArray<readonly [string, KeyReader]> = [
+  [
+    'country_columns',
+    (v, { out, fail }) => {
+      if (!isStringList(v)) fail('"country_columns" must be a non-empty list of column names');
+      out.countryColumns = v as string[];
+    },
+  ],
+  [
+    'date_order',
+    (v, { out, fail }) => {
+      if (v !== 'MDY' && v !== 'DMY') fail(`"date_order" must be "MDY" or "DMY", got ${JSON.stringify(v)}`);
+      out.dateOrder = v as DateOrder;
+    },
+  ],
+  ['delimiter', readDelimiterKey],
+  [
+    'default_country',
+    (v, { out, fail }) => {
+      const cc = typeof v === 'string' ? normalizeCountry(v) : undefined;
+      if (!cc) fail(`"default_country" must be an ISO 3166 country code such as US, got ${JSON.stringify(v)}`);
+      out.defaultCountry = cc;
+    },
+  ],
+  ['ignore_unmapped', flagInto('ignoreUnmapped')],
+  [
+    'detect',
+    (v, c) => {
+      c.out.detect = (Array.isArray(v) ? (v as unknown[]) : [v]).map((entry) => readDetect(entry, c.fail));
+    },
+  ],
+  ['set', readSet],
+  ['date_format', textInto('dateFormat')],
+  ['timezone', textInto('timezone')],
+  ['optional_columns', readOptionalColumns],
+  ['footer_pattern', readFooterPattern],
+  ['summary_rows', flagInto('summaryRows')],
+  ['currency_from_symbol', flagInto('currencyFromSymbol')],
+  ['line_items_column', readPackedItemsKey],
+  ['numbered_items', readNumberedItemsKey],
+];
+/** Every key a mapping file may have (a preset's own: PRESET_KEYS). */
+const KEYS: readonly string[] = ['kind', 'name', 'description', 'columns', ...KEY_READERS.map(([key]) => key)];
+
+/** A key that is true or false, read into `prop`. */
+function flagInto(prop: 'ignoreUnmapped' | 'summaryRows' | 'currencyFromSymbol'): KeyReader {
+  return (v, { out, fail }, key) => {
+    if (typeof v !== 'boolean') fail(`"${key}" must be true or false`);
+    out[prop] = v as boolean;
+  };
+}
+
+/** A key that is a non-empty string, read trimmed into `prop`. */
+function textInto(prop: 'dateFormat' | 'timezone'): KeyReader {
+  return (v, { out, fail }, key) => {
+    if (typeof v !== 'string' || v.trim() === '') fail(`"${key}" must be a non-empty string`);
+    out[prop] = (v as string).trim();
+  };
+}
+
+function readDelimiterKey(v: unknown, { out, fail }: KeyContext): void {
+  if (typeof v !== 'string') fail('"delimiter" must be a string such as "," or "tab"');
+  try {
+    out.delimiter = parseDelimiter(v as string);
+  } catch (err) {
+    fail(`"delimiter": ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** One `{ "header_includes": [column, …] }`. */
+function readDetect(entry: unknown, fail: Fail): string[] {
+  const det = entry as Record<string, unknown> | null;
+  if (typeof det !== 'object' || det === null || Array.isArray(det) || Object.keys(det).some((k) => k !== 'header_includes'))
+    fail('"detect" must be { "header_includes": [column, …] } or a list of them');
+  if (!isStringList(det?.header_includes)) fail('"detect.header_includes" must be a non-empty list of column names');
+  return det?.header_includes as string[];
+}
+
 /** `"cannot": { "remedy": "…" }` (the remedy optional), or `true`. */
-function readCannot(v: unknown, fail: (m: string, h?: string) => never): { remedy?: string } | undefined {
+function readCannot(v: unknown, fail: Fail): { remedy?: string } | undefined {
   if (v === undefined) return undefined;
   if (v === true) return {};
   const c = v as Record<string, unknown> | null;
@@ -230,82 +267,75 @@ function readCannot(v: unknown, fail: (m: string, h?: string) => never): { remed
 }
 
 /** `set`: field → the value every row gets. */
-function readSet(value: unknown, out: MapFile, schema: MappingSchema, fail: (m: string, h?: string) => never): void {
+function readSet(value: unknown, { out, schema, fail }: KeyContext): void {
   const set = value as Record<string, unknown> | null;
   if (typeof set !== 'object' || set === null || Array.isArray(set))
     fail('"set" must be an object of field → value', 'e.g. "set": { "currency": "EUR" }');
-  if (!schema.settable || schema.settable.length === 0)
-    fail(`"set" is for orders mapping files (${schema.kind} take their values from columns)`);
-  for (const [field, value] of Object.entries(set as Record<string, unknown>)) {
-    if (!(schema.settable ?? []).includes(field))
-      fail(`"set" cannot give the field ${JSON.stringify(field)}`, `fields it can give: ${(schema.settable ?? []).join(', ')}`);
-    if (typeof value !== 'string' || value.trim() === '') fail(`"set.${field}" must be a non-empty string`);
-    out.set.set(field, (value as string).trim());
+  const settable = schema.settable ?? [];
+  if (settable.length === 0) fail(`"set" is for orders mapping files (${schema.kind} take their values from columns)`);
+  for (const [field, v] of Object.entries(set as Record<string, unknown>)) {
+    if (!settable.includes(field))
+      fail(`"set" cannot give the field ${JSON.stringify(field)}`, `fields it can give: ${settable.join(', ')}`);
+    if (typeof v !== 'string' || v.trim() === '') fail(`"set.${field}" must be a non-empty string`);
+    out.set.set(field, (v as string).trim());
   }
 }
 
-/** The keys that give values rather than columns: `set`, `date_format`, `timezone`, `line_items_column`, `currency_from_symbol`. */
-function readExtras(d: Record<string, unknown>, out: MapFile, schema: MappingSchema, fail: (m: string, h?: string) => never): void {
-  if (d.set !== undefined) readSet(d.set, out, schema, fail);
-  for (const [key, prop] of [
-    ['date_format', 'dateFormat'],
-    ['timezone', 'timezone'],
-  ] as const) {
-    if (d[key] === undefined) continue;
-    if (typeof d[key] !== 'string' || (d[key] as string).trim() === '') fail(`"${key}" must be a non-empty string`);
-    out[prop] = (d[key] as string).trim();
+/** `optional_columns`: fields `columns` maps whose columns an export may lack. */
+function readOptionalColumns(v: unknown, { out, fail }: KeyContext): void {
+  if (!isStringList(v)) fail('"optional_columns" must be a non-empty list of fields');
+  for (const f of v as string[]) {
+    if (!out.columns.has(f)) fail(`"optional_columns" names ${JSON.stringify(f)}, which "columns" does not map`);
+    out.optional.add(f);
   }
-  if (d.optional_columns !== undefined) {
-    if (!isStringList(d.optional_columns)) fail('"optional_columns" must be a non-empty list of fields');
-    for (const f of d.optional_columns as string[]) {
-      if (!out.columns.has(f)) fail(`"optional_columns" names ${JSON.stringify(f)}, which "columns" does not map`);
-      out.optional.add(f);
-    }
+}
+
+function readFooterPattern(v: unknown, { out, fail }: KeyContext): void {
+  if (typeof v !== 'string' || v.trim() === '') fail('"footer_pattern" must be a regular expression');
+  try {
+    out.footerPattern = new RegExp(v as string, 'i');
+  } catch (err) {
+    fail(`"footer_pattern": ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (d.footer_pattern !== undefined) {
-    if (typeof d.footer_pattern !== 'string' || d.footer_pattern.trim() === '') fail('"footer_pattern" must be a regular expression');
-    try {
-      out.footerPattern = new RegExp(d.footer_pattern as string, 'i');
-    } catch (err) {
-      fail(`"footer_pattern": ${err instanceof Error ? err.message : String(err)}`);
-    }
+}
+
+/** `line_items_column`: the packed cell's column, separators and item field labels (orders only). */
+function readPackedItemsKey(v: unknown, { out, schema, fail }: KeyContext): void {
+  if (!schema.packedItems) fail(`"line_items_column" is for orders mapping files`);
+  const shape =
+    '"line_items_column" must be { "column", "item_separator", "field_separator", "fields": { sku|name|quantity|price|total: label } }';
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(shape);
+  const l = v as Record<string, unknown>;
+  for (const k of ['column', 'item_separator', 'field_separator'])
+    if (typeof l[k] !== 'string' || l[k] === '') fail(`"line_items_column.${k}" must be a non-empty string`);
+  const fields = l.fields as Record<string, unknown> | null;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) fail(shape);
+  out.packedItems = {
+    column: l.column as string,
+    itemSeparator: l.item_separator as string,
+    fieldSeparator: l.field_separator as string,
+    fields: packedItemLabels(fields as Record<string, unknown>, fail),
+  };
+}
+
+/** `line_items_column.fields`: item field → the label the export writes. */
+function packedItemLabels(fields: Record<string, unknown>, fail: Fail): PackedItemsSpec['fields'] {
+  const labels: PackedItemsSpec['fields'] = {};
+  for (const [f, label] of Object.entries(fields)) {
+    if (!(PACKED_ITEM_FIELDS as readonly string[]).includes(f))
+      fail(`"line_items_column.fields" names an unknown item field ${JSON.stringify(f)}`, `item fields: ${PACKED_ITEM_FIELDS.join(', ')}`);
+    if (typeof label !== 'string' || label.trim() === '') fail(`"line_items_column.fields.${f}" must be the label the export writes`);
+    labels[f as keyof PackedItemsSpec['fields']] = label as string;
   }
-  if (d.summary_rows !== undefined) {
-    if (typeof d.summary_rows !== 'boolean') fail('"summary_rows" must be true or false');
-    out.summaryRows = d.summary_rows as boolean;
-  }
-  if (d.currency_from_symbol !== undefined) {
-    if (typeof d.currency_from_symbol !== 'boolean') fail('"currency_from_symbol" must be true or false');
-    out.currencyFromSymbol = d.currency_from_symbol as boolean;
-  }
-  if (d.line_items_column !== undefined) {
-    if (!schema.packedItems) fail(`"line_items_column" is for orders mapping files`);
-    const li = d.line_items_column as Record<string, unknown> | null;
-    const shape =
-      '"line_items_column" must be { "column", "item_separator", "field_separator", "fields": { sku|name|quantity|price|total: label } }';
-    if (typeof li !== 'object' || li === null || Array.isArray(li)) fail(shape);
-    const l = li as Record<string, unknown>;
-    for (const k of ['column', 'item_separator', 'field_separator'])
-      if (typeof l[k] !== 'string' || l[k] === '') fail(`"line_items_column.${k}" must be a non-empty string`);
-    const fields = l.fields as Record<string, unknown> | null;
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) fail(shape);
-    const spec: PackedItemsSpec = {
-      column: l.column as string,
-      itemSeparator: l.item_separator as string,
-      fieldSeparator: l.field_separator as string,
-      fields: {},
-    };
-    for (const [f, label] of Object.entries(fields as Record<string, unknown>)) {
-      if (!(PACKED_ITEM_FIELDS as readonly string[]).includes(f))
-        fail(
-          `"line_items_column.fields" names an unknown item field ${JSON.stringify(f)}`,
-          `item fields: ${PACKED_ITEM_FIELDS.join(', ')}`,
-        );
-      if (typeof label !== 'string' || label.trim() === '') fail(`"line_items_column.fields.${f}" must be the label the export writes`);
-      spec.fields[f as keyof PackedItemsSpec['fields']] = label as string;
-    }
-    out.packedItems = spec;
-  }
+  return labels;
+}
+
+function readNumberedItemsKey(v: unknown, { out, schema, fail }: KeyContext): void {
+  if (!schema.packedItems) fail(`"numbered_items" is for orders mapping files`);
+  if (out.packedItems) fail('"numbered_items" and "line_items_column" do not go together: an export writes its items one way');
+  const spec = parseNumberedItems(v);
+  if (spec instanceof Error) fail(`"numbered_items": ${spec.message}`);
+  out.numberedItems = spec as NumberedItemsSpec;
 }
 
 /** A mapping file's columns as the column resolver takes them (fallbacks, optional fields, where they come from). */

@@ -119,17 +119,9 @@ export function resolveColumns(
   extras: LayoutExtras = {},
 ): ColumnLayout {
   const packedIndex = extras.packed ? findColumn(header, extras.packed.column, 'line items') : -1;
-  if (extras.packed && packedIndex < 0)
-    throw new InputError(
-      `the file has no column ${JSON.stringify(extras.packed.column)} (the line items)`,
-      `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
-    );
+  if (extras.packed && packedIndex < 0) throw noItemsColumn(header, extras.packed.column);
   const numberedIndexes = extras.numbered ? numberedColumns(header, extras.numbered) : [];
-  if (extras.numbered && numberedIndexes.length === 0)
-    throw new InputError(
-      `the file has no column ${JSON.stringify(`${extras.numbered.prefix}1`)} (the line items)`,
-      `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
-    );
+  if (extras.numbered && numberedIndexes.length === 0) throw noItemsColumn(header, `${extras.numbered.prefix}1`);
   const layout = resolveFieldColumns(
     header,
     choices,
@@ -137,18 +129,7 @@ export function resolveColumns(
     countryColumns,
     {
       fields: ALL_FIELDS as readonly CsvField[],
-      missing(index) {
-        const missing: string[] = REQUIRED_COLUMNS.filter(
-          (f) => index[f] === undefined && !(f === 'currency' && extras.currencyFromSymbol),
-        );
-        if (index.email === undefined && index.phone === undefined) {
-          // No column that could hold either: a "cannot" (a file read as one column is a delimiter
-          // problem, and a column named otherwise a mapping to give: both said by the list of what is missing).
-          if (header.length > 1 && !header.some(mayHoldContact)) throw new NoContactColumnsError();
-          missing.push('email or phone');
-        }
-        return missing;
-      },
+      missing: (index) => missingOrderColumns(header, index, extras),
       aliases: ORDER_ALIASES,
     },
     extras.constants,
@@ -161,21 +142,44 @@ export function resolveColumns(
     index.line_item_total !== undefined ||
     index.line_item_quantity !== undefined;
   const out: ColumnLayout = { ...layout, hasLineItems };
-  if (extras.packed && packedIndex >= 0) {
+  if (extras.packed) {
     out.packed = { index: packedIndex, spec: extras.packed };
     out.sources.push({ field: 'line_items', columns: [header[packedIndex] as string] });
   }
-  if (extras.numbered && numberedIndexes.length > 0) {
-    out.numbered = { indexes: numberedIndexes, spec: extras.numbered };
-    const cols = numberedIndexes.map((i) => header[i] as string);
-    out.sources.push({ field: 'line_items', columns: cols.length > 2 ? [`${cols[0]} … ${cols[cols.length - 1]}`] : cols });
-  }
+  if (extras.numbered) addNumberedItems(out, header, numberedIndexes, extras.numbered);
   if (extras.summaryRows) out.summaryRows = true;
   if (extras.currencyFromSymbol && index.currency === undefined) {
     out.currencyFromSymbol = true;
     out.sources.push({ field: 'currency', columns: [], value: "the total's currency symbol" });
   }
   return out;
+}
+
+/** Line items one per numbered column, said in the sources as the first … the last column. */
+function addNumberedItems(out: ColumnLayout, header: readonly string[], indexes: number[], spec: NumberedItemsSpec): void {
+  out.numbered = { indexes, spec };
+  const cols = indexes.map((i) => header[i] as string);
+  out.sources.push({ field: 'line_items', columns: cols.length > 2 ? [`${cols[0]} … ${cols[cols.length - 1]}`] : cols });
+}
+
+/** The usage error of a line-items column (packed or the first numbered one) the header lacks. */
+function noItemsColumn(header: readonly string[], column: string): InputError {
+  return new InputError(
+    `the file has no column ${JSON.stringify(column)} (the line items)`,
+    `its columns are: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
+  );
+}
+
+/** The required order fields no column holds (a currency the total's symbol gives is not missing). */
+function missingOrderColumns(header: readonly string[], index: Partial<Record<CsvField, number>>, extras: LayoutExtras): string[] {
+  const missing: string[] = REQUIRED_COLUMNS.filter((f) => index[f] === undefined && !(f === 'currency' && extras.currencyFromSymbol));
+  if (index.email === undefined && index.phone === undefined) {
+    // No column that could hold either: a "cannot" (a file read as one column is a delimiter
+    // problem, and a column named otherwise a mapping to give: both said by the list of what is missing).
+    if (header.length > 1 && !header.some(mayHoldContact)) throw new NoContactColumnsError();
+    missing.push('email or phone');
+  }
+  return missing;
 }
 
 export interface MappingOptions {
@@ -188,7 +192,13 @@ export interface MappingOptions {
   initialSync: boolean;
 }
 
-/** The order-level fields of a row, before validation; errors name the field. */
+/** The yes/no fields of an order row. */
+const BOOLEAN_FIELDS = ['accepts_email_marketing', 'accepts_sms_marketing', 'initial_sync'] as const;
+
+/**
+ * The order-level fields of a row, before validation; errors name the field. A hot path (every row
+ * of a large file): the readers below write into the row's `body` and `errors`, no closure per row.
+ */
 export function readOrderFields(
   cells: readonly string[],
   layout: ColumnLayout,
@@ -196,40 +206,14 @@ export function readOrderFields(
 ): { body: Record<string, unknown>; errors: FieldError[]; items?: Array<Record<string, unknown>> } {
   const body: Record<string, unknown> = {};
   const errors: FieldError[] = [];
-  const cell = (f: CsvField) => cellOf(cells, layout, f);
-  const orderId = cell('order_id');
+  const orderId = cellOf(cells, layout, 'order_id');
   if (orderId !== undefined) body.order_id = orderId.trim();
-  let currency = cell('currency');
-  const total = cell('total');
-  if (currency === undefined && layout.currencyFromSymbol && total !== undefined) currency = currencyFromTotal(total, errors);
-  if (currency !== undefined) body.currency = currency.trim();
-  if (total !== undefined) {
-    const t = parseAmount(total, opts.delimiter, currency);
-    if (t instanceof Error) errors.push({ field: 'total', message: t.message });
-    else body.total = t;
-  }
-  const date = cell('order_date');
-  if (date !== undefined) {
-    const d = normalizeOrderDate(date, opts.dates ?? opts.dateOrder);
-    if (d instanceof Error) errors.push({ field: 'order_date', message: d.message });
-    else body.order_date = d;
-  }
-  const email = cell('email');
+  const currency = readMoney(cells, layout, opts, body, errors);
+  readDate(cellOf(cells, layout, 'order_date'), opts, body, errors);
+  const email = cellOf(cells, layout, 'email');
   if (email !== undefined) body.email = email.trim();
-  const phone = cell('phone');
-  if (phone !== undefined) {
-    const local = layout.countryIndexes.length > 0 && !/^\s*(\+|00)/.test(phone);
-    const p = normalizePhone(phone, local ? phoneCountry(cells, layout, opts.defaultCountry) : opts.defaultCountry);
-    if (p.ok) body.phone = p.e164;
-    else errors.push({ field: 'phone', message: p.message });
-  }
-  for (const f of ['accepts_email_marketing', 'accepts_sms_marketing', 'initial_sync'] as const) {
-    const v = cell(f);
-    if (v === undefined) continue;
-    const b = parseBoolean(v);
-    if (b instanceof Error) errors.push({ field: f, message: b.message });
-    else if (b !== undefined) body[f] = b;
-  }
+  readPhone(cells, layout, opts, body, errors);
+  for (const f of BOOLEAN_FIELDS) readBoolean(cellOf(cells, layout, f), f, body, errors);
   if (opts.initialSync) body.initial_sync = true;
   if (layout.packed) {
     const items = readPackedItems(cells[layout.packed.index], layout.packed.spec, opts.delimiter, currency, errors);
@@ -240,6 +224,60 @@ export function readOrderFields(
     return { body, errors, items };
   }
   return { body, errors };
+}
+
+/** The row's currency (its column, else the total's symbol) and total into `body`; returns the currency cell. */
+function readMoney(
+  cells: readonly string[],
+  layout: ColumnLayout,
+  opts: MappingOptions,
+  body: Record<string, unknown>,
+  errors: FieldError[],
+): string | undefined {
+  let currency = cellOf(cells, layout, 'currency');
+  const total = cellOf(cells, layout, 'total');
+  if (currency === undefined && layout.currencyFromSymbol && total !== undefined) currency = currencyFromTotal(total, errors);
+  if (currency !== undefined) body.currency = currency.trim();
+  if (total === undefined) return currency;
+  const t = parseAmount(total, opts.delimiter, currency);
+  if (t instanceof Error) errors.push({ field: 'total', message: t.message });
+  else body.total = t;
+  return currency;
+}
+
+function readDate(date: string | undefined, opts: MappingOptions, body: Record<string, unknown>, errors: FieldError[]): void {
+  if (date === undefined) return;
+  const d = normalizeOrderDate(date, opts.dates ?? opts.dateOrder);
+  if (d instanceof Error) errors.push({ field: 'order_date', message: d.message });
+  else body.order_date = d;
+}
+
+/** The phone in E.164: a local number (no `+`/`00`) is read in the row's country column's country, else the default. */
+function readPhone(
+  cells: readonly string[],
+  layout: ColumnLayout,
+  opts: MappingOptions,
+  body: Record<string, unknown>,
+  errors: FieldError[],
+): void {
+  const phone = cellOf(cells, layout, 'phone');
+  if (phone === undefined) return;
+  const local = layout.countryIndexes.length > 0 && !/^\s*(\+|00)/.test(phone);
+  const p = normalizePhone(phone, local ? phoneCountry(cells, layout, opts.defaultCountry) : opts.defaultCountry);
+  if (p.ok) body.phone = p.e164;
+  else errors.push({ field: 'phone', message: p.message });
+}
+
+function readBoolean(
+  v: string | undefined,
+  field: (typeof BOOLEAN_FIELDS)[number],
+  body: Record<string, unknown>,
+  errors: FieldError[],
+): void {
+  if (v === undefined) return;
+  const b = parseBoolean(v);
+  if (b instanceof Error) errors.push({ field, message: b.message });
+  else if (b !== undefined) body[field] = b;
 }
 
 /** The currency a total's symbol stands for, when it stands for one only; else an error asking for `--set currency=`. */

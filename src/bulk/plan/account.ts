@@ -31,7 +31,7 @@ export function emptyAccount(): AccountIndex {
 }
 
 export function addContact(index: AccountIndex, c: Contact | KnownContact): void {
-  const k: KnownContact = { id: c.id, email: c.email, phone: c.phone, email_consent: c.email_consent, sms_consent: c.sms_consent };
+  const k = knownOf(c);
   if (k.email) index.byEmail.set(k.email.toLowerCase(), k);
   if (k.phone) index.byPhone.set(k.phone, k);
 }
@@ -94,50 +94,77 @@ export async function readAccount(
   const known = fileIdentities instanceof Promise ? fileIdentities.then((i) => (identities = i)) : Promise.resolve(fileIdentities);
   // A failed file read is the caller's to report; here it only means: stop paging.
   known.catch(() => {});
-  const lookupCost = () => (identities ? identities.count : Number.POSITIVE_INFINITY);
-  const method = opts.method ?? 'auto';
-  const read: AccountRead = { method: 'pages', pages: 0, lookups: 0, contactsSeen: 0 };
-  const call: CallOptions = { signal: opts.signal, onRetry: opts.onRetry };
-  if (method !== 'lookups') {
-    let cursor: string | undefined;
-    for (;;) {
-      // While the file is still being read its identities are unknown: keep paging (both wait on I/O).
-      if (method === 'auto' && read.pages >= lookupCost()) break;
-      const page = await client.listContacts({ limit: opts.pageSize ?? PAGE_SIZE, cursor }, call);
-      read.pages++;
-      read.contactsSeen += page.data.length;
-      for (const c of page.data) addContact(index, c);
-      opts.onProgress?.(read);
-      if (!page.nextCursor || page.nextCursor === cursor) {
-        await known;
-        return { index, read };
-      }
-      cursor = page.nextCursor;
-    }
+  const read = emptyRead();
+  // While the file is still being read its identities are unknown: keep paging (both wait on I/O).
+  const budget = () => (identities ? identities.count : Number.POSITIVE_INFINITY);
+  if (await readAllPages(client, read, opts, budget, (c) => addContact(index, c))) {
+    await known;
+    return { index, read };
   }
   const ids = (await known).distinct();
   read.method = 'lookups';
   const todo: Array<{ email: string } | { phone: string }> = [];
   for (const email of ids.emails) if (!index.byEmail.has(email)) todo.push({ email });
   for (const phone of ids.phones) if (!index.byPhone.has(phone)) todo.push({ phone });
-  let next = 0;
   const found = new Set<string>();
-  const worker = async () => {
-    while (next < todo.length) {
-      const filter = todo[next++] as { email: string } | { phone: string };
-      const page = await client.listContacts({ ...filter, limit: 1 }, call);
-      read.lookups++;
-      for (const c of page.data) {
-        if (found.has(c.id)) continue;
-        found.add(c.id);
-        read.contactsSeen++;
-        addContact(index, c);
-      }
-      opts.onProgress?.(read);
+  const call = callOptions(opts);
+  await inParallel(todo, opts, async (filter) => {
+    const page = await client.listContacts({ ...filter, limit: 1 }, call);
+    read.lookups++;
+    for (const c of page.data) {
+      if (found.has(c.id)) continue;
+      found.add(c.id);
+      read.contactsSeen++;
+      addContact(index, c);
     }
+    opts.onProgress?.(read);
+  });
+  return { index, read };
+}
+
+function emptyRead(): AccountRead {
+  return { method: 'pages', pages: 0, lookups: 0, contactsSeen: 0 };
+}
+
+function callOptions(opts: ReadAccountOptions): CallOptions {
+  return { signal: opts.signal, onRetry: opts.onRetry };
+}
+
+/**
+ * Reads pages of `GET /v1/contacts`, giving each contact to `onContact`: true once the last page
+ * is read; false when, in `auto`, the pages read reach `budget()` (what the look-ups would cost)
+ * first, or at once when the method is `lookups`.
+ */
+async function readAllPages(
+  client: ApiClient,
+  read: AccountRead,
+  opts: ReadAccountOptions,
+  budget: () => number,
+  onContact: (c: Contact) => void,
+): Promise<boolean> {
+  const method = opts.method ?? 'auto';
+  if (method === 'lookups') return false;
+  const call = callOptions(opts);
+  let cursor: string | undefined;
+  for (;;) {
+    if (method === 'auto' && read.pages >= budget()) return false;
+    const page = await client.listContacts({ limit: opts.pageSize ?? PAGE_SIZE, cursor }, call);
+    read.pages++;
+    read.contactsSeen += page.data.length;
+    for (const c of page.data) onContact(c);
+    opts.onProgress?.(read);
+    if (!page.nextCursor || page.nextCursor === cursor) return true;
+    cursor = page.nextCursor;
+  }
+}
+
+/** Runs `work` on every item, `opts.lookupConcurrency` (8) at a time. */
+async function inParallel<T>(todo: readonly T[], opts: ReadAccountOptions, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) await work(todo[next++] as T);
   };
   await Promise.all(Array.from({ length: Math.min(opts.lookupConcurrency ?? LOOKUP_CONCURRENCY, todo.length) }, worker));
-  return { index, read };
 }
 
 /** The merchant-suppressed contacts (`GET /v1/contacts?email_consent=suppressed`, every page): the unsuppression guard's read. */
@@ -160,50 +187,35 @@ export async function readContactsById(
   opts: ReadAccountOptions = {},
 ): Promise<{ byId: Map<string, KnownContact | null>; read: AccountRead }> {
   const byId = new Map<string, KnownContact | null>();
-  const method = opts.method ?? 'auto';
-  const read: AccountRead = { method: 'pages', pages: 0, lookups: 0, contactsSeen: 0 };
-  const call: CallOptions = { signal: opts.signal, onRetry: opts.onRetry };
-  const known = (c: Contact): KnownContact => ({
-    id: c.id,
-    email: c.email,
-    phone: c.phone,
-    email_consent: c.email_consent,
-    sms_consent: c.sms_consent,
-  });
-  if (method !== 'lookups') {
-    let cursor: string | undefined;
-    for (;;) {
-      if (method === 'auto' && read.pages >= ids.size) break;
-      const page = await client.listContacts({ limit: opts.pageSize ?? PAGE_SIZE, cursor }, call);
-      read.pages++;
-      read.contactsSeen += page.data.length;
-      for (const c of page.data) if (ids.has(c.id)) byId.set(c.id, known(c));
-      opts.onProgress?.(read);
-      if (!page.nextCursor || page.nextCursor === cursor) {
-        for (const id of ids) if (!byId.has(id)) byId.set(id, null);
-        return { byId, read };
-      }
-      cursor = page.nextCursor;
-    }
+  const read = emptyRead();
+  const onContact = (c: Contact) => {
+    if (ids.has(c.id)) byId.set(c.id, knownOf(c));
+  };
+  if (await readAllPages(client, read, opts, () => ids.size, onContact)) {
+    for (const id of ids) if (!byId.has(id)) byId.set(id, null);
+    return { byId, read };
   }
   read.method = 'lookups';
-  const todo = [...ids].filter((id) => !byId.has(id));
-  let next = 0;
-  const worker = async () => {
-    while (next < todo.length) {
-      const id = todo[next++] as string;
+  const call = callOptions(opts);
+  await inParallel(
+    [...ids].filter((id) => !byId.has(id)),
+    opts,
+    async (id) => {
       try {
         const c = await client.getContact(id, call);
         read.contactsSeen++;
-        byId.set(id, known(c));
+        byId.set(id, knownOf(c));
       } catch (err) {
         if (!(err instanceof ApiError && err.kind === 'not_found')) throw err;
         byId.set(id, null);
       }
       read.lookups++;
       opts.onProgress?.(read);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(opts.lookupConcurrency ?? LOOKUP_CONCURRENCY, todo.length) }, worker));
+    },
+  );
   return { byId, read };
+}
+
+function knownOf(c: Contact | KnownContact): KnownContact {
+  return { id: c.id, email: c.email, phone: c.phone, email_consent: c.email_consent, sms_consent: c.sms_consent };
 }

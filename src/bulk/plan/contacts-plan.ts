@@ -94,17 +94,10 @@ function writesConsent(w: ContactWrite): boolean {
 
 /** The service's write to a stored contact (sandbox applyWrite): checks, suppression lifting, values. */
 function applyWrite(state: Overlay, row: KnownContact, w: ContactWrite, outcome: 'updated' | 'unsuppressed'): Step {
-  if (w.sms_consent !== undefined && smsConsentNeedsPhone(w.sms_consent) && !(w.phone ?? row.phone))
-    return { kind: 'stop', outcome: 'rejected', contact: row, message: `sms_consent ${w.sms_consent} needs a phone (400)` };
-  for (const [field, other] of [
-    ['email', w.email !== undefined && w.email !== row.email ? state.byEmail(w.email.toLowerCase()) : undefined],
-    ['phone', w.phone !== undefined && w.phone !== row.phone ? state.byPhone(w.phone) : undefined],
-  ] as const) {
-    if (other && other.id !== row.id)
-      return { kind: 'stop', outcome: 'rejected', contact: row, message: `the ${field} belongs to another contact, ${other.id} (409)` };
-  }
-  let emailConsent: EmailConsent = row.email_consent;
+  const refused = writeRefusal(state, row, w);
+  if (refused) return { kind: 'stop', outcome: 'rejected', contact: row, message: refused };
   const lifts = row.email_consent === 'suppressed' && writesConsent(w);
+  let emailConsent: EmailConsent = row.email_consent;
   if (lifts) emailConsent = w.email_consent ?? 'never_subscribed';
   else if (w.email_consent !== undefined) emailConsent = w.email_consent;
   const after: KnownContact = {
@@ -115,6 +108,17 @@ function applyWrite(state: Overlay, row: KnownContact, w: ContactWrite, outcome:
     sms_consent: (w.sms_consent ?? row.sms_consent) as SmsConsent,
   };
   return { kind: 'write', outcome: lifts ? 'unsuppressed' : outcome, before: row, after };
+}
+
+/** Why the service refuses a write to a stored contact (400: SMS consent without a phone; 409: a value another contact has), or undefined. */
+function writeRefusal(state: Overlay, row: KnownContact, w: ContactWrite): string | undefined {
+  if (w.sms_consent !== undefined && smsConsentNeedsPhone(w.sms_consent) && !(w.phone ?? row.phone))
+    return `sms_consent ${w.sms_consent} needs a phone (400)`;
+  const byEmail = w.email !== undefined && w.email !== row.email ? state.byEmail(w.email.toLowerCase()) : undefined;
+  if (byEmail && byEmail.id !== row.id) return `the email belongs to another contact, ${byEmail.id} (409)`;
+  const byPhone = w.phone !== undefined && w.phone !== row.phone ? state.byPhone(w.phone) : undefined;
+  if (byPhone && byPhone.id !== row.id) return `the phone belongs to another contact, ${byPhone.id} (409)`;
+  return undefined;
 }
 
 /** POST /v1/contacts, then the importer's answer to a 409 (contacts.ts `existing`). */
@@ -145,6 +149,15 @@ function step(state: Overlay, w: ContactWrite, ifExists: IfExists, newId: string
   return applyWrite(state, target, w, 'updated');
 }
 
+/** The plan's counts, added to row by row. */
+interface ContactTallies {
+  outcomes: Record<ContactPlanOutcome, PlanCell>;
+  email: TransitionTable;
+  sms: TransitionTable;
+  welcome: PlanCell & { sent: boolean };
+  noKept: { email: PlanCell; sms: PlanCell };
+}
+
 /** Plans every row; `onRow` gets each row's planned outcome in input order (for --plan-out). */
 export function planContacts(
   rows: Iterable<ContactWork>,
@@ -153,59 +166,78 @@ export function planContacts(
   onRow?: (row: PlannedContactRow) => void,
 ): ContactPlan {
   const state = new Overlay(account);
-  const outcomes = Object.fromEntries(CONTACT_PLAN_OUTCOMES.map((o) => [o, emptyCell()])) as Record<ContactPlanOutcome, PlanCell>;
-  const email = new TransitionTable();
-  const sms = new TransitionTable();
-  const welcome = { ...emptyCell(), sent: opts.welcomeSms };
-  const noKept = { email: emptyCell(), sms: emptyCell() };
+  const t: ContactTallies = {
+    outcomes: Object.fromEntries(CONTACT_PLAN_OUTCOMES.map((o) => [o, emptyCell()])) as Record<ContactPlanOutcome, PlanCell>,
+    email: new TransitionTable(),
+    sms: new TransitionTable(),
+    welcome: { ...emptyCell(), sent: opts.welcomeSms },
+    noKept: { email: emptyCell(), sms: emptyCell() },
+  };
   let count = 0;
   for (const work of rows) {
     count++;
-    const planned: PlannedContactRow = {
-      line: work.line,
-      email: work.email,
-      phone: work.phone,
-      contactId: '',
-      outcome: 'refused',
-      emailFrom: '',
-      emailTo: '',
-      smsFrom: '',
-      smsTo: '',
-      welcomeSms: '',
-      message: '',
-    };
-    if (!work.write) {
-      planned.message = work.problem?.message ?? 'invalid row';
-      tally(outcomes.refused, work.line);
-    } else {
-      const w = work.write;
-      for (const ch of work.noKept ?? []) tally(noKept[ch], work.line);
-      const s = step(state, w, opts.ifExists, `(new, line ${work.line})`);
-      planned.outcome = s.outcome;
-      tally(outcomes[s.outcome], work.line);
-      if (s.kind === 'stop') {
-        planned.message = s.message;
-        if (s.contact && !s.contact.id.startsWith('(new')) planned.contactId = s.contact.id;
-      } else {
-        const { before, after } = s;
-        state.put(before, after);
-        if (before && !before.id.startsWith('(new')) planned.contactId = before.id;
-        planned.emailFrom = before?.email_consent ?? NEW;
-        planned.emailTo = after.email_consent;
-        planned.smsFrom = before?.sms_consent ?? NEW;
-        planned.smsTo = after.sms_consent;
-        email.add(planned.emailFrom, planned.emailTo, work.line);
-        sms.add(planned.smsFrom, planned.smsTo, work.line);
-        if (w.sms_consent === 'subscribed' && before?.sms_consent !== 'subscribed') {
-          // The move into subscribed: a welcome SMS unless send_welcome_sms is false (every import write carries it).
-          planned.welcomeSms = w.send_welcome_sms === false ? 'suppressed' : 'sent';
-          tally(welcome, work.line);
-        }
-        if (s.outcome === 'unsuppressed') planned.message = 'merchant suppression lifted';
-      }
-    }
+    const planned = planContactRow(state, work, opts, t);
     onRow?.(planned);
   }
   const order = [NEW, ...EMAIL_CONSENT_VALUES, ...SMS_CONSENT_VALUES];
-  return { rows: count, outcomes, transitions: { email: email.list(order), sms: sms.list(order) }, welcomeSms: welcome, noKept };
+  return {
+    rows: count,
+    outcomes: t.outcomes,
+    transitions: { email: t.email.list(order), sms: t.sms.list(order) },
+    welcomeSms: t.welcome,
+    noKept: t.noKept,
+  };
+}
+
+/** One row's planned outcome, counted in `t`; a write is laid over `state` for the rows after it. */
+function planContactRow(state: Overlay, work: ContactWork, opts: ContactPlanOptions, t: ContactTallies): PlannedContactRow {
+  const planned: PlannedContactRow = {
+    line: work.line,
+    email: work.email,
+    phone: work.phone,
+    contactId: '',
+    outcome: 'refused',
+    emailFrom: '',
+    emailTo: '',
+    smsFrom: '',
+    smsTo: '',
+    welcomeSms: '',
+    message: '',
+  };
+  const w = work.write;
+  if (!w) {
+    planned.message = work.problem?.message ?? 'invalid row';
+    tally(t.outcomes.refused, work.line);
+    return planned;
+  }
+  for (const ch of work.noKept ?? []) tally(t.noKept[ch], work.line);
+  const s = step(state, w, opts.ifExists, `(new, line ${work.line})`);
+  planned.outcome = s.outcome;
+  tally(t.outcomes[s.outcome], work.line);
+  if (s.kind === 'write') {
+    recordWrite(planned, s, w, work.line, t);
+    state.put(s.before, s.after);
+    return planned;
+  }
+  planned.message = s.message;
+  if (s.contact && !s.contact.id.startsWith('(new')) planned.contactId = s.contact.id;
+  return planned;
+}
+
+/** A planned write's consent moves (and welcome SMS) on its row and in the tallies. */
+function recordWrite(planned: PlannedContactRow, s: Step & { kind: 'write' }, w: ContactWrite, line: number, t: ContactTallies): void {
+  const { before, after } = s;
+  if (before && !before.id.startsWith('(new')) planned.contactId = before.id;
+  planned.emailFrom = before?.email_consent ?? NEW;
+  planned.emailTo = after.email_consent;
+  planned.smsFrom = before?.sms_consent ?? NEW;
+  planned.smsTo = after.sms_consent;
+  t.email.add(planned.emailFrom, planned.emailTo, line);
+  t.sms.add(planned.smsFrom, planned.smsTo, line);
+  if (w.sms_consent === 'subscribed' && before?.sms_consent !== 'subscribed') {
+    // The move into subscribed: a welcome SMS unless send_welcome_sms is false (every import write carries it).
+    planned.welcomeSms = w.send_welcome_sms === false ? 'suppressed' : 'sent';
+    tally(t.welcome, line);
+  }
+  if (s.outcome === 'unsuppressed') planned.message = 'merchant suppression lifted';
 }

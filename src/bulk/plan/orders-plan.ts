@@ -60,12 +60,7 @@ export function planOrders(
   now: number,
   onRow?: (row: PlannedOrderRow) => void,
 ): OrderPlan {
-  const created = { byEmail: new Map<string, KnownContact>(), byPhone: new Map<string, KnownContact>() };
-  const find = (email: string | undefined, phone: string | undefined): KnownContact | undefined => {
-    if (email) return account.byEmail.get(email.toLowerCase()) ?? created.byEmail.get(email.toLowerCase());
-    if (phone) return account.byPhone.get(phone) ?? created.byPhone.get(phone);
-    return undefined;
-  };
+  const contacts = new PlannedContacts(account);
   const plan: OrderPlan = {
     rows: 0,
     refused: emptyCell(),
@@ -91,48 +86,75 @@ export function planOrders(
       outcome: 'refused',
       message: '',
     };
-    if (!o) {
+    if (o) {
+      planned.outcome = 'sent';
+      planContact(planned, o, work.line, contacts, plan);
+      planSideEffects(planned, o, work.line, now, plan);
+    } else {
       planned.message = work.problem?.message ?? 'invalid row';
       tally(plan.refused, work.line);
-      onRow?.(planned);
-      continue;
-    }
-    planned.outcome = 'sent';
-    const found = find(o.email, o.phone);
-    if (found) {
-      planned.contact = 'existing';
-      if (!found.id.startsWith('(new')) planned.contactId = found.id;
-      tally(plan.existingContacts, work.line);
-    } else {
-      // open-points: the new contact takes the phone only if no contact has it.
-      const phoneFree = o.phone !== undefined && (o.email === undefined || find(undefined, o.phone) === undefined);
-      const c: KnownContact = {
-        id: `(new, line ${work.line})`,
-        email: o.email ?? null,
-        phone: phoneFree ? (o.phone ?? null) : null,
-        email_consent: o.accepts_email_marketing === true ? 'subscribed' : 'never_subscribed',
-        sms_consent: o.accepts_sms_marketing === true && phoneFree ? 'single_opt_in' : 'never_subscribed',
-      };
-      if (c.email) created.byEmail.set(c.email.toLowerCase(), c);
-      if (c.phone) created.byPhone.set(c.phone, c);
-      planned.contact = 'created';
-      tally(plan.createdContacts, work.line);
-      if (c.sms_consent === 'single_opt_in') {
-        planned.smsOptIn = 'single_opt_in';
-        tally(plan.smsOptIns, work.line);
-      }
-    }
-    if (o.initial_sync === true) planned.sideEffects = 'initial_sync';
-    else {
-      planned.sideEffects = 'live';
-      tally(plan.live, work.line);
-      if (isHistorical(o, now)) {
-        planned.historical = true;
-        tally(plan.historical, work.line);
-        if (plan.historical.orderIds.length < plan.historical.lines.length) plan.historical.orderIds.push(o.order_id);
-      }
     }
     onRow?.(planned);
   }
   return plan;
+}
+
+/** The account's contacts with those earlier orders of the file create. */
+class PlannedContacts {
+  private readonly byEmail = new Map<string, KnownContact>();
+  private readonly byPhone = new Map<string, KnownContact>();
+  constructor(private readonly account: AccountIndex) {}
+
+  /** The contact an order's e-mail (else its phone) reaches. */
+  find(email: string | undefined, phone: string | undefined): KnownContact | undefined {
+    if (email) return this.account.byEmail.get(email.toLowerCase()) ?? this.byEmail.get(email.toLowerCase());
+    if (phone) return this.account.byPhone.get(phone) ?? this.byPhone.get(phone);
+    return undefined;
+  }
+
+  add(c: KnownContact): void {
+    if (c.email) this.byEmail.set(c.email.toLowerCase(), c);
+    if (c.phone) this.byPhone.set(c.phone, c);
+  }
+}
+
+/** The contact an order reaches (existing) or creates, with the SMS opt-in a created one gets. */
+function planContact(planned: PlannedOrderRow, o: ValidOrder, line: number, contacts: PlannedContacts, plan: OrderPlan): void {
+  const found = contacts.find(o.email, o.phone);
+  if (found) {
+    planned.contact = 'existing';
+    if (!found.id.startsWith('(new')) planned.contactId = found.id;
+    tally(plan.existingContacts, line);
+    return;
+  }
+  // open-points: the new contact takes the phone only if no contact has it.
+  const phoneFree = o.phone !== undefined && (o.email === undefined || contacts.find(undefined, o.phone) === undefined);
+  const c: KnownContact = {
+    id: `(new, line ${line})`,
+    email: o.email ?? null,
+    phone: phoneFree ? (o.phone ?? null) : null,
+    email_consent: o.accepts_email_marketing === true ? 'subscribed' : 'never_subscribed',
+    sms_consent: o.accepts_sms_marketing === true && phoneFree ? 'single_opt_in' : 'never_subscribed',
+  };
+  contacts.add(c);
+  planned.contact = 'created';
+  tally(plan.createdContacts, line);
+  if (c.sms_consent === 'single_opt_in') {
+    planned.smsOptIn = 'single_opt_in';
+    tally(plan.smsOptIns, line);
+  }
+}
+
+/** `initial_sync` or live, and whether a live order is historical. */
+function planSideEffects(planned: PlannedOrderRow, o: ValidOrder, line: number, now: number, plan: OrderPlan): void {
+  if (o.initial_sync === true) {
+    planned.sideEffects = 'initial_sync';
+    return;
+  }
+  planned.sideEffects = 'live';
+  tally(plan.live, line);
+  if (!isHistorical(o, now)) return;
+  planned.historical = true;
+  tally(plan.historical, line);
+  if (plan.historical.orderIds.length < plan.historical.lines.length) plan.historical.orderIds.push(o.order_id);
 }

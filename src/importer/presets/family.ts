@@ -93,33 +93,9 @@ export function parseFamily(text: string, name: string, schema: MappingSchema): 
   base.name = name;
   const sources =
     rawSources === undefined ? [] : isNameList(rawSources) ? rawSources : fail('"sources" must list where the header was read');
-  const variants: PresetVariant[] = [];
   if (rawVariants !== undefined && !Array.isArray(rawVariants)) fail('"variants" must be a list');
-  for (const [i, raw] of ((rawVariants as unknown[]) ?? []).entries()) {
-    const v = raw as Record<string, unknown> | null;
-    const at = `"variants[${i}]"`;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(`${at} must be an object`);
-    const r = v as Record<string, unknown>;
-    for (const key of Object.keys(r)) if (!VARIANT_KEYS.has(key)) fail(`${at} has an unknown key ${JSON.stringify(key)}`);
-    if (typeof r.name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(r.name)) fail(`${at}.name must be a short lower-case name`);
-    if (typeof r.label !== 'string' || r.label.trim() === '') fail(`${at}.label must say which export it is`);
-    if (!isNameList(r.detect)) fail(`${at}.detect must list the columns that tell this export`);
-    const detect = r.detect as string[];
-    if (detect.every((c) => GENERIC_COLUMNS.has(columnKey(c))))
-      fail(`${at}.detect lists only names every export shares (${detect.join(', ')}): add a column only this export writes`);
-    const { name: vName, label, detect: _d, columns, ...overrides } = r;
-    const merged: Record<string, unknown> = { ...familyDoc, ...overrides };
-    if (columns !== undefined) merged.columns = { ...((familyDoc.columns as object | undefined) ?? {}), ...(columns as object) };
-    // `"line_items_column": null`: this variant has no packed cell (SkyVerge's one-row-per-item formats).
-    if (overrides.line_items_column === null) delete merged.line_items_column;
-    if (merged.line_items_column !== undefined && overrides.numbered_items !== undefined) delete merged.line_items_column;
-    if (merged.numbered_items !== undefined && overrides.line_items_column !== undefined) delete merged.numbered_items;
-    const mapFile = parseMapDoc(merged, `${origin} (variant ${vName as string})`, schema, true);
-    mapFile.name = name;
-    mapFile.origin = origin;
-    mapFile.variant = { name: vName as string, label: label as string };
-    variants.push({ name: vName as string, label: label as string, detect, mapFile });
-  }
+  const family = { name, origin, schema, doc: familyDoc, fail };
+  const variants = ((rawVariants as unknown[]) ?? []).map((raw, i) => readVariant(raw, i, family));
   // The older single form: `"detect": { "header_includes": [...] }` is one unnamed variant.
   for (const [i, list] of (base.detect ?? []).entries()) {
     if (list.every((c) => GENERIC_COLUMNS.has(columnKey(c)))) fail(`"detect" lists only names every export shares`);
@@ -128,6 +104,49 @@ export function parseFamily(text: string, name: string, schema: MappingSchema): 
     variants.push({ name: vName, label, detect: list, mapFile: { ...base, variant: { name: vName, label } } });
   }
   return { name, description: base.description ?? name, base, variants, sources };
+}
+
+/** The family a variant is read in: its name, its document (less variants and sources), its error. */
+interface FamilyContext {
+  name: string;
+  origin: string;
+  schema: MappingSchema;
+  doc: Record<string, unknown>;
+  fail: (message: string) => never;
+}
+
+/** `variants[i]`: a name, a label, the columns that tell the export, and keys that override the family's. */
+function readVariant(raw: unknown, i: number, family: FamilyContext): PresetVariant {
+  const { name, origin, schema, fail } = family;
+  const v = raw as Record<string, unknown> | null;
+  const at = `"variants[${i}]"`;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(`${at} must be an object`);
+  const r = v as Record<string, unknown>;
+  for (const key of Object.keys(r)) if (!VARIANT_KEYS.has(key)) fail(`${at} has an unknown key ${JSON.stringify(key)}`);
+  if (typeof r.name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(r.name)) fail(`${at}.name must be a short lower-case name`);
+  if (typeof r.label !== 'string' || r.label.trim() === '') fail(`${at}.label must say which export it is`);
+  if (!isNameList(r.detect)) fail(`${at}.detect must list the columns that tell this export`);
+  const detect = r.detect as string[];
+  if (detect.every((c) => GENERIC_COLUMNS.has(columnKey(c))))
+    fail(`${at}.detect lists only names every export shares (${detect.join(', ')}): add a column only this export writes`);
+  const { name: vName, label, detect: _d, ...overrides } = r;
+  const mapFile = parseMapDoc(variantDoc(family.doc, overrides), `${origin} (variant ${vName as string})`, schema, true);
+  mapFile.name = name;
+  mapFile.origin = origin;
+  mapFile.variant = { name: vName as string, label: label as string };
+  return { name: vName as string, label: label as string, detect, mapFile };
+}
+
+/** The family's document with a variant's keys laid over it (its columns added to the family's). */
+function variantDoc(familyDoc: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
+  const { columns, ...rest } = overrides;
+  const merged: Record<string, unknown> = { ...familyDoc, ...rest };
+  if (columns !== undefined) merged.columns = { ...((familyDoc.columns as object | undefined) ?? {}), ...(columns as object) };
+  // `"line_items_column": null`: this variant has no packed cell (SkyVerge's one-row-per-item formats).
+  if (rest.line_items_column === null) delete merged.line_items_column;
+  if (merged.line_items_column !== undefined && rest.numbered_items !== undefined) delete merged.line_items_column;
+  if (merged.numbered_items !== undefined && rest.line_items_column !== undefined) delete merged.numbered_items;
+  return merged;
 }
 
 const cache = new Map<string, PresetFamily[]>();
