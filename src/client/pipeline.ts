@@ -6,7 +6,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { stringifyJson } from '../contract/exact-json.js';
-import { type Credentials, createTokenProvider, type TokenProvider } from './auth.js';
+import { createTokenProvider, type TokenProvider } from './auth.js';
 import { DeprecationWarnings } from './deprecation.js';
 import { ApiError, NetworkError, type NetworkFailureKind, RetryWaitTooLongError, UnsendableRequestError } from './errors.js';
 import { FirstAnswer } from './first-answer.js';
@@ -35,7 +35,7 @@ import {
   serverRetryDelay,
 } from './retry.js';
 import { RouteCheck } from './route-check.js';
-import { bodyText, type Exchange, ExchangeFailure, TRANSPORT_CODES, Transport } from './transport.js';
+import { bodyText, type Exchange, Transport } from './transport.js';
 import type { ApiResult, CallOptions, ClientLogger, RetryInfo } from './types.js';
 
 export type { AnswerCheck, PipelineOptions, SendRequest };

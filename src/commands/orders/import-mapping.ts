@@ -14,7 +14,7 @@ import { parseDateFormat, parseTimeZone, UTC_ZONE } from '../../importer/dates.j
 import { loadMapFile, type MapFile, mapFileChoices } from '../../importer/map-file.js';
 import { type ColumnChoice, type ColumnLayout, ORDER_ALIASES, ORDER_MAPPING_SCHEMA, resolveColumns } from '../../importer/mapping.js';
 import { NoContactColumnsError, noContactColumns } from '../../importer/presets/cannot.js';
-import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
+import { loadFamily } from '../../importer/presets/family.js';
 import { type MappingChoice, presetJson } from '../../importer/presets/recognise.js';
 import { type FieldQuestion, layoutWithQuestions } from '../mapping-questions.js';
 
