@@ -17,6 +17,8 @@ export interface RunOptions {
   columns?: number;
   /** Called with each piece of stderr as it is written (e.g. to time the lines). */
   onStderr?: (text: string) => void;
+  /** Called with each piece of stdout as it is written (e.g. to wait for a line). */
+  onStdout?: (text: string) => void;
 }
 
 export interface RunResult {
@@ -35,7 +37,9 @@ export function fakeIO(opts: RunOptions = {}): { io: IOStreams; stdout: () => st
   let stdout = '';
   let stderr = '';
   out.on('data', (d: Buffer) => {
-    stdout += d.toString('utf8');
+    const text = d.toString('utf8');
+    stdout += text;
+    opts.onStdout?.(text);
   });
   err.on('data', (d: Buffer) => {
     const text = d.toString('utf8');

@@ -60,11 +60,32 @@ describe('svc sandbox logs', () => {
 
   it('--follow prints each request as it is answered, as NDJSON with --json, until interrupted', async () => {
     const controller = new AbortController();
-    const running = runCli(['sandbox', 'logs', '--follow', '--json', '--status', '4xx'], { env, signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 300));
-    const refused = await http(fx.sb.baseUrl, 'DELETE', '/v1/contacts/ct_nope', { token: token });
+    let seen = '';
+    const running = runCli(['sandbox', 'logs', '--follow', '--json', '--status', '4xx'], {
+      env,
+      signal: controller.signal,
+      onStdout: (text) => {
+        seen += text;
+      },
+    });
+    // A refused request printed is the state "following": until then (a slow start), send
+    // another. Then a 200 that the filter must leave out, and a last refusal: once that one is
+    // printed, the 200 before it has been passed over.
+    const refusedUntilPrinted = async () => {
+      const deadline = Date.now() + 45_000;
+      for (;;) {
+        const res = await http(fx.sb.baseUrl, 'DELETE', '/v1/contacts/ct_nope', { token: token });
+        const id = res.headers.get('x-request-id') ?? '';
+        for (let i = 0; i < 10; i++) {
+          if (seen.includes(id)) return id;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        if (Date.now() > deadline) throw new Error('--follow printed none of the refused requests');
+      }
+    };
+    await refusedUntilPrinted();
     const ok = await http(fx.sb.baseUrl, 'GET', '/v1/contacts?limit=3', { token: token });
-    await new Promise((r) => setTimeout(r, 300));
+    const lastRefused = await refusedUntilPrinted();
     controller.abort();
     const r = await running;
     expect(r.code, r.stderr).toBe(0);
@@ -72,7 +93,7 @@ describe('svc sandbox logs', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.request_id)).toContain(refused.headers.get('x-request-id'));
+    expect(lines.map((l) => l.request_id)).toContain(lastRefused);
     expect(lines.map((l) => l.request_id)).not.toContain(ok.headers.get('x-request-id'));
   });
 
