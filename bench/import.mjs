@@ -111,6 +111,7 @@ const CANNOT =
 const CONTACT_FIXTURES = {
   shopify: ['shopify', 'shopify-customers-export.csv'],
   klaviyo: ['klaviyo', 'contacts/klaviyo-list-export.csv'],
+  omnisend: ['omnisend', 'contacts/omnisend-contacts_export.csv'],
   mailchimp: ['mailchimp', 'contacts/mailchimp-subscribed_members_export.csv'],
   'mailchimp-unsubscribed': ['mailchimp', 'contacts/mailchimp-unsubscribed_members_export.csv'],
   'mailchimp-cleaned': ['mailchimp', 'contacts/mailchimp-cleaned_members_export.csv'],

@@ -16,6 +16,7 @@ import type { FieldError } from '../contract/errors.js';
 import { normalizePhone } from '../contract/phone.js';
 import type { ContactWrite } from '../contract/types.js';
 import { parseBoolean } from './cell-values.js';
+import { type ValueWords, valueKey } from './map-file.js';
 import { type ColumnChoice, cellOf, describeFieldErrors, type FieldLayout, phoneCountry, resolveFieldColumns } from './mapping.js';
 
 /** The fields a contacts CSV column can hold: every writable contact field, and the yes/no opt-ins. */
@@ -30,6 +31,7 @@ export const CONTACT_MAPPING_SCHEMA = {
   kind: 'contacts',
   fields: CONTACT_CSV_FIELDS,
   settable: ['email_consent', 'sms_consent'],
+  translatable: ['email_consent', 'sms_consent'],
 } as const;
 
 export type ContactLayout = FieldLayout<ContactCsvField>;
@@ -70,6 +72,8 @@ export interface ContactRowOptions {
   /** What `no` in a yes/no opt-in column writes: nothing (default) or `unsubscribed`. */
   noMeans: 'nothing' | 'unsubscribed';
   welcomeSms: boolean;
+  /** An export's words for the consents (a preset's or mapping file's `"values"`), by `valueKey`. */
+  values?: ReadonlyMap<string, ValueWords>;
 }
 
 /** One row read: the write to send (or the problems), and the person's email and phone for the report and affinity. */
@@ -116,12 +120,15 @@ function readConsent(
   body: Record<string, unknown>,
   errors: FieldError[],
   noKept: Array<'email' | 'sms'>,
+  values: ContactRowOptions['values'],
 ): void {
   const explicit = cell(field);
   if (explicit !== undefined) {
-    const value = explicit.toLowerCase();
+    // The export's own word (Omnisend's `Non-subscribed`), else the service's value in any case.
+    const words = values?.get(field);
+    const value = words?.get(valueKey(explicit))?.value ?? explicit.toLowerCase();
     const why = consentWriteError(field, value);
-    if (why) errors.push({ field, message: why });
+    if (why) errors.push({ field, message: words ? unknownWord(explicit, words, why) : why });
     else body[field] = value;
     return;
   }
@@ -129,6 +136,12 @@ function readConsent(
   const consent = v === undefined ? undefined : consentFromYesNo(yesNo, v, noMeans, errors);
   if (consent !== undefined) body[field] = consent;
   else if (v !== undefined && parseBoolean(v) === false) noKept.push(field === 'email_consent' ? 'email' : 'sms');
+}
+
+/** `"Pending" is none of the export's words (Subscribed, …) and not a consent: must be one of: …`. */
+function unknownWord(cell: string, words: ValueWords, why: string): string {
+  const known = [...words.values()].map((w) => w.word).join(', ');
+  return `${JSON.stringify(cell)} is none of the export's words (${known}) and not a consent: ${why}`;
 }
 
 /** Reads one row into a contact write; every problem names its field. */
@@ -151,7 +164,7 @@ export function readContactRow(cells: readonly string[], layout: ContactLayout, 
     const v = cell(f);
     if (v !== undefined) body[f] = v;
   }
-  for (const [field, yesNo] of CONSENT_COLUMNS) readConsent(field, yesNo, cell, opts.noMeans, body, errors, noKept);
+  for (const [field, yesNo] of CONSENT_COLUMNS) readConsent(field, yesNo, cell, opts.noMeans, body, errors, noKept, opts.values);
   body.send_welcome_sms = opts.welcomeSms;
   return checkedContactRow(body, errors, noKept, email, phone);
 }

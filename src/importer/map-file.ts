@@ -24,6 +24,9 @@ import { InputError } from './errors.js';
 import { type NumberedItemsSpec, parseNumberedItems } from './numbered-items.js';
 import { PACKED_ITEM_FIELDS, type PackedItemsSpec } from './packed-items.js';
 
+/** One field's `"values"`: by `valueKey` of the export's word, the word as written and the service's value. */
+export type ValueWords = ReadonlyMap<string, { word: string; value: string }>;
+
 /** What a caller checks a mapping file against: its kind and the fields a column can fill. */
 export interface MappingSchema {
   kind: string;
@@ -32,6 +35,8 @@ export interface MappingSchema {
   settable?: readonly string[];
   /** Whether `"line_items_column"` is allowed (orders). */
   packedItems?: boolean;
+  /** The fields whose words `"values"` may translate into the service's (contacts' consents). */
+  translatable?: readonly string[];
 }
 
 export interface MapFile {
@@ -49,6 +54,11 @@ export interface MapFile {
   ignoreUnmapped: boolean;
   /** Field → the value every row gets, whatever the file holds (`"set"`). */
   set: Map<string, string>;
+  /**
+   * Field → the export's words for its values → the service's value (`"values"`: Omnisend's
+   * `Non-subscribed` is `never_subscribed`). Keys are `valueKey`s: case, spaces and `-`/`_` do not count.
+   */
+  values: Map<string, ValueWords>;
   /** `--date-format` pattern and `--timezone` zone name, as written (checked by the command). */
   dateFormat?: string;
   timezone?: string;
@@ -141,6 +151,7 @@ export function parseMapDoc(d: Record<string, unknown>, origin: string, schema: 
     ignoreUnmapped: false,
     origin,
     set: new Map(),
+    values: new Map(),
     currencyFromSymbol: false,
     summaryRows: false,
     optional: new Set(),
@@ -208,6 +219,7 @@ const KEY_READERS: ReadonlyArray<readonly [string, KeyReader]> = [
     },
   ],
   ['set', readSet],
+  ['values', readValues],
   ['date_format', textInto('dateFormat')],
   ['timezone', textInto('timezone')],
   ['optional_columns', readOptionalColumns],
@@ -279,6 +291,43 @@ function readSet(value: unknown, { out, schema, fail }: KeyContext): void {
     if (typeof v !== 'string' || v.trim() === '') fail(`"set.${field}" must be a non-empty string`);
     out.set.set(field, (v as string).trim());
   }
+}
+
+/** How a cell is looked up in a `"values"` map: `Non-subscribed`, `non subscribed` and `NON_SUBSCRIBED` are one. */
+export function valueKey(cell: string): string {
+  return cell.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+const VALUES_EXAMPLE = 'e.g. "values": { "email_consent": { "Non-subscribed": "never_subscribed" } }';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `values`: field → { the export's word → the service's value }. */
+function readValues(value: unknown, { out, schema, fail }: KeyContext): void {
+  if (!isPlainObject(value)) fail('"values" must be an object of field → { word in the file → value }', VALUES_EXAMPLE);
+  const translatable = schema.translatable ?? [];
+  if (translatable.length === 0) fail(`"values" is for contacts mapping files (the consent columns)`);
+  for (const [field, words] of Object.entries(value as Record<string, unknown>)) {
+    if (!translatable.includes(field))
+      fail(`"values" cannot translate the field ${JSON.stringify(field)}`, `fields it can translate: ${translatable.join(', ')}`);
+    out.values.set(field, readValueWords(field, words, fail));
+  }
+}
+
+/** One field's `{ "Non-subscribed": "never_subscribed", … }`, keyed by `valueKey`. */
+function readValueWords(field: string, words: unknown, fail: Fail): ValueWords {
+  if (!isPlainObject(words) || Object.keys(words).length === 0)
+    return fail(`"values.${field}" must be a non-empty object of word → value`, VALUES_EXAMPLE);
+  const map = new Map<string, { word: string; value: string }>();
+  for (const [word, to] of Object.entries(words)) {
+    if (typeof to !== 'string' || to.trim() === '') fail(`"values.${field}.${word}" must be a non-empty string`);
+    if (valueKey(word) === '') fail(`"values.${field}" has an empty word`);
+    if (map.has(valueKey(word))) fail(`"values.${field}" gives ${JSON.stringify(word)} twice (case, spaces, - and _ do not count)`);
+    map.set(valueKey(word), { word, value: (to as string).trim() });
+  }
+  return map;
 }
 
 /** `optional_columns`: fields `columns` maps whose columns an export may lack. */

@@ -5,6 +5,7 @@
  * overrides it; the dry run and --json name the preset as recognised; `--preset none` reads
  * columns by name (exit 2); a tie between presets stops naming both.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module that writes the fixtures (no types)
@@ -28,6 +29,7 @@ const PRESET_OF: Record<string, [string, string]> = {
   'woocommerce-analytics-customers.csv': ['woocommerce-analytics', 'download'],
   'woocommerce-analytics-customers-emailed.csv': ['woocommerce-analytics', 'emailed'],
   'klaviyo-list-export.csv': ['klaviyo', 'list-export'],
+  'omnisend-contacts_export.csv': ['omnisend', 'contacts-export'],
 };
 
 async function contactBy(email: string) {
@@ -64,6 +66,31 @@ describe('contacts import: exports recognised from the header', () => {
     expect(JSON.parse(list.stdout)).toMatchObject([
       { email: null, phone: '+13035550114', first_name: 'Vik', email_consent: 'never_subscribed' },
     ]);
+  });
+
+  it('Omnisend: the mapping shows its words for the consents; a status outside them rejects the row naming the field', async () => {
+    const file = join(FIXTURES, 'omnisend-contacts_export.csv');
+    const dry = await runCli(['contacts', 'import', file, '--dry-run'], { env: t.env() });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('mapping (preset omnisend (recognised from the header)):');
+    expect(dry.stderr).toContain('  email_consent ← Email subscription status (Non-subscribed = never_subscribed)');
+    const json = await runCli(['contacts', 'import', file, '--dry-run', '--json'], { env: t.env() });
+    expect(JSON.parse(json.stdout).mapping.fields.sms_consent).toEqual({
+      columns: ['SMS subscription status'],
+      values: { Subscribed: 'subscribed', 'Non-subscribed': 'never_subscribed', Unsubscribed: 'unsubscribed' },
+    });
+    const odd = join(t.tmp.dir, 'omnisend-odd.csv');
+    const [header, first] = readFileSync(file, 'utf8').split('\n');
+    writeFileSync(odd, `${header}\n${first?.replace('Subscribed,,,Subscribed', 'Pending,,,Subscribed').replace('ana.lund', 'odd.one')}\n`);
+    const r = await runCli(['contacts', 'import', odd, '--json'], { env: t.env() });
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1, rejected: 1, created: 0 });
+    expect(JSON.parse(r.stdout).rejected_lines).toEqual([2]);
+    const human = await runCli(['contacts', 'import', odd], { env: t.env() });
+    expect(human.stderr).toContain(
+      'line 2 (odd.one@example.com): rejected invalid_row: email_consent: "Pending" is none of the export\'s words (Subscribed, Non-subscribed, Unsubscribed) and not a consent',
+    );
+    expect(await contactBy('odd.one@example.com')).toBeUndefined();
   });
 
   it("Mailchimp: the dry run states the file's consent; --set email_consent=… overrides it", async () => {

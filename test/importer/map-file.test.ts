@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONTACT_MAPPING_SCHEMA } from '../../src/importer/contact-mapping.js';
 import { parseMapFile } from '../../src/importer/map-file.js';
 import { ORDER_MAPPING_SCHEMA } from '../../src/importer/mapping.js';
 import { listPresets, loadPreset, presetText } from '../../src/importer/presets/family.js';
@@ -52,5 +53,22 @@ describe('mapping files', () => {
     const found = recognise(header, ORDER_MAPPING_SCHEMA);
     expect(found.kind === 'one' && found.family.name).toBe('shopify');
     expect(recognise(['order_id', 'total'], ORDER_MAPPING_SCHEMA).kind).toBe('none');
+  });
+
+  it('"values" translates an export\'s words for the consents (any case, spaces, - and _), and is refused elsewhere', () => {
+    const contacts = (doc: unknown) =>
+      parseMapFile(JSON.stringify({ kind: 'contacts', columns: { email: 'Email' }, ...(doc as object) }), 'c.json', CONTACT_MAPPING_SCHEMA);
+    const m = contacts({ values: { email_consent: { 'Non-subscribed': 'never_subscribed', Yes: 'subscribed' } } });
+    expect(m.values.get('email_consent')?.get('nonsubscribed')).toEqual({ word: 'Non-subscribed', value: 'never_subscribed' });
+    expect(m.values.get('email_consent')?.get('yes')?.value).toBe('subscribed');
+    expect(() => contacts({ values: { email: { a: 'b' } } })).toThrow(/^c.json: "values" cannot translate the field "email"/);
+    expect(() => contacts({ values: { email_consent: {} } })).toThrow(/"values.email_consent" must be a non-empty object/);
+    expect(() => contacts({ values: { email_consent: { a: 1 } } })).toThrow(/"values.email_consent.a" must be a non-empty string/);
+    expect(() => contacts({ values: { email_consent: { 'non subscribed': 'x', NON_SUBSCRIBED: 'y' } } })).toThrow(
+      /gives "NON_SUBSCRIBED" twice/,
+    );
+    expect(() => parse({ kind: 'orders', columns: { order_id: 'id' }, values: { currency: { $: 'USD' } } })).toThrow(
+      /"values" is for contacts mapping files/,
+    );
   });
 });

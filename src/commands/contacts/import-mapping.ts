@@ -8,7 +8,7 @@
 import { consentWriteError } from '../../contract/contacts.js';
 import { UsageError } from '../../errors.js';
 import { CONTACT_MAPPING_SCHEMA, type ContactLayout } from '../../importer/contact-mapping.js';
-import { loadMapFile, type MapFile } from '../../importer/map-file.js';
+import { loadMapFile, type MapFile, type ValueWords, valueKey } from '../../importer/map-file.js';
 import { loadFamily, type PresetFamily } from '../../importer/presets/family.js';
 import { type MappingChoice, mappingForHeader, presetJson } from '../../importer/presets/recognise.js';
 
@@ -82,7 +82,7 @@ export function describeContactMapping(layout: ContactLayout, mapFile: MapFile |
     lines.push(`  variant ${mapFile.variant.name}: ${mapFile.variant.label}`);
   for (const s of layout.sources) {
     if (s.value === undefined) {
-      lines.push(`  ${s.field} ← ${s.columns.join(', else ')}`);
+      lines.push(`  ${s.field} ← ${s.columns.join(', else ')}${translated(mapFile?.values.get(s.field))}`);
       continue;
     }
     const from = sets.has(s.field) ? '--set' : `the preset; --set ${s.field}=… overrides`;
@@ -92,10 +92,20 @@ export function describeContactMapping(layout: ContactLayout, mapFile: MapFile |
   return lines.join('\n');
 }
 
+/** ` (Non-subscribed = never_subscribed)`: the export's words that are not the service's values in another case. */
+function translated(words: ValueWords | undefined): string {
+  const differing = [...(words?.values() ?? [])].filter((w) => valueKey(w.word) !== valueKey(w.value));
+  return differing.length === 0 ? '' : ` (${differing.map((w) => `${w.word} = ${w.value}`).join(', ')})`;
+}
+
 /** The mapping as JSON outputs give it: from, preset, field → columns or value, ignored columns. */
 export function contactMappingJson(layout: ContactLayout, mapFile: MapFile | undefined): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const s of layout.sources) fields[s.field] = s.value !== undefined ? { value: s.value } : { columns: s.columns };
+  for (const s of layout.sources) {
+    const words = mapFile?.values.get(s.field);
+    const values = words && Object.fromEntries([...words.values()].map((w) => [w.word, w.value]));
+    fields[s.field] = s.value !== undefined ? { value: s.value } : { columns: s.columns, ...(values ? { values } : {}) };
+  }
   const preset = presetJson(mapFile);
   return { ...(mapFile ? { from: mapFile.origin } : {}), ...(preset ? { preset } : {}), fields, ignored: layout.ignored };
 }

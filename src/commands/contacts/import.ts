@@ -171,7 +171,12 @@ async function openContacts(flags: CheckedFlags, opts: ContactImportOptions, ctx
   const mapFile = contactMappingForHeader(input.fromStdin ? 'stdin' : file, source.header, flags.choice);
   const constants = contactConstants(mapFile, flags.sets);
   const defaultCountry = flags.defaultCountry ?? mapFile?.defaultCountry;
-  const rowOptions: ContactRowOptions = { defaultCountry, noMeans: noMeans(opts), welcomeSms: opts.welcomeSms === true };
+  const rowOptions: ContactRowOptions = {
+    defaultCountry,
+    noMeans: noMeans(opts),
+    welcomeSms: opts.welcomeSms === true,
+    values: mapFile?.values,
+  };
   // On a terminal, a header without an e-mail or phone column is asked about (mapping-questions.ts).
   const answers = await layoutWithQuestions({
     ctx,
