@@ -65,6 +65,26 @@ describe('marketplace and payment exports imported as they come', () => {
     expect(dry.mapping.preset).toEqual({ name: 'ebay', variant: 'uk', label: 'eBay.co.uk orders report', recognised: true });
   });
 
+  it('a UK report with the US framing lines, re-saved with a BOM and CRLF: the same 5 orders, the framing not read', async () => {
+    const { text } = generated('ebay-uk');
+    const [header, ...rows] = text.trimEnd().split('\n');
+    const commas = ','.repeat((header as string).split(',').length - 1); // no UK name holds a comma
+    const framed = [
+      '\uFEFF' + commas,
+      header,
+      commas,
+      ...rows,
+      '',
+      '5,record(s) downloaded,from 01-Jan-24 to 31-Dec-25',
+      'Seller ID : demo_seller_1',
+    ];
+    const file = join(suite.tmp.dir, 'ebay-uk-framed.csv');
+    writeFileSync(file, `${framed.join('\r\n')}\r\n`);
+    const r = await runCli(['orders', 'import', file, '--dry-run', '--json'], { env: suite.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 5, lines: 10, rejected: 0, mapping: { preset: { name: 'ebay', variant: 'uk' } } });
+  });
+
   it('the German report: a numeric date is day first (10.12.2025), as eBay.de writes it; the month-name form still reads', async () => {
     const { text, orders } = exportOf('ebay-de', 2, { prefix: 'DMY' }) as { text: string; orders: Order[] };
     const [y, m, d] = (orders[0] as Order).order_date.split('-');
