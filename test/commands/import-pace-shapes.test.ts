@@ -48,9 +48,11 @@ describe('orders import at the service pace: the other shapes', () => {
         // 200 rows at 20/s, the first window's 100 as fast as the burst allows: 5 s at least.
         expect(seconds).toBeGreaterThan(4.5);
         expect(s.rows_per_second).toBeGreaterThan(0.5 * 20);
-        // The 429s come while the rate is learned (the requests in flight when the first windows
-        // closed: their number varies with the machine); once learned, the second window's rows go
-        // with hardly any. At the burst, a third of every window's requests would be refused.
+        // The 429s come while the rate is learned: the burst window's at once, the steady window's
+        // only when 100 requests have gone within 5 s, which on a busy machine can be past the middle
+        // of the run (a run at load 5 met it at row 118). Once both are learned, the last 30 % of the
+        // rows go with hardly any 429; at the burst, a third of every window's requests would be
+        // refused.
         const limitedAt = (min: number) => {
           for (const line of r.stderr.split('\n')) {
             const m = /^progress: (\d+) rows .*?(?:, (\d+) rate-limited retries)?(?:;|$)/.exec(line);
@@ -58,9 +60,9 @@ describe('orders import at the service pace: the other shapes', () => {
           }
           return undefined;
         };
-        const atHalf = limitedAt(110);
-        expect(atHalf, r.stderr).toBeDefined();
-        expect(s.rate_limited - (atHalf as number), r.stderr).toBeLessThanOrEqual(6);
+        const atSeventy = limitedAt(140);
+        expect(atSeventy, r.stderr).toBeDefined();
+        expect(s.rate_limited - (atSeventy as number), r.stderr).toBeLessThanOrEqual(3);
       }),
     30_000,
   );
