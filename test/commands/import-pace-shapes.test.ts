@@ -109,7 +109,9 @@ describe('orders import at the service pace: the other shapes', () => {
         const journal = join(suite.dir, 'o.journal');
         writeOrders(file, 120);
         // The first run: 60 rows in a minute's window, the others failed (a wait over --max-retry-wait).
-        await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 60, window_s: 60 }] } });
+        // A sliding window: a fixed one is aligned on the clock's minutes, and a run that crossed one
+        // would be given a fresh 60 (failed in CI: exit 0, all 120 created).
+        await suite.sb.admin.setFaults({ rate_limits: { windows: [{ limit: 60, window_s: 60, sliding: true }] } });
         const first = await suite.svc([
           'orders',
           'import',
