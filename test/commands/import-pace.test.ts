@@ -88,9 +88,10 @@ describe('orders import at the service pace', () => {
         const s = JSON.parse(r.stdout);
         expect(s.created).toBe(240);
         // The 4 over the cap at the start, a probe or two: not a rate learned from them (which held
-        // the run to about half of the reference).
+        // the run to about half of the reference). Two runs of 2-3 s a few seconds apart differ by a
+        // fifth on a busy machine, so the bound sits between that and half.
         expect(s.rate_limited).toBeLessThanOrEqual(8);
-        expect(s.rows_per_second).toBeGreaterThan(0.8 * JSON.parse(base.r.stdout).rows_per_second);
+        expect(s.rows_per_second).toBeGreaterThan(0.65 * JSON.parse(base.r.stdout).rows_per_second);
       }),
     30_000,
   );

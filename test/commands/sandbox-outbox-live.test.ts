@@ -56,8 +56,34 @@ describe('svc sandbox outbox --follow', () => {
   it('prints each new side effect as an NDJSON line until interrupted, not the earlier ones', async () => {
     const before = await fx.sb.admin.outbox();
     const ac = new AbortController();
-    const follow = svc(['sandbox', 'outbox', '--follow', '--type', 'welcome_sms', '--json'], ac.signal);
-    await new Promise((r) => setTimeout(r, 700));
+    let seen = '';
+    const follow = runCli(['sandbox', 'outbox', '--follow', '--type', 'welcome_sms', '--json'], {
+      env: fx.env(),
+      signal: ac.signal,
+      onStdout: (text) => {
+        seen += text;
+      },
+    });
+    // Waits (a state, not a sleep) until stdout shows this contact's side effect, or `ms` pass.
+    const printed = async (id: string, ms: number) => {
+      const deadline = Date.now() + ms;
+      while (!seen.includes(id)) {
+        if (Date.now() > deadline) return false;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return true;
+    };
+    // Following once a probe's welcome SMS is printed; until then (a slow start), another probe.
+    const probes: string[] = [];
+    for (let i = 0; probes.length === 0 || !(await printed(probes.at(-1) as string, 1000)); i++) {
+      if (i >= 45) throw new Error(`--follow printed none of ${i} probes: ${seen}`);
+      const p = await v1('POST', '/v1/contacts', {
+        email: `probe${i}@example.com`,
+        phone: `+141555504${String(i).padStart(2, '0')}`,
+        sms_consent: 'subscribed',
+      });
+      probes.push(p.body.id);
+    }
     const a = await v1('POST', '/v1/contacts', { email: 'f1@example.com', phone: '+14155550311', sms_consent: 'subscribed' });
     const b = await v1('POST', '/v1/contacts', { email: 'f2@example.com', phone: '+14155550312', sms_consent: 'subscribed' });
     await v1('POST', '/v1/orders/placed', {
@@ -67,14 +93,19 @@ describe('svc sandbox outbox --follow', () => {
       order_date: '2026-11-26',
       email: 'f1@example.com',
     });
-    await new Promise((r) => setTimeout(r, 800));
+    // A last probe: once it is printed, everything before it (a, b and the order's flow run, which
+    // --type leaves out) has been seen.
+    const last = await v1('POST', '/v1/contacts', { email: 'probe-last@example.com', phone: '+14155550499', sms_consent: 'subscribed' });
+    expect(await printed(last.body.id, 45_000), seen).toBe(true);
     ac.abort();
     const r = await follow;
     const lines = r.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.contact_id)).toEqual([a.body.id, b.body.id]);
+    const ids = lines.map((l) => l.contact_id);
+    expect(ids.slice(0, -3).every((id: string) => probes.includes(id))).toBe(true);
+    expect(ids.slice(-3)).toEqual([a.body.id, b.body.id, last.body.id]);
     expect(lines.every((l) => l.seq > (before.at(-1)?.seq ?? 0))).toBe(true);
   });
 });
