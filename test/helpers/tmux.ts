@@ -17,10 +17,20 @@ export const TTY_ENV = { CI: '', NO_COLOR: '1' } as const;
 const bin = join(root, 'bin', 'svc.js');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `-e NAME=value` arguments shown with the values of secret-looking names hidden (error messages). */
+function shownArgs(args: string[]): string {
+  return args.map((a) => a.replace(/^([A-Z_]*(?:TOKEN|SECRET|PASSWORD|KEY)[A-Z_]*)=.*$/s, '$1=[redacted]')).join(' ');
+}
+
 export function tmux(args: string[]): string {
-  const r = spawnSync('tmux', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
+  // Two test workers share one tmux server: a new session can reach it just as it exits with the
+  // other worker's last session ("server exited unexpectedly"); the next attempt starts a new one.
+  for (let attempt = 1; ; attempt++) {
+    const r = spawnSync('tmux', args, { encoding: 'utf8' });
+    if (r.status === 0) return r.stdout;
+    if (attempt < 3 && args[0] === 'new-session' && /server exited unexpectedly/.test(r.stderr)) continue;
+    throw new Error(`tmux ${shownArgs(args)}: ${r.stderr}`);
+  }
 }
 
 /** The visible screen of the session. */
