@@ -16,6 +16,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CountryCode } from 'libphonenumber-js/max';
+import { isPlainObject } from '../contract/field-checks.js';
 import { normalizeCountry } from '../contract/phone.js';
 import { formatLimit, isAbortError, ReadLimitError, readPathCapped } from '../util/read-capped.js';
 import type { DateOrder } from './cell-values.js';
@@ -299,10 +300,6 @@ export function valueKey(cell: string): string {
 }
 
 const VALUES_EXAMPLE = 'e.g. "values": { "email_consent": { "Non-subscribed": "never_subscribed" } }';
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** `values`: field → { the export's word → the service's value }. */
 function readValues(value: unknown, { out, schema, fail }: KeyContext): void {

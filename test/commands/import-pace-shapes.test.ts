@@ -49,9 +49,9 @@ describe('orders import at the service pace: the other shapes', () => {
         expect(seconds).toBeGreaterThan(4.5);
         expect(s.rows_per_second).toBeGreaterThan(0.5 * 20);
         // The 429s come while the rate is learned: the burst window's at once, the steady window's
-        // once 100 requests have gone within 5 s (row 100; the retries of its learning can run past
-        // row 110 on a busy machine: 7 after it at load 5). Once both are learned, the last 30 % of
-        // the rows go with hardly any 429; at the burst, a third of them would be refused.
+        // once 100 requests have gone within one of its 5-s windows, which are aligned on the clock:
+        // anywhere from row 100 to 190 (7 retries after row 110 at load 5). Once both are learned,
+        // the last 30 % of the rows go with hardly any 429; at the burst, a third would be refused.
         const limitedAt = (min: number) => {
           for (const line of r.stderr.split('\n')) {
             const m = /^progress: (\d+) rows .*?(?:, (\d+) rate-limited retries)?(?:;|$)/.exec(line);
