@@ -59,7 +59,7 @@ export function rateLimitFields(current: Rec | undefined): HTMLElement {
       h(
         'p',
         { id: 'rl-windows-hint', class: 'hint' },
-        'Each {"limit", "window_s", "sliding"?, "endpoint"?}; a burst and a steady window: [{"limit": 75, "window_s": 1}, {"limit": 750, "window_s": 60}]',
+        'Each {"limit", "window_s", "sliding"?, "start"?, "endpoint"?}; a burst and a steady window: [{"limit": 75, "window_s": 1}, {"limit": 750, "window_s": 60}]',
       ),
     ),
   );

@@ -15,6 +15,11 @@ export interface RateWindowSetting {
   window_s: number;
   /** A sliding window (the last `window_s` seconds) instead of a fixed one. */
   sliding?: boolean;
+  /**
+   * Where a fixed window starts: on the clock (default: multiples of its length since the epoch) or
+   * at the first request it counts (a counter that expires `window_s` after it was created).
+   */
+  start?: 'clock' | 'first_request';
   /** Counts only requests to this endpoint: "POST /v1/events" or "/v1/events" (any method). */
   endpoint?: string;
 }
@@ -32,7 +37,7 @@ export interface RateLimitSettings {
 }
 
 const LIMIT_FIELDS = ['per', 'windows', 'max_in_flight', 'headers'] as const;
-const WINDOW_FIELDS = ['limit', 'window_s', 'sliding', 'endpoint'] as const;
+const WINDOW_FIELDS = ['limit', 'window_s', 'sliding', 'start', 'endpoint'] as const;
 const ENDPOINT = /^(?:(GET|POST|PUT|PATCH|DELETE) )?(\/[\x21-\x7e]*)$/;
 /** A sliding window keeps one timestamp per request it counts: bounded. */
 const MAX_LIMIT = 100_000;
@@ -65,7 +70,10 @@ function maxInFlightOf(v: unknown, errors: FieldError[]): number | undefined {
 /** `windows`: at most 16, each checked (the valid ones kept). */
 function windowsOf(v: unknown, errors: FieldError[]): RateWindowSetting[] | undefined {
   if (!Array.isArray(v) || v.length > 16) {
-    errors.push({ field: `${AT}.windows`, message: 'must be an array of at most 16 windows {limit, window_s, sliding?, endpoint?}' });
+    errors.push({
+      field: `${AT}.windows`,
+      message: 'must be an array of at most 16 windows {limit, window_s, sliding?, start?, endpoint?}',
+    });
     return undefined;
   }
   return v.map((w: unknown, i) => validateWindow(w, `${AT}.windows[${i}]`, errors)).filter((w) => w !== undefined);
@@ -94,12 +102,16 @@ function windowErrors(o: Record<string, unknown>, at: string): FieldError[] {
   const errors = Object.keys(o)
     .filter((key) => !(WINDOW_FIELDS as readonly string[]).includes(key))
     .map((key) => ({ field: `${at}.${key}`, message: `is not a window setting (${WINDOW_FIELDS.join(', ')})` }));
-  const { limit, window_s, sliding, endpoint } = o;
+  const { limit, window_s, sliding, start, endpoint } = o;
   if (!(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT))
     errors.push({ field: `${at}.limit`, message: `must be an integer from 1 to ${MAX_LIMIT}` });
   if (!(typeof window_s === 'number' && Number.isFinite(window_s) && window_s >= 0.05 && window_s <= MAX_WINDOW_S))
     errors.push({ field: `${at}.window_s`, message: `must be a number of seconds from 0.05 to ${MAX_WINDOW_S}` });
   if (sliding !== undefined && typeof sliding !== 'boolean') errors.push({ field: `${at}.sliding`, message: 'must be true or false' });
+  if (start !== undefined && start !== 'clock' && start !== 'first_request')
+    errors.push({ field: `${at}.start`, message: 'must be "clock" or "first_request"' });
+  else if (start !== undefined && sliding === true)
+    errors.push({ field: `${at}.start`, message: 'is for a fixed window: a sliding window has no start' });
   if (endpoint !== undefined && !(typeof endpoint === 'string' && ENDPOINT.test(endpoint)))
     errors.push({ field: `${at}.endpoint`, message: 'must be a route such as "POST /v1/events" or "/v1/contacts/:id"' });
   return errors;
@@ -107,7 +119,7 @@ function windowErrors(o: Record<string, unknown>, at: string): FieldError[] {
 
 function validateWindow(w: unknown, at: string, errors: FieldError[]): RateWindowSetting | undefined {
   if (typeof w !== 'object' || w === null || Array.isArray(w)) {
-    errors.push({ field: at, message: 'must be an object {limit, window_s, sliding?, endpoint?}' });
+    errors.push({ field: at, message: 'must be an object {limit, window_s, sliding?, start?, endpoint?}' });
     return undefined;
   }
   const o = w as Record<string, unknown>;
@@ -118,6 +130,7 @@ function validateWindow(w: unknown, at: string, errors: FieldError[]): RateWindo
   }
   const out: RateWindowSetting = { limit: o.limit as number, window_s: o.window_s as number };
   if (o.sliding) out.sliding = true;
+  if (o.start === 'first_request') out.start = 'first_request';
   if (o.endpoint !== undefined) out.endpoint = o.endpoint as string;
   return out;
 }
@@ -200,21 +213,31 @@ export class RateLimiter {
   }
 
   private standing(id: string, w: RateWindowSetting, t: number): Standing {
+    return w.sliding ? this.slidingStanding(id, w, t) : this.fixedStanding(id, w, t);
+  }
+
+  /** The last `window_s` seconds: the requests older than that leave the log. */
+  private slidingStanding(id: string, w: RateWindowSetting, t: number): Standing {
     const ms = w.window_s * 1000;
     const st = this.state.get(id);
-    if (w.sliding) {
-      const log = Array.isArray(st) ? st : [];
-      let drop = 0;
-      while (drop < log.length && (log[drop] as number) <= t - ms) drop++;
-      if (drop > 0) log.splice(0, drop);
-      if (!st) this.state.set(id, log);
-      const oldest = log[0];
-      return { window: w, used: log.length, resetMs: oldest === undefined ? ms : oldest + ms - t };
-    }
-    let f = st as Fixed | undefined;
+    const log = Array.isArray(st) ? st : [];
+    let drop = 0;
+    while (drop < log.length && (log[drop] as number) <= t - ms) drop++;
+    if (drop > 0) log.splice(0, drop);
+    if (!st) this.state.set(id, log);
+    const oldest = log[0];
+    return { window: w, used: log.length, resetMs: oldest === undefined ? ms : oldest + ms - t };
+  }
+
+  /**
+   * A count since the window's start: aligned on multiples of its length since the epoch, like most
+   * services, or (`start: "first_request"`) from the first request after the last window ended.
+   */
+  private fixedStanding(id: string, w: RateWindowSetting, t: number): Standing {
+    const ms = w.window_s * 1000;
+    let f = this.state.get(id) as Fixed | undefined;
     if (!f || t - f.start >= ms) {
-      // Windows are aligned on multiples of their length since the epoch, like most services.
-      f = { start: t - (t % ms), count: 0 };
+      f = { start: w.start === 'first_request' ? t : t - (t % ms), count: 0 };
       this.state.set(id, f);
     }
     return { window: w, used: f.count, resetMs: f.start + ms - t };

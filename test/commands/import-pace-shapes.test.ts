@@ -36,34 +36,38 @@ describe('orders import at the service pace: the other shapes', () => {
     'burst 30/s with a steady 100 per 5 s, no headers: the steady rate learned from the 429s, not the burst',
     () =>
       withOwnSandbox(async (suite) => {
+        // Windows that start at the run's first request: on the clock's 5-s boundaries, where the
+        // run began inside one decided when the steady limit was first met (row 100 to 190), and a
+        // run that met it late had its 429s counted as the ones after learning (failed 2 of 6 at load 4).
         await suite.sb.admin.setFaults({
           rate_limits: {
             windows: [
-              { limit: 30, window_s: 1 },
-              { limit: 100, window_s: 5 },
+              { limit: 30, window_s: 1, start: 'first_request' },
+              { limit: 100, window_s: 5, start: 'first_request' },
             ],
           },
         });
-        const { r, s, seconds } = await timedImport(suite, 200, [], { SVC_PROGRESS_INTERVAL: '0.2' });
-        // 200 rows at 20/s, the first window's 100 as fast as the burst allows: 5 s at least.
-        expect(seconds).toBeGreaterThan(4.5);
+        const { r, s, seconds } = await timedImport(suite, 300, [], { SVC_PROGRESS_INTERVAL: '0.2' });
+        // 300 rows at 20/s, the first window's 100 as fast as the burst allows: 10 s at least.
+        expect(seconds).toBeGreaterThan(10);
         expect(s.rows_per_second).toBeGreaterThan(0.5 * 20);
-        // The 429s come while the rate is learned: the burst window's at once, the steady window's
-        // once 100 requests have gone within one of its 5-s windows, which are aligned on the clock:
-        // anywhere from row 100 to 190 (7 retries after row 110 at load 5). Once both are learned,
-        // the last 30 % of the rows go with hardly any 429; at the burst, a third would be refused.
-        const limitedAt = (min: number) => {
-          for (const line of r.stderr.split('\n')) {
-            const m = /^progress: (\d+) rows .*?(?:, (\d+) rate-limited retries)?(?:;|$)/.exec(line);
-            if (m && Number(m[1]) >= min) return Number(m[2] ?? 0);
-          }
-          return undefined;
-        };
-        const atSeventy = limitedAt(140);
-        expect(atSeventy, r.stderr).toBeDefined();
-        expect(s.rate_limited - (atSeventy as number), r.stderr).toBeLessThanOrEqual(3);
+        // The steady window is met at row 100 (3.3 s in at the burst) and shut until 5 s; its rate is
+        // learned from that 429 or, at the latest, from the next one at row 200: the pace shown after
+        // a wait is then at most the steady 20/s (8.8-18.2 in 23 runs at load 4-10), not the 26-28/s
+        // learned from the burst window before it. The 429s: 13-32 in 28 runs; retried at once
+        // instead of waited out, they would be hundreds.
+        const paces: number[] = [];
+        let waited = false;
+        for (const line of r.stderr.split('\n')) {
+          if (/; waiting .* for the service's rate-limit window$/.test(line)) waited = true;
+          const m = /; limited by the service: ([\d.]+) rows\/s$/.exec(line);
+          if (waited && m) paces.push(Number(m[1]));
+        }
+        expect(paces.length, r.stderr).toBeGreaterThan(0);
+        expect(Math.min(...paces), r.stderr).toBeLessThanOrEqual(22);
+        expect(s.rate_limited, r.stderr).toBeLessThanOrEqual(45);
       }),
-    30_000,
+    60_000,
   );
 
   it.concurrent(

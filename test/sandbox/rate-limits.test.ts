@@ -100,6 +100,31 @@ describe('rate_limits: fixed windows', () => {
     expect(await statuses(3, list)).toEqual([200, 200, 200]);
   });
 
+  it('start "first_request": the window starts at the first request after the last one ended, not on the clock', async () => {
+    await setLimits({ windows: [{ limit: 2, window_s: 10, start: 'first_request' }], headers: true });
+    nextWindow(10);
+    clock += 7000;
+    // On the clock the window would end 3 s from now; from this first request it ends in 10 s.
+    expect(await statuses(2, list)).toEqual([200, 200]);
+    clock += 4000;
+    const r = await list();
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBe('6');
+    expect(r.headers.get('ratelimit-reset')).toBe('6');
+    clock += 5999;
+    expect((await list()).status).toBe(429);
+    clock += 1;
+    // A new window, from this request: 10 s again.
+    expect(await statuses(3, list)).toEqual([200, 200, 429]);
+    clock += 9999;
+    expect((await list()).status).toBe(429);
+    clock += 1;
+    expect((await list()).status).toBe(200);
+    // GET returns the setting as given; "clock" (the default) is not echoed.
+    const got = await http(sb.baseUrl, 'GET', '/_sandbox/faults');
+    expect(got.body.rate_limits.windows).toEqual([{ limit: 2, window_s: 10, start: 'first_request' }]);
+  });
+
   it('fractional windows compress a minute: 2 per 0.5 s', async () => {
     await setLimits({ windows: [{ limit: 2, window_s: 0.5 }] });
     nextWindow(1);
@@ -192,6 +217,8 @@ describe('rate_limits: in flight, per endpoint, per business', () => {
       [{ windows: [{ limit: 1 }] }, 'rate_limits.windows[0].window_s'],
       [{ windows: [{ limit: 1, window_s: 1, endpoint: 'events' }] }, 'rate_limits.windows[0].endpoint'],
       [{ windows: [{ limit: 1, window_s: 1, burst: 2 }] }, 'rate_limits.windows[0].burst'],
+      [{ windows: [{ limit: 1, window_s: 1, start: 'now' }] }, 'rate_limits.windows[0].start'],
+      [{ windows: [{ limit: 1, window_s: 1, sliding: true, start: 'first_request' }] }, 'rate_limits.windows[0].start'],
       [{ per: 'ip' }, 'rate_limits.per'],
       [{ headers: 'yes' }, 'rate_limits.headers'],
       [{ max_in_flight: 1.5 }, 'rate_limits.max_in_flight'],
