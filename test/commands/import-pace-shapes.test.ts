@@ -14,15 +14,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type OwnSandbox, withOwnSandbox } from '../helpers/own-sandbox.js';
 
-function writeOrders(path: string, n: number): void {
+function writeOrders(path: string, n: number, prefix = 'S'): void {
   const lines = ['order_id,total,currency,order_date,email'];
-  for (let i = 1; i <= n; i++) lines.push(`S-${i},${i}.00,EUR,2024-01-01,s${i % 40}@example.com`);
+  for (let i = 1; i <= n; i++) lines.push(`${prefix}-${i},${i}.00,EUR,2024-01-01,s${i % 40}@example.com`);
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
-async function timedImport(suite: OwnSandbox, n: number, extra: string[] = [], env: Record<string, string> = {}) {
-  const file = join(suite.dir, 'o.csv');
-  writeOrders(file, n);
+async function timedImport(suite: OwnSandbox, n: number, extra: string[] = [], env: Record<string, string> = {}, prefix = 'S') {
+  const file = join(suite.dir, `${prefix}.csv`);
+  writeOrders(file, n, prefix);
   const started = Date.now();
   const r = await suite.svc(['orders', 'import', '--live', file, '--json', '--concurrency', '8', ...extra], { env });
   expect(r.code, r.stderr).toBe(0);
@@ -90,6 +90,10 @@ describe('orders import at the service pace: the other shapes', () => {
     'a cap of 4 in flight with a window and X-RateLimit-* headers: settles at the cap, few 429s',
     () =>
       withOwnSandbox(async (suite) => {
+        // The reference: the same import at --concurrency 4 with no cap, what this machine allows
+        // now (4 in flight at 40 ms each: 100/s at most; a bound of half that failed in CI at load 8).
+        await suite.sb.admin.setFaults({ latency_ms: 40 });
+        const base = await timedImport(suite, 200, ['--concurrency', '4'], {}, 'R');
         await suite.sb.admin.setFaults({
           latency_ms: 40,
           rate_limits: { max_in_flight: 4, windows: [{ limit: 500, window_s: 1 }], headers: 'x-ratelimit' },
@@ -98,8 +102,9 @@ describe('orders import at the service pace: the other shapes', () => {
         // The 4 over the cap at the start (X-RateLimit-Remaining > 0 on them: the cap's, not the
         // window's), then a probe every few seconds.
         expect(s.rate_limited).toBeLessThanOrEqual(8);
-        // 4 in flight at 40 ms each: 100/s at most; a rate learned from those 429s held it to half.
-        expect(s.rows_per_second).toBeGreaterThan(0.5 * 100);
+        // A rate learned from those 429s held it to half; two runs of 2-4 s differ by a fifth on a
+        // busy machine (import-pace.test.ts's cap of 4 without headers bounds it the same way).
+        expect(s.rows_per_second).toBeGreaterThan(0.65 * base.s.rows_per_second);
       }),
     30_000,
   );
