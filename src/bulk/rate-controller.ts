@@ -5,7 +5,8 @@
  * item may start and tells it what happened.
  *
  * - A throttle (429 with its wait) starts a "congestion event" (at most one per `cooldownMs`, so a
- *   burst of 429s from the requests already in flight counts once): the concurrency limit is
+ *   burst of 429s from the requests already in flight counts once; a 429 that closes a window
+ *   longer than a second is one however soon after another): the concurrency limit is
  *   halved and a start-rate cap is set to 90% of the completion rate measured over the last second
  *   (later events: 95% of the cap in force, or of the measured rate when that is well below the
  *   cap or when over 5% of the answers since the last event were throttled).
@@ -251,10 +252,7 @@ export class RateController {
     if (this.pace !== undefined) this.bucket.take();
     const t = this.now();
     const long = waitMs > 1000 || this.windowMs > 1000;
-    // A window longer than a second is closed until the wait is over: nobody starts into it. The
-    // refusals of requests sent before it closed are the same congestion, however late they come.
-    if (long && waitMs > 0 && this.closeWindow(t, waitMs)) return;
-    if (t - this.lastCongestion < this.cooldownMs) return;
+    if (this.sameCongestion(t, waitMs, long)) return;
     this.lastCongestion = t;
     this.congestionEvents++;
     this.limit = Math.max(this.floor, Math.floor(this.limit / 2));
@@ -286,6 +284,19 @@ export class RateController {
     this.throttlesSinceEvent = 0;
     this.successesSinceEvent = 0;
     if (this.pauseOnThrottle && waitMs > 0 && this.rate === undefined) this.pausedUntil = Math.max(this.pausedUntil, t + waitMs);
+  }
+
+  /**
+   * A refusal that starts no new congestion event. A window longer than a second is closed until
+   * the wait is over: nobody starts into it, and the refusals of requests sent before it closed
+   * are the same congestion, however late they come. A long window newly closed is news however
+   * soon after a shorter window's 429s: learned now, not skipped for their cooldown (then nothing
+   * was learned, and its later refusals in its last second, a 1-s wait, passed for a one-second
+   * window's, measured over the hold: half the rate). Other refusals: one event per cooldown.
+   */
+  private sameCongestion(t: number, waitMs: number, long: boolean): boolean {
+    if (long && waitMs > 0) return this.closeWindow(t, waitMs);
+    return t - this.lastCongestion < this.cooldownMs;
   }
 
   /** A 429 closed a long window: starts held until it reopens. True: it was closed already. */

@@ -312,6 +312,45 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     expect(pace.heldUntil).toBe(t0 + 30_000);
   });
 
+  it("a long window met just after a burst window's 429 (inside the cooldown): its rate is learned then, and its last second's 1-s waits are the same closed window", () => {
+    const clock = { t: 5_000_000 };
+    const t0 = clock.t;
+    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    pace.startRun();
+    pace.started();
+    // Burst 30 per second and steady 100 per 5 s, both from the first request, no headers: the
+    // burst window is met at rows 30, 60, 90 (a 429 with a 1-s wait each time), and paced at
+    // about 27/s from there.
+    for (let row = 1; row <= 100; row++) {
+      clock.t = row <= 30 ? t0 + row * 2 : t0 + 1000 + (row - 30) * 35;
+      pace.success();
+      if (row % 30 === 0) pace.throttle(1000);
+    }
+    expect(pace.pace).toBeGreaterThan(24);
+    // Row 100 meets the steady window 0.45 s after the burst window's last 429: shut until +5 s.
+    clock.t = t0 + 3450 + 15;
+    pace.throttle(2000);
+    expect(pace.heldUntil).toBe(clock.t + 2000);
+    // Learned now (100 rows until it reopens, at +4.95 s as best known), not the burst's 27/s kept.
+    expect(pace.windowMs).toBe(2000);
+    expect(pace.pace).toBeCloseTo((0.97 * 100) / 4.965, 5);
+    const learned = pace.pace;
+    const events = pace.congestionEvents;
+    // A request refused by the burst window at row 90 is retried into the shut window within its
+    // last second: Retry-After 1. The same closed window, not a new burst's 429 measured over the
+    // hold (it set the pace to 9/s, half the steady rate).
+    clock.t = t0 + 4050;
+    pace.throttle(1000);
+    expect(pace.congestionEvents).toBe(events);
+    expect(pace.pace).toBe(learned);
+    // Open again at +5.05 s (the retry's wait narrowed the hold): about the steady 20/s.
+    clock.t = t0 + 5050;
+    pace.startDelay();
+    expect(pace.heldUntil).toBe(0);
+    expect(pace.pace).toBeGreaterThan(18);
+    expect(pace.pace).toBeLessThan(21);
+  });
+
   it('nothing remains and a Reset of 1 in whole seconds (rounded up): held half a second, the middle of when the room comes', () => {
     const clock = { t: 5_000_000 };
     const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
