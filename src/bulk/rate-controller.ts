@@ -289,13 +289,17 @@ export class RateController {
   /**
    * A refusal that starts no new congestion event. A window longer than a second is closed until
    * the wait is over: nobody starts into it, and the refusals of requests sent before it closed
-   * are the same congestion, however late they come. A long window newly closed is news however
-   * soon after a shorter window's 429s: learned now, not skipped for their cooldown (then nothing
-   * was learned, and its later refusals in its last second, a 1-s wait, passed for a one-second
-   * window's, measured over the hold: half the rate). Other refusals: one event per cooldown.
+   * are the same congestion, however late they come. A 429 that newly closes a window for more
+   * than a second is news however soon after a shorter window's 429s: learned now, not skipped for
+   * their cooldown (then nothing was learned, and its later refusals in its last second, a 1-s
+   * wait, passed for a one-second window's, measured over the hold: half the rate). Other
+   * refusals, 1-s waits included: one event per cooldown.
    */
   private sameCongestion(t: number, waitMs: number, long: boolean): boolean {
-    if (long && waitMs > 0) return this.closeWindow(t, waitMs);
+    if (long && waitMs > 0) {
+      if (this.closeWindow(t, waitMs)) return true;
+      if (waitMs > 1000) return false;
+    }
     return t - this.lastCongestion < this.cooldownMs;
   }
 

@@ -351,6 +351,29 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
     expect(pace.pace).toBeLessThan(21);
   });
 
+  it("once a long window is known, a shorter window's 429s within the cooldown count once, even with waits under a second", () => {
+    const clock = { t: 5_000_000 };
+    const t0 = clock.t;
+    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    pace.startRun();
+    pace.started();
+    for (let row = 1; row <= 100; row++) {
+      clock.t = t0 + row * 40;
+      pace.success();
+    }
+    pace.throttle(2000);
+    expect(pace.windowMs).toBe(2000);
+    // Long after that window reopened, the requests in flight are refused 100 ms apart, each told
+    // to wait 0.3 s (a header's wait, not whole seconds: ranges that do not overlap). One
+    // congestion, as before a long window was known: only a wait over a second skips the cooldown.
+    clock.t = t0 + 10_000;
+    const events = pace.congestionEvents;
+    pace.throttle(300);
+    clock.t += 100;
+    pace.throttle(300);
+    expect(pace.congestionEvents).toBe(events + 1);
+  });
+
   it('nothing remains and a Reset of 1 in whole seconds (rounded up): held half a second, the middle of when the room comes', () => {
     const clock = { t: 5_000_000 };
     const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });

@@ -51,20 +51,25 @@ describe('orders import at the service pace: the other shapes', () => {
         // 300 rows at 20/s, the first window's 100 as fast as the burst allows: 10 s at least.
         expect(seconds).toBeGreaterThan(10);
         expect(s.rows_per_second).toBeGreaterThan(0.5 * 20);
-        // The steady window is met at row 100 (3.3 s in at the burst) and shut until 5 s; its rate is
-        // learned from that 429 or, at the latest, from the next one at row 200: from row 100 on the
-        // pace shown falls to at most the steady 20/s (8.8-18.4 in 32 runs at load 4-10), below the
-        // 26-29/s learned from the burst window before it. (Not "after the wait is shown": on a busy
-        // machine no progress line may fall within that wait.) The 429s: 10-48 in those runs, most
-        // while the burst window's rate is learned (how the first requests bunch up on a busy CPU
-        // decides how many); retried at once instead of waited out, they would be thousands.
+        // The steady window is met at row 100 (3.3 s in at the burst) and shut until 5 s; its rate
+        // is learned from that first 429, even half a second after the burst window's at row 90:
+        // from row 110 (the window shut at 100, so these lines come after the wait) to the next
+        // window's end, the pace shown is about the steady 20/s (18.4-21.4 in 6 runs at load 5-6).
+        // Not the burst's 25-29/s kept until row 200, nor 9.9-11.6/s from a rate measured over the
+        // wait (a retry refused in the shut window's last second, Retry-After: 1, taken for the
+        // burst window's), which the runs showed half and half before. (Not "after the wait is
+        // shown": on a busy machine no progress line may fall within that wait.) The 429s: 10-48 in
+        // 32 runs at load 4-10, most while the burst window's rate is learned (how the first
+        // requests bunch up on a busy CPU decides how many); retried at once instead of waited out,
+        // they would be thousands.
         const paces: number[] = [];
         for (const line of r.stderr.split('\n')) {
           const m = /^progress: (\d+) rows .*; limited by the service: ([\d.]+) rows\/s$/.exec(line);
-          if (m && Number(m[1]) >= 100) paces.push(Number(m[2]));
+          if (m && Number(m[1]) >= 110 && Number(m[1]) < 195) paces.push(Number(m[2]));
         }
         expect(paces.length, r.stderr).toBeGreaterThan(0);
-        expect(Math.min(...paces), r.stderr).toBeLessThanOrEqual(22);
+        expect(Math.max(...paces), r.stderr).toBeLessThanOrEqual(24);
+        expect(Math.min(...paces), r.stderr).toBeGreaterThanOrEqual(12);
         expect(s.rate_limited, r.stderr).toBeLessThanOrEqual(90);
       }),
     60_000,
