@@ -17,15 +17,22 @@ function writeOrders(path: string, n: number, opts: { invalidEvery?: number; rep
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
-/** An import of `file` with its journal at `journal`, interrupted (Ctrl-C) after 150 ms. */
+/**
+ * An import of `file` (R-1 to R-50) with its journal at `journal`, interrupted (Ctrl-C) once the
+ * service has stored R-3: a state, not a time (a Ctrl-C 150 ms after the start came, at load 8,
+ * before the journal was made). 50 rows 2 at a time at 20 ms each leave it about half a second.
+ */
 async function interruptedImport(file: string, journal: string): Promise<void> {
   await suite.sb.admin.setFaults({ latency_ms: 20 });
   const controller = new AbortController();
-  setTimeout(() => controller.abort(), 150);
+  const timer = setInterval(async () => {
+    if (await suite.sb.admin.order('R-3')) controller.abort();
+  }, 10);
   const r = await runCli(['orders', 'import', '--live', file, '--journal', journal, '--concurrency', '2'], {
     env: env(),
     signal: controller.signal,
   });
+  clearInterval(timer);
   await suite.sb.admin.setFaults({});
   expect(r.code).toBe(130);
 }
