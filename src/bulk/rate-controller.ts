@@ -5,8 +5,8 @@
  * item may start and tells it what happened.
  *
  * - A throttle (429 with its wait) starts a "congestion event" (at most one per `cooldownMs`, so a
- *   burst of 429s from the requests already in flight counts once; a 429 that closes a window
- *   longer than a second is one however soon after another): the concurrency limit is
+ *   burst of 429s from the requests already in flight counts once; a 429 that newly shuts a
+ *   window for more than a second is one however soon after another): the concurrency limit is
  *   halved and a start-rate cap is set to 90% of the completion rate measured over the last second
  *   (later events: 95% of the cap in force, or of the measured rate when that is well below the
  *   cap or when over 5% of the answers since the last event were throttled).

@@ -9,6 +9,13 @@ import { RateController } from '../../src/bulk/rate-controller.js';
 import { parsePolicy, readRateHeaders, steadyRate } from '../../src/bulk/rate-headers.js';
 import { RateLimiter, type RateLimitSettings } from '../../src/sandbox/rate-limits.js';
 
+/** A controller for the long-window tests on a fake clock starting at 5,000 s (`clock.t`). */
+function onFakeClock(ceiling = 8): { clock: { t: number }; t0: number; pace: RateController } {
+  const clock = { t: 5_000_000 };
+  const pace = new RateController({ ceiling, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+  return { clock, t0: clock.t, pace };
+}
+
 describe('readRateHeaders', () => {
   const now = 1_700_000_000_000;
   it('RateLimit-* with Reset in delta seconds, and the policy', () => {
@@ -237,8 +244,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
   });
 
   it('a 429 with a wait over a second closes the window: no start until the wait is over', () => {
-    const clock = { t: 5_000_000 };
-    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    const { clock, pace } = onFakeClock();
     for (let i = 0; i < 100; i++) {
       clock.t += 10;
       pace.success();
@@ -256,9 +262,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
   });
 
   it('refusals of a closed window coming late (requests sent before it closed, a loaded machine) are one congestion, not a rate met again', () => {
-    const clock = { t: 5_000_000 };
-    const t0 = clock.t;
-    const pace = new RateController({ ceiling: 16, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    const { clock, t0, pace } = onFakeClock(16);
     pace.startRun();
     pace.started();
     for (let i = 0; i < 60; i++) {
@@ -276,9 +280,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
   });
 
   it('later 429s of the same closed window narrow when it reopens: the hold ends at the earliest end they agree on', () => {
-    const clock = { t: 5_000_000 };
-    const t0 = clock.t;
-    const pace = new RateController({ ceiling: 16, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    const { clock, t0, pace } = onFakeClock(16);
     pace.startRun();
     // The first request goes 100 ms after the run starts (connections, a token).
     clock.t += 100;
@@ -313,9 +315,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
   });
 
   it("a long window met just after a burst window's 429 (inside the cooldown): its rate is learned then, and its last second's 1-s waits are the same closed window", () => {
-    const clock = { t: 5_000_000 };
-    const t0 = clock.t;
-    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    const { clock, t0, pace } = onFakeClock();
     pace.startRun();
     pace.started();
     // Burst 30 per second and steady 100 per 5 s, both from the first request, no headers: the
@@ -352,9 +352,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
   });
 
   it("once a long window is known, a shorter window's 429s within the cooldown count once, even with waits under a second", () => {
-    const clock = { t: 5_000_000 };
-    const t0 = clock.t;
-    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    const { clock, t0, pace } = onFakeClock();
     pace.startRun();
     pace.started();
     for (let row = 1; row <= 100; row++) {
@@ -375,8 +373,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
   });
 
   it('nothing remains and a Reset of 1 in whole seconds (rounded up): held half a second, the middle of when the room comes', () => {
-    const clock = { t: 5_000_000 };
-    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    const { clock, pace } = onFakeClock();
     pace.observe({ remaining: 0, resetMs: 1000, wholeSeconds: true, limit: 60 }, 1);
     expect(pace.heldUntil).toBe(clock.t + 500);
     pace.observe({ remaining: 0, resetMs: 250, limit: 60 }, 1);
@@ -384,8 +381,7 @@ describe('pacing to long windows (simulated service, fake clock)', () => {
   });
 
   it('headers saying nothing remains hold every start until the reset', () => {
-    const clock = { t: 5_000_000 };
-    const pace = new RateController({ ceiling: 8, floor: 1, cooldownMs: 1000, pauseOnThrottle: true, now: () => clock.t });
+    const { pace } = onFakeClock();
     pace.observe({ remaining: 0, resetMs: 7000, limit: 100 }, 1);
     expect(pace.startDelay()).toBe(7000);
     pace.observe({ remaining: 40, resetMs: 20_000, limit: 100 }, 1);

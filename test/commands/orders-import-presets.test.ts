@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
 import { SHIPPED_PRESETS } from '../helpers/contract-commands.js';
-import { runCli } from '../helpers/run-cli.js';
+import { ctrlCWhen, runCli } from '../helpers/run-cli.js';
 import { importSummary } from '../helpers/summary.js';
 
 const fixture = join(import.meta.dirname, '../../fixtures/shopify-orders-export.csv');
@@ -310,12 +310,9 @@ describe('known exports, mapping files and presets', () => {
     const journal = join(suite.tmp.dir, 'shop.journal');
     const args = ['orders', 'import', '--live', file, '--preset', 'shopify', '--date-order', 'dmy', '--journal', journal];
     await suite.sb.admin.setFaults({ latency_ms: 20 });
-    const controller = new AbortController();
-    const timer = setInterval(async () => {
-      if (await suite.sb.admin.order('#20')) controller.abort();
-    }, 20);
-    const first = await runCli([...args, '--concurrency', '2'], { env: env(), signal: controller.signal });
-    clearInterval(timer);
+    const ctrlC = ctrlCWhen(() => suite.sb.admin.order('#20'), 20);
+    const first = await runCli([...args, '--concurrency', '2'], { env: env(), signal: ctrlC.signal });
+    ctrlC.stop();
     await suite.sb.admin.setFaults({});
     expect(first.code).toBe(130);
     expect(first.stderr).toContain(

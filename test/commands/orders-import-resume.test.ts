@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../helpers/cli-suite.js';
-import { runCli } from '../helpers/run-cli.js';
+import { ctrlCWhen, runCli } from '../helpers/run-cli.js';
 
 const suite = cliSuite();
 const env = suite.env;
@@ -24,15 +24,12 @@ function writeOrders(path: string, n: number, opts: { invalidEvery?: number; rep
  */
 async function interruptedImport(file: string, journal: string): Promise<void> {
   await suite.sb.admin.setFaults({ latency_ms: 20 });
-  const controller = new AbortController();
-  const timer = setInterval(async () => {
-    if (await suite.sb.admin.order('R-3')) controller.abort();
-  }, 10);
+  const ctrlC = ctrlCWhen(() => suite.sb.admin.order('R-3'));
   const r = await runCli(['orders', 'import', '--live', file, '--journal', journal, '--concurrency', '2'], {
     env: env(),
-    signal: controller.signal,
+    signal: ctrlC.signal,
   });
-  clearInterval(timer);
+  ctrlC.stop();
   await suite.sb.admin.setFaults({});
   expect(r.code).toBe(130);
 }
@@ -43,16 +40,12 @@ describe('svc orders import: interruption and --resume', () => {
     const report = join(suite.tmp.dir, 'report.csv');
     writeOrders(file, 400, { invalidEvery: 37, repeatEvery: 11 });
     await suite.sb.admin.setFaults({ latency_ms: 10 });
-    const controller = new AbortController();
-    const timer = setInterval(async () => {
-      const o = await suite.sb.admin.order('R-150');
-      if (o) controller.abort();
-    }, 20);
+    const ctrlC = ctrlCWhen(() => suite.sb.admin.order('R-150'), 20);
     const first = await runCli(['orders', 'import', file, '--initial-sync', '--report', report, '--concurrency', '8'], {
       env: env(),
-      signal: controller.signal,
+      signal: ctrlC.signal,
     });
-    clearInterval(timer);
+    ctrlC.stop();
     expect(first.code).toBe(130);
     expect(first.stderr).toMatch(/interrupted after \d+ finished row/);
     expect(first.stderr).toContain(`continue with: svc orders import ${file} --resume --initial-sync --concurrency 8 --report ${report}`);

@@ -21,6 +21,19 @@ export interface RunOptions {
   onStdout?: (text: string) => void;
 }
 
+/**
+ * A Ctrl-C typed once a state is reached, not after a time: `reached` is asked every `everyMs`
+ * (e.g. "the sandbox has stored this order") and the signal aborts once it says yes. Call
+ * `stop()` when the run is over.
+ */
+export function ctrlCWhen(reached: () => Promise<unknown>, everyMs = 10): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  const timer = setInterval(async () => {
+    if (!controller.signal.aborted && (await reached())) controller.abort();
+  }, everyMs);
+  return { signal: controller.signal, stop: () => clearInterval(timer) };
+}
+
 export interface RunResult {
   code: number;
   stdout: string;
